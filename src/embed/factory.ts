@@ -1,0 +1,43 @@
+// Turns the validated embedder config into an Embedder, and names the model without loading it
+// (the store needs the modelId to tell whether stored vectors match the configured model).
+import type { EmbedderConfig } from '../core/config.js';
+import type { Embedder } from './embedder.js';
+import { OllamaEmbedder, ollamaModelId } from './ollama.js';
+import { OpenAIEmbedder, openAIModelId } from './openai-compatible.js';
+import { TransformersEmbedder, transformersModelId } from './transformers.js';
+import { USE_LITE_MODEL_ID, UseLiteEmbedder } from './use-lite.js';
+
+/**
+ * Builds the configured embedder; null for provider "none" (BM25-only search).
+ * Loads nothing: models load, and endpoints are first contacted, in `init()`.
+ */
+export function createEmbedder(config: EmbedderConfig): Embedder | null {
+  switch (config.provider) {
+    case 'use-lite':
+      return new UseLiteEmbedder();
+    case 'transformers':
+      return new TransformersEmbedder(config);
+    case 'ollama':
+      return new OllamaEmbedder(config);
+    case 'openai':
+      return new OpenAIEmbedder(config);
+    case 'none':
+      return null;
+  }
+}
+
+/** The modelId the configured embedder records with its vectors; null for provider "none". */
+export function embedderModelId(config: EmbedderConfig): string | null {
+  switch (config.provider) {
+    case 'use-lite':
+      return USE_LITE_MODEL_ID;
+    case 'transformers':
+      return transformersModelId(config);
+    case 'ollama':
+      return ollamaModelId(config.model);
+    case 'openai':
+      return openAIModelId(config.model, config.dimensions);
+    case 'none':
+      return null;
+  }
+}

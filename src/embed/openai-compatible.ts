@@ -1,0 +1,107 @@
+// Embeddings from any OpenAI-compatible POST /embeddings endpoint (OpenAI, LM Studio, vLLM,
+// llama.cpp server). The API key is read from an environment variable named in config, never
+// stored in config itself.
+import { z } from 'zod';
+import type { EmbedderConfig } from '../core/config.js';
+import { CairnError, ERROR_CODES } from '../core/errors.js';
+import type { Embedder, EmbedderInfo } from './embedder.js';
+import { joinUrl, postJson, toUnitVectors, type HttpEmbedderOptions } from './http-json.js';
+
+export type OpenAIEmbedderConfig = Extract<EmbedderConfig, { provider: 'openai' }>;
+
+const embeddingsResponse = z.object({
+  data: z.array(z.object({ index: z.number().int().nonnegative(), embedding: z.array(z.number()) })),
+});
+
+/** The modelId recorded with every vector: `openai:<model>`, plus `@<dims>` when dimensions are set. */
+export function openAIModelId(model: string, dimensions?: number): string {
+  return `openai:${model}${dimensions === undefined ? '' : `@${dimensions}`}`;
+}
+
+export interface OpenAIEmbedderOptions extends HttpEmbedderOptions {
+  /** Where the API key variable is looked up (default process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** OpenAI's embeddings wire format (`{model, input, dimensions?}` → `{data: [{index, embedding}]}`). */
+export class OpenAIEmbedder implements Embedder {
+  readonly modelId: string;
+  private readonly url: string;
+  private initPromise: Promise<EmbedderInfo> | undefined;
+
+  constructor(
+    private readonly config: OpenAIEmbedderConfig,
+    private readonly options: OpenAIEmbedderOptions = {},
+  ) {
+    this.modelId = openAIModelId(config.model, config.dimensions);
+    this.url = joinUrl(config.baseUrl, 'embeddings');
+  }
+
+  /** Embeds a probe string once to learn (or confirm) the dimensions. */
+  init(): Promise<EmbedderInfo> {
+    this.initPromise ??= this.request(['dimension probe'], this.config.dimensions).then(
+      ([vec]) => ({ modelId: this.modelId, dimensions: vec!.length }),
+      (err: unknown) => {
+        this.initPromise = undefined;
+        throw err;
+      },
+    );
+    return this.initPromise;
+  }
+
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    const { dimensions } = await this.init();
+    const size = this.options.batchSize ?? 64;
+    const out: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += size) {
+      out.push(...(await this.request(texts.slice(i, i + size), dimensions)));
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    // Nothing to release: fetch's connection pool is process-wide.
+  }
+
+  private authHeaders(): Record<string, string> {
+    const name = this.config.apiKeyEnv;
+    if (name === undefined) return {};
+    const key = (this.options.env ?? process.env)[name];
+    if (!key) {
+      throw new CairnError(
+        ERROR_CODES.EMBEDDER,
+        `The embedder's API key variable ${name} is not set (embedder.apiKeyEnv in config); export ${name}=<key> or remove apiKeyEnv for an endpoint without auth`,
+        { apiKeyEnv: name },
+      );
+    }
+    return { authorization: `Bearer ${key}` };
+  }
+
+  private async request(texts: readonly string[], dimensions?: number): Promise<Float32Array[]> {
+    const service = `OpenAI-compatible endpoint (${this.config.model})`;
+    const res = await postJson({
+      service,
+      url: this.url,
+      headers: this.authHeaders(),
+      body: {
+        model: this.config.model,
+        input: texts,
+        ...(this.config.dimensions === undefined ? {} : { dimensions: this.config.dimensions }),
+      },
+      timeoutMs: this.config.timeoutMs,
+      schema: embeddingsResponse,
+      ...(this.options.retry ? { retry: this.options.retry } : {}),
+    });
+    const sorted = [...res.data].sort((a, b) => a.index - b.index);
+    sorted.forEach((item, i) => {
+      if (item.index !== i) {
+        throw new CairnError(
+          ERROR_CODES.EMBEDDER,
+          `${service} returned embedding indexes ${sorted.map((d) => d.index).join(',')} for ${texts.length} inputs`,
+        );
+      }
+    });
+    return toUnitVectors(service, sorted.map((d) => d.embedding), texts.length, dimensions);
+  }
+}

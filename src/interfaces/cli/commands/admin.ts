@@ -1,0 +1,92 @@
+// cairn init | status | export | import | reembed
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { finished } from 'node:stream/promises';
+import type { Command } from 'commander';
+import { CairnError, EXIT_CODES } from '../../../core/errors.js';
+import { progressBar } from '../progress.js';
+import { globals, print, printJson, withCairn } from '../run.js';
+import { formatStatus } from './status-format.js';
+
+export function registerAdminCommands(program: Command): void {
+  program
+    .command('init')
+    .description('Create the data directory and a default config file')
+    .option('--json', 'print as JSON')
+    .action(async (_opts, cmd: Command) => {
+      const { Cairn } = await import('../../../service/cairn.js');
+      const { paths, created } = Cairn.init(globals(cmd).home);
+      await withCairn(cmd, async () => undefined); // creates and migrates the database
+      if (globals(cmd).json) return printJson({ home: paths.root, config: paths.config, database: paths.database, created });
+      print(`${created ? 'Initialised' : 'Already initialised'}: ${paths.root}`);
+      print(`  config   ${paths.config}`);
+      print(`  database ${paths.database}`);
+    });
+
+  program
+    .command('status')
+    .description('Database health, counts per namespace and kind, embedder, index freshness (exit 10 when unhealthy)')
+    .option('--json', 'print as JSON')
+    .action(async (_opts, cmd: Command) => {
+      const report = await withCairn(cmd, (cairn) => cairn.status());
+      if (globals(cmd).json) printJson(report);
+      else print(formatStatus(report));
+      if (!report.ok) process.exitCode = EXIT_CODES.UNHEALTHY;
+    });
+
+  program
+    .command('export')
+    .description('Export the namespace as JSONL (one memory per line, superseded history included)')
+    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .action(async (opts, cmd: Command) => {
+      await withCairn(cmd, async (cairn) => {
+        const out = opts.output ? createWriteStream(opts.output, { flags: 'wx' }) : process.stdout;
+        const count = await cairn.exportJsonl(out);
+        if (opts.output) {
+          out.end();
+          await finished(out);
+          process.stderr.write(`Exported ${count} memories to ${opts.output}\n`);
+        }
+      });
+    });
+
+  program
+    .command('import')
+    .description('Import memories from JSONL (bad lines are reported with line numbers; good lines are kept)')
+    .argument('<file>', 'a JSONL file from cairn export, or - for stdin')
+    .option('--into <namespace>', 'import into this namespace (fresh ids) instead of the namespaces in the file')
+    .option('--json', 'print the report as JSON')
+    .action(async (file: string, opts, cmd: Command) => {
+      if (file !== '-' && !existsSync(file)) throw new CairnError('NOT_FOUND', `No such file: ${file}`);
+      await withCairn(cmd, async (cairn) => {
+        const input = file === '-' ? process.stdin : createReadStream(file);
+        const report = await cairn.importJsonl(input, { namespace: opts.into });
+        if (globals(cmd).json) printJson(report);
+        else {
+          print(`Read ${report.lines} lines: ${report.imported} imported, ${report.existing} already present, ${report.merged} merged into equal memories, ${report.errors.length} bad`);
+          for (const e of report.errors.slice(0, 50)) process.stderr.write(`  line ${e.line}: ${e.message}\n`);
+          if (report.errors.length > 50) process.stderr.write(`  … and ${report.errors.length - 50} more\n`);
+          if (report.warning) process.stderr.write(`cairn: warning: ${report.warning}\n`);
+        }
+        if (report.errors.length > 0) process.exitCode = EXIT_CODES.INVALID_INPUT;
+      });
+    });
+
+  program
+    .command('reembed')
+    .description('Rebuild vectors for the configured embedder; drops vectors of other models')
+    .option('--force', 'recompute every vector, not only missing ones')
+    .option('--json', 'print the result as JSON')
+    .action(async (opts, cmd: Command) => {
+      await withCairn(cmd, async (cairn) => {
+        const bar = progressBar('Embedding');
+        try {
+          const res = await cairn.reembed({ force: Boolean(opts.force), onProgress: (p) => bar.update(p.done, p.total) });
+          bar.stop();
+          if (globals(cmd).json) printJson({ model: cairn.modelId, ...res });
+          else print(`Embedded ${res.done} entries with ${cairn.modelId} (${res.cached} from cache); dropped ${res.dropped} vectors of other models`);
+        } finally {
+          bar.stop();
+        }
+      });
+    });
+}

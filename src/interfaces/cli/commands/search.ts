@@ -1,0 +1,42 @@
+// cairn search
+import type { Command } from 'commander';
+import { CATEGORIES, KINDS } from '../../../core/types.js';
+import { formatResult } from '../format.js';
+import { globals, intOption, listOption, print, printJson, withCairn } from '../run.js';
+
+export function registerSearchCommand(program: Command): void {
+  program
+    .command('search')
+    .description('Hybrid search (BM25 + vectors) in one namespace, ranked by relevance, importance and recency')
+    .argument('[query...]', 'what to look for')
+    .option('-q, --query <text>', 'the query (instead of the positional words)')
+    .option('-l, --limit <n>', 'number of results (1–200)', intOption('limit', 1, 200), 10)
+    .option('--since <time>', 'only entries at or after this time (ISO or an age like 7d)')
+    .option('--until <time>', 'only entries at or before this time')
+    .option('-c, --category <category>', `filter by category (repeatable): ${CATEGORIES.join(', ')}`, listOption)
+    .option('-k, --kind <kind>', `filter by kind (repeatable): ${KINDS.join(', ')}`, listOption)
+    .option('--min-importance <n>', 'only entries with at least this importance', intOption('min-importance', 1, 10))
+    .option('--include-superseded', 'also return memories that were superseded')
+    .option('--mode <mode>', 'hybrid, bm25 or vector', 'hybrid')
+    .option('--explain', 'show how each score was made')
+    .option('--json', 'print results as JSON')
+    .action(async (words: string[], opts, cmd: Command) => {
+      const query: string = opts.query ?? words.join(' ');
+      await withCairn(cmd, async (cairn) => {
+        const res = await cairn.search(query, {
+          limit: opts.limit,
+          since: opts.since,
+          until: opts.until,
+          categories: opts.category,
+          kinds: opts.kind,
+          minImportance: opts.minImportance,
+          includeSuperseded: Boolean(opts.includeSuperseded),
+          mode: opts.mode,
+        });
+        if (globals(cmd).json) return printJson(res);
+        if (res.degraded) process.stderr.write(`cairn: note: ${res.degraded}\n`);
+        if (res.results.length === 0) return print(`No results in namespace ${res.namespace}.`);
+        print(res.results.map((r, i) => formatResult(r, i + 1, Boolean(opts.explain))).join('\n'));
+      });
+    });
+}

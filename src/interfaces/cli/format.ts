@@ -1,0 +1,38 @@
+// Human-readable rendering of memories and search results for the terminal.
+import type { Memory, Provenance } from '../../core/types.js';
+import type { SearchResult } from '../../search/hybrid.js';
+
+export function provenanceLine(p: Provenance[]): string {
+  if (p.length === 0) return 'source: unknown';
+  const first = p[0]!;
+  const parts = [`source: ${first.source ?? 'unknown'}`];
+  if (first.path) parts.push(first.path + (first.line !== undefined ? `:${first.line}` : ''));
+  if (first.sessionId) parts.push(`session ${first.sessionId}`);
+  if (first.messageId) parts.push(`message ${first.messageId}`);
+  if (first.speaker) parts.push(`speaker ${first.speaker}`);
+  if (p.length > 1) parts.push(`+${p.length - 1} more`);
+  return parts.join(' · ');
+}
+
+export function formatMemory(m: Memory): string {
+  const status = m.validTo ? `superseded ${m.validTo.slice(0, 10)} by ${m.supersededBy}` : 'current';
+  return [
+    `${m.id}  [${m.category}] importance ${m.importance}  ${status}`,
+    `  ${m.text.replace(/\n/g, '\n  ')}`,
+    `  created ${m.createdAt}${m.eventTime ? ` · event ${m.eventTime}` : ''} · mentions ${m.mentions}${m.tags.length ? ` · tags ${m.tags.join(', ')}` : ''}`,
+    `  ${provenanceLine(m.provenance)}`,
+  ].join('\n');
+}
+
+export function formatResult(r: SearchResult, rank: number, explain: boolean): string {
+  const head = `${rank}. ${r.score.toFixed(3)}  [${r.kind}${r.category ? `/${r.category}` : ''}] ${r.time.slice(0, 10)}  ${r.id}${r.current ? '' : '  (superseded)'}`;
+  const lines = [head, `   ${r.snippet}`, `   ${provenanceLine(r.provenance)}`];
+  if (explain) {
+    const p = r.parts;
+    lines.push(
+      `   score = relevance ${p.relevance.toFixed(3)} (bm25 ${p.bm25.toFixed(3)}, vector ${p.vector.toFixed(3)}${p.cosine === null ? '' : `, cosine ${p.cosine.toFixed(3)}`})` +
+        ` × importance ${p.importance.toFixed(2)} × recency ${p.recency.toFixed(2)} (${p.tier})`,
+    );
+  }
+  return lines.join('\n');
+}

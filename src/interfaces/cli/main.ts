@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// The `cairn` command. Parses arguments, calls the service facade, maps errors to exit codes.
+import { Command, CommanderError } from 'commander';
+import { EXIT_CODES } from '../../core/errors.js';
+import { registerAdminCommands } from './commands/admin.js';
+import { registerMemoryCommands } from './commands/memory.js';
+import { registerSearchCommand } from './commands/search.js';
+import { reportError } from './run.js';
+
+const VERSION = '0.1.0';
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('cairn')
+    .description('Long-term memory for AI agents: store, search and keep what matters, offline.')
+    .version(VERSION)
+    .option('--home <dir>', 'data directory (default: $CAIRN_HOME or ~/.cairn)')
+    .option('-n, --namespace <ns>', 'namespace (agent id) to work in (default: config defaultNamespace)')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  program.configureOutput({ outputError: (str, write) => write(`cairn: ${str.replace(/^error: /, '')}`) });
+  registerAdminCommands(program);
+  registerMemoryCommands(program);
+  registerSearchCommand(program);
+  for (const cmd of program.commands) cmd.exitOverride();
+  return program;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
+      // Option parsers throw CairnErrors wrapped by commander as invalidArgument.
+      return EXIT_CODES.USAGE;
+    }
+    return reportError(err, argv.includes('--json'));
+  }
+}
+
+main(process.argv).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.exitCode = reportError(err, false);
+  },
+);

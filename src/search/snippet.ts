@@ -1,0 +1,45 @@
+// A short excerpt of a result around the query's words, so a person (or an agent with a token
+// budget) sees why it matched without reading the whole text.
+import { tokenize } from './query-terms.js';
+
+const DEFAULT_WIDTH = 240;
+
+function matchesTerm(word: string, terms: readonly string[]): boolean {
+  // Prefix match approximates the porter stemming the index uses ("decided" ~ "decide").
+  return terms.some((t) => word === t || (t.length >= 4 && word.startsWith(t.slice(0, Math.max(4, t.length - 2)))));
+}
+
+export function makeSnippet(text: string, terms: readonly string[], width = DEFAULT_WIDTH): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= width) return flat;
+  const re = /[\p{L}\p{N}]+/gu;
+  const hits: number[] = [];
+  for (let m = re.exec(flat); m; m = re.exec(flat)) {
+    if (matchesTerm(m[0].toLowerCase(), terms)) hits.push(m.index);
+  }
+  if (hits.length === 0) return flat.slice(0, width - 1).trimEnd() + '…';
+  // Slide a window over the hit positions and keep the one that covers the most hits.
+  let best = hits[0]!;
+  let bestCount = 0;
+  for (let i = 0, j = 0; i < hits.length; i++) {
+    while (hits[j]! < hits[i]! - width * 0.7) j++;
+    if (i - j + 1 > bestCount) {
+      bestCount = i - j + 1;
+      best = hits[j]!;
+    }
+  }
+  let start = Math.max(0, best - Math.floor(width * 0.2));
+  if (start + width > flat.length) start = Math.max(0, flat.length - width);
+  // Do not cut a word in half at the start.
+  if (start > 0) {
+    const space = flat.indexOf(' ', start);
+    if (space !== -1 && space - start < 20) start = space + 1;
+  }
+  const end = Math.min(flat.length, start + width);
+  return (start > 0 ? '…' : '') + flat.slice(start, end).trim() + (end < flat.length ? '…' : '');
+}
+
+/** Tokens of a text matched against query terms: used by tests and explain output. */
+export function matchedTerms(text: string, terms: readonly string[]): string[] {
+  return [...new Set(tokenize(text).filter((w) => matchesTerm(w, terms)))];
+}

@@ -1,0 +1,183 @@
+// Approximate nearest neighbours per (model, namespace) with usearch HNSW (i8-quantised, cosine).
+// SQLite holds the vectors (the record); this index is derived data. Each process keeps one in
+// memory, loads the newest saved copy, and catches up from the store past its watermark (the
+// highest vector row id it has). Saved files carry the watermark in their name and are written
+// temp-then-rename, so concurrent savers can never pair an index with the wrong watermark.
+import { mkdirSync, readdirSync, renameSync, rmSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import type { Store } from '../store/store.js';
+
+type UsearchModule = typeof import('usearch');
+type UsearchIndex = InstanceType<UsearchModule['Index']>;
+
+const require = createRequire(import.meta.url);
+let usearch: UsearchModule | undefined;
+function loadUsearch(): UsearchModule {
+  usearch ??= require('usearch') as UsearchModule;
+  return usearch;
+}
+
+/** Below this many vectors an index is cheap to rebuild from the store, so it is not saved. */
+const SAVE_MIN_VECTORS = 2000;
+/** Save again once this many vectors were added since the last save or load. */
+const SAVE_AFTER_ADDS = 1000;
+const CATCH_UP_PAGE = 5000;
+
+export interface AnnHit {
+  seq: number;
+  /** Cosine distance (1 − similarity) as computed on quantised vectors. */
+  distance: number;
+}
+
+interface Loaded {
+  index: UsearchIndex;
+  watermark: number;
+  addedSinceSave: number;
+}
+
+function slug(model: string): string {
+  return model.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100);
+}
+
+export class VectorIndex {
+  private readonly loaded = new Map<string, Loaded>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly model: string,
+    private readonly dimensions: number,
+    /** Folder for saved indexes; null keeps everything in memory. */
+    private readonly dir: string | null,
+  ) {}
+
+  private modelDir(): string | null {
+    return this.dir === null ? null : join(this.dir, slug(this.model));
+  }
+
+  private create(): UsearchIndex {
+    const { Index, MetricKind, ScalarKind } = loadUsearch();
+    return new Index({
+      dimensions: this.dimensions,
+      metric: MetricKind.Cos,
+      quantization: ScalarKind.I8,
+      connectivity: 16,
+      expansion_add: 64,
+      expansion_search: 128,
+      multi: false,
+    });
+  }
+
+  /** Newest saved file for a namespace: `<ns>.<watermark>.usearch`. */
+  private newestFile(namespace: string): { path: string; watermark: number } | null {
+    const dir = this.modelDir();
+    if (dir === null || !existsSync(dir)) return null;
+    let best: { path: string; watermark: number } | null = null;
+    for (const name of readdirSync(dir)) {
+      const m = /^(.+)\.(\d+)\.usearch$/.exec(name);
+      if (!m || m[1] !== namespace) continue;
+      const watermark = Number(m[2]);
+      if (!best || watermark > best.watermark) best = { path: join(dir, name), watermark };
+    }
+    return best;
+  }
+
+  private load(namespace: string): Loaded {
+    let entry = this.loaded.get(namespace);
+    if (entry) return entry;
+    const index = this.create();
+    let watermark = 0;
+    const file = this.newestFile(namespace);
+    if (file) {
+      try {
+        index.load(file.path);
+        watermark = file.watermark;
+      } catch {
+        // A damaged derived file is rebuilt from the store; the watermark stays 0.
+        watermark = 0;
+      }
+    }
+    entry = { index, watermark, addedSinceSave: 0 };
+    this.loaded.set(namespace, entry);
+    return entry;
+  }
+
+  /** Adds every vector the store has past this index's watermark. Returns how many were added. */
+  async catchUp(namespace: string): Promise<number> {
+    const entry = this.load(namespace);
+    let added = 0;
+    for (;;) {
+      const page = await this.store.vectorsAfter(namespace, this.model, entry.watermark, CATCH_UP_PAGE);
+      if (page.length === 0) break;
+      const keys: bigint[] = [];
+      const flat = new Float32Array(page.length * this.dimensions);
+      let n = 0;
+      for (const v of page) {
+        if (v.vector.length !== this.dimensions) continue;
+        const key = BigInt(v.seq);
+        // A re-embedded entry arrives with a new row id: replace its old point.
+        if (entry.index.contains(key)) entry.index.remove(key);
+        keys.push(key);
+        flat.set(v.vector, n * this.dimensions);
+        n++;
+      }
+      if (n > 0) entry.index.add(BigUint64Array.from(keys), flat.subarray(0, n * this.dimensions), 0);
+      entry.watermark = page[page.length - 1]!.id;
+      added += n;
+      if (page.length < CATCH_UP_PAGE) break;
+    }
+    entry.addedSinceSave += added;
+    if (entry.addedSinceSave >= SAVE_AFTER_ADDS && entry.index.size() >= SAVE_MIN_VECTORS) this.save(namespace, entry);
+    return added;
+  }
+
+  async search(namespace: string, query: Float32Array, k: number): Promise<AnnHit[]> {
+    await this.catchUp(namespace);
+    const entry = this.load(namespace);
+    const size = entry.index.size();
+    if (size === 0) return [];
+    const matches = entry.index.search(query, Math.min(k, size), 0);
+    const hits: AnnHit[] = [];
+    for (let i = 0; i < matches.keys.length; i++) hits.push({ seq: Number(matches.keys[i]), distance: matches.distances[i]! });
+    return hits;
+  }
+
+  size(namespace: string): number {
+    return this.loaded.get(namespace)?.index.size() ?? 0;
+  }
+
+  private save(namespace: string, entry: Loaded): void {
+    const dir = this.modelDir();
+    if (dir === null) return;
+    mkdirSync(dir, { recursive: true });
+    const finalPath = join(dir, `${namespace}.${entry.watermark}.usearch`);
+    const tmp = `${finalPath}.tmp-${process.pid}`;
+    entry.index.save(tmp);
+    renameSync(tmp, finalPath);
+    entry.addedSinceSave = 0;
+    for (const name of readdirSync(dir)) {
+      const m = /^(.+)\.(\d+)\.usearch$/.exec(name);
+      if (m && m[1] === namespace && Number(m[2]) < entry.watermark) rmSync(join(dir, name), { force: true });
+    }
+  }
+
+  /** Saves every index that grew enough to be worth keeping. */
+  flush(): void {
+    for (const [ns, entry] of this.loaded) {
+      if (entry.addedSinceSave > 0 && entry.index.size() >= SAVE_MIN_VECTORS) this.save(ns, entry);
+    }
+  }
+
+  /** Forgets everything for this model on disk and in memory (after a re-embed). */
+  static removeOtherModels(dir: string, keepModel: string): void {
+    if (!existsSync(dir)) return;
+    for (const name of readdirSync(dir)) if (name !== slug(keepModel)) rmSync(join(dir, name), { recursive: true, force: true });
+  }
+
+  /** Drops saved files and memory for this model, e.g. before vectors are recomputed. */
+  reset(): void {
+    this.loaded.clear();
+    const dir = this.modelDir();
+    if (dir !== null) rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,285 @@
+// The one service facade. CLI, MCP, HTTP, the daemon and library users all call this class; it
+// validates input, talks to the store, the embedder and search, and nothing else reaches past it.
+import { mkdirSync, writeFileSync, existsSync, renameSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
+import { CairnError, ERROR_CODES } from '../core/errors.js';
+import { loadConfigFile, parseConfig, type CairnConfig, type CairnConfigInput } from '../core/config.js';
+import { resolveHome, type HomePaths } from '../core/home.js';
+import { parseNamespace } from '../core/namespace.js';
+import { sha256 } from '../core/text.js';
+import type { Memory } from '../core/types.js';
+import type { Embedder } from '../embed/embedder.js';
+import { createEmbedder } from '../embed/factory.js';
+import { SqliteStore } from '../store/sqlite/sqlite-store.js';
+import type { Store } from '../store/store.js';
+import { hybridSearch, type SearchResult, type VectorSide } from '../search/hybrid.js';
+import { VectorIndex } from '../search/vector-index.js';
+import { embedPending, type IndexProgress } from './indexer.js';
+import { exportJsonl, importJsonl, type ImportReport } from './jsonl.js';
+import { parseId, parseInput, searchInputSchema, storeInputSchema, type SearchInput, type StoreInput } from './inputs.js';
+import { buildStatus, type StatusReport } from './status.js';
+
+/** Above this backlog a store does not embed inline: `cairn reembed` is the tool for it. */
+const INLINE_EMBED_MAX_BACKLOG = 256;
+
+export interface OpenOptions {
+  /** Data directory; defaults to CAIRN_HOME, then ~/.cairn. */
+  home?: string;
+  /** Overrides the config file entirely (validated the same way). */
+  config?: CairnConfigInput;
+  /** Namespace used when a call names none; defaults to the config's defaultNamespace. */
+  namespace?: string;
+  /** Injects an embedder (tests, custom models); null disables vectors. */
+  embedder?: Embedder | null;
+  busyTimeoutMs?: number;
+}
+
+export interface StoreResult {
+  memory: Memory;
+  duplicate: boolean;
+  /** False when the memory is stored but its vector could not be made now (see status). */
+  embedded: boolean;
+  warning?: string;
+}
+
+export interface SearchOptions extends Omit<SearchInput, 'query'> {
+  namespace?: string;
+}
+
+export interface SearchResponse {
+  namespace: string;
+  query: string;
+  mode: 'hybrid' | 'bm25' | 'vector';
+  results: SearchResult[];
+  /** Why the vector side was not used, when it was not. */
+  degraded?: string;
+}
+
+export class Cairn {
+  readonly paths: HomePaths;
+  readonly config: CairnConfig;
+  readonly defaultNamespace: string;
+  readonly store: Store;
+  private readonly embedder: Embedder | null;
+  private embedderReady: Promise<number> | null = null;
+  private vectorIndex: VectorIndex | null = null;
+
+  private constructor(paths: HomePaths, config: CairnConfig, store: Store, embedder: Embedder | null, namespace: string) {
+    this.paths = paths;
+    this.config = config;
+    this.store = store;
+    this.embedder = embedder;
+    this.defaultNamespace = namespace;
+  }
+
+  /** Opens (creating if needed) the home's database; loads no model until one is needed. */
+  static async open(options: OpenOptions = {}): Promise<Cairn> {
+    const paths = resolveHome(options.home);
+    const config = options.config !== undefined ? parseConfig(options.config) : loadConfigFile(paths.config);
+    const namespace = parseNamespace(options.namespace ?? config.defaultNamespace);
+    mkdirSync(paths.root, { recursive: true });
+    const store = new SqliteStore(paths.database, { busyTimeoutMs: options.busyTimeoutMs });
+    const embedder = options.embedder !== undefined ? options.embedder : createEmbedder(config.embedder);
+    return new Cairn(paths, config, store, embedder, namespace);
+  }
+
+  /** Writes a default config file if none exists; returns whether it wrote one. */
+  static init(home?: string): { paths: HomePaths; created: boolean } {
+    const paths = resolveHome(home);
+    mkdirSync(paths.root, { recursive: true });
+    if (existsSync(paths.config)) {
+      loadConfigFile(paths.config); // an existing file must still be valid
+      return { paths, created: false };
+    }
+    const tmp = `${paths.config}.tmp-${process.pid}`;
+    writeFileSync(tmp, JSON.stringify({ defaultNamespace: 'default', embedder: { provider: 'use-lite' } }, null, 2) + '\n');
+    renameSync(tmp, paths.config);
+    return { paths, created: true };
+  }
+
+  get modelId(): string | null {
+    return this.embedder?.modelId ?? null;
+  }
+
+  namespace(ns?: string): string {
+    return ns === undefined ? this.defaultNamespace : parseNamespace(ns);
+  }
+
+  private async dimensions(): Promise<number> {
+    if (!this.embedder) throw new CairnError(ERROR_CODES.EMBEDDER, 'No embedder configured');
+    this.embedderReady ??= this.embedder.init().then((info) => info.dimensions);
+    return this.embedderReady;
+  }
+
+  private async index(): Promise<VectorIndex> {
+    if (!this.vectorIndex) {
+      const dims = await this.dimensions();
+      this.vectorIndex = new VectorIndex(this.store, this.embedder!.modelId, dims, this.paths.indexDir);
+    }
+    return this.vectorIndex;
+  }
+
+  /** Stores a memory (or counts a re-mention of an equal one) and embeds it when possible. */
+  async remember(input: StoreInput & { namespace?: string }): Promise<StoreResult> {
+    const { namespace, ...rest } = input;
+    const ns = this.namespace(namespace);
+    const data = parseInput(storeInputSchema(this.config.limits.maxTextChars), rest, 'memory');
+    const { memory, duplicate } = await this.store.addMemory({ ...data, namespace: ns, provenance: data.provenance ?? [{ source: 'api' }] });
+    const result: StoreResult = { memory, duplicate, embedded: false };
+    if (!this.embedder) return result;
+    try {
+      const backlog = (await this.store.vectorStats(this.embedder.modelId)).find((s) => s.namespace === ns)?.missing ?? 0;
+      if (backlog > INLINE_EMBED_MAX_BACKLOG) {
+        result.warning = `${backlog} entries lack vectors for ${this.embedder.modelId}; run "cairn reembed"`;
+        return result;
+      }
+      await this.dimensions();
+      await embedPending(this.store, this.embedder, { namespace: ns, max: INLINE_EMBED_MAX_BACKLOG });
+      result.embedded = true;
+    } catch (err) {
+      // The memory is stored (acknowledged); only its vector is missing, and status says so.
+      result.warning = `stored, but not embedded: ${(err as Error).message}`;
+    }
+    return result;
+  }
+
+  async get(id: string, namespace?: string): Promise<Memory> {
+    const ns = this.namespace(namespace);
+    const memory = await this.store.getMemory(ns, parseId(id));
+    if (!memory) throw new CairnError(ERROR_CODES.NOT_FOUND, `No memory ${id} in namespace ${ns}`);
+    return memory;
+  }
+
+  async list(options: { namespace?: string; limit?: number; includeSuperseded?: boolean } = {}): Promise<Memory[]> {
+    return this.store.listMemories({
+      namespace: this.namespace(options.namespace),
+      limit: options.limit ?? 50,
+      includeSuperseded: options.includeSuperseded ?? false,
+    });
+  }
+
+  async supersede(id: string, replacement: StoreInput & { namespace?: string }): Promise<{ previous: Memory; current: Memory }> {
+    const { namespace, ...rest } = replacement;
+    const ns = this.namespace(namespace);
+    const data = parseInput(storeInputSchema(this.config.limits.maxTextChars), rest, 'memory');
+    const out = await this.store.supersedeMemory(ns, parseId(id), { ...data, namespace: ns, provenance: data.provenance ?? [{ source: 'api' }] });
+    if (this.embedder) await this.embedPending({ namespace: ns }).catch(() => undefined);
+    return out;
+  }
+
+  async history(id: string, namespace?: string): Promise<Memory[]> {
+    const ns = this.namespace(namespace);
+    const chain = await this.store.memoryHistory(ns, parseId(id));
+    if (chain.length === 0) throw new CairnError(ERROR_CODES.NOT_FOUND, `No memory ${id} in namespace ${ns}`);
+    return chain;
+  }
+
+  /** Hybrid search in one namespace. Falls back to BM25 (and says why) when vectors are unusable. */
+  async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
+    const { namespace, ...rest } = options;
+    const ns = this.namespace(namespace);
+    const input = parseInput(searchInputSchema, { ...rest, query }, 'search');
+    let vectors: VectorSide | null = null;
+    let degraded: string | undefined;
+    if (input.mode !== 'bm25') {
+      if (!this.embedder) degraded = 'no embedder configured: BM25 only';
+      else {
+        try {
+          const index = await this.index();
+          await index.catchUp(ns);
+          if (index.size(ns) === 0) degraded = `no vectors for ${this.embedder.modelId} in ${ns}: BM25 only (run "cairn reembed")`;
+          else vectors = { index, model: this.embedder.modelId, embedQuery: (text) => this.embedQuery(text) };
+        } catch (err) {
+          degraded = `vector search unavailable: ${(err as Error).message}`;
+        }
+      }
+    }
+    const mode = vectors ? input.mode : 'bm25';
+    const results = await hybridSearch(
+      { store: this.store, ranking: this.config.search, candidates: this.config.search.candidates, vectors },
+      {
+        namespace: ns,
+        query: input.query,
+        limit: input.limit,
+        mode,
+        filter: {
+          since: input.since,
+          until: input.until,
+          categories: input.categories,
+          kinds: input.kinds,
+          minImportance: input.minImportance,
+          includeSuperseded: input.includeSuperseded,
+        },
+      },
+    );
+    return { namespace: ns, query: input.query, mode, results, ...(degraded ? { degraded } : {}) };
+  }
+
+  private async embedQuery(text: string): Promise<Float32Array> {
+    const model = this.embedder!.modelId;
+    const hit = (await this.store.cacheGet(model, [sha256(text)])).get(sha256(text));
+    if (hit) return hit;
+    const [vec] = await this.embedder!.embed([text]);
+    return vec!;
+  }
+
+  /** Embeds every entry that lacks a vector for the active model. */
+  async embedPending(options: { namespace?: string; onProgress?: (p: IndexProgress) => void } = {}): Promise<IndexProgress> {
+    if (!this.embedder) throw new CairnError(ERROR_CODES.EMBEDDER, 'No embedder configured (embedder.provider is "none")');
+    await this.dimensions();
+    return embedPending(this.store, this.embedder, options);
+  }
+
+  /**
+   * Rebuilds vectors for the active model (all of them with `force`), then drops vectors and
+   * index files of other models so they never mix.
+   */
+  async reembed(options: { force?: boolean; onProgress?: (p: IndexProgress) => void } = {}): Promise<IndexProgress & { dropped: number }> {
+    if (!this.embedder) throw new CairnError(ERROR_CODES.EMBEDDER, 'No embedder configured (embedder.provider is "none")');
+    const index = await this.index();
+    let dropped = 0;
+    if (options.force) {
+      dropped += await this.store.dropVectorsExcept('');
+      index.reset();
+    }
+    const progress = await this.embedPending({ onProgress: options.onProgress });
+    dropped += await this.store.dropVectorsExcept(this.embedder.modelId);
+    VectorIndex.removeOtherModels(this.paths.indexDir, this.embedder.modelId);
+    return { ...progress, dropped };
+  }
+
+  async status(): Promise<StatusReport> {
+    return buildStatus(this.store, this.paths, this.config, this.embedder?.modelId ?? null);
+  }
+
+  async exportJsonl(out: Writable, namespace?: string): Promise<number> {
+    return exportJsonl(this.store, this.namespace(namespace), out);
+  }
+
+  async importJsonl(
+    input: Readable,
+    options: { namespace?: string; onLine?: (n: number) => void } = {},
+  ): Promise<ImportReport & { embedded: number; warning?: string }> {
+    const report = await importJsonl(this.store, input, {
+      namespace: options.namespace === undefined ? undefined : this.namespace(options.namespace),
+      maxTextChars: this.config.limits.maxTextChars,
+      onLine: options.onLine,
+    });
+    if (!this.embedder || report.imported + report.merged === 0) return { ...report, embedded: 0 };
+    try {
+      return { ...report, embedded: (await this.embedPending()).done };
+    } catch (err) {
+      // The import itself succeeded; vectors can be rebuilt with reembed.
+      return { ...report, embedded: 0, warning: `imported, but not embedded: ${(err as Error).message}; run "cairn reembed"` };
+    }
+  }
+
+  async close(): Promise<void> {
+    try {
+      this.vectorIndex?.flush();
+    } finally {
+      await this.embedder?.close();
+      await this.store.close();
+    }
+  }
+}

@@ -1,0 +1,53 @@
+// Keeps vectors current: embeds index entries that have no vector for the active model, through
+// the embedding cache (keyed by model + text hash) so unchanged text is never embedded twice.
+import { sha256 } from '../core/text.js';
+import type { Embedder } from '../embed/embedder.js';
+import type { Store } from '../store/store.js';
+
+export interface IndexProgress {
+  done: number;
+  /** Entries that were missing a vector when this pass started. */
+  total: number;
+  cached: number;
+}
+
+export interface IndexerOptions {
+  batchSize?: number;
+  namespace?: string;
+  onProgress?: (p: IndexProgress) => void;
+  /** Stop after this many entries (the CLI's store embeds just what it wrote). */
+  max?: number;
+}
+
+async function countMissing(store: Store, model: string, namespace?: string): Promise<number> {
+  const stats = await store.vectorStats(model);
+  return stats.filter((s) => namespace === undefined || s.namespace === namespace).reduce((n, s) => n + Math.max(0, s.missing), 0);
+}
+
+/** Embeds missing vectors until none are left (or `max` is reached). Returns how many it wrote. */
+export async function embedPending(store: Store, embedder: Embedder, options: IndexerOptions = {}): Promise<IndexProgress> {
+  const batchSize = options.batchSize ?? 64;
+  const model = embedder.modelId;
+  const total = options.onProgress ? await countMissing(store, model, options.namespace) : 0;
+  const progress: IndexProgress = { done: 0, total, cached: 0 };
+  const limit = options.max ?? Infinity;
+  while (progress.done < limit) {
+    const batch = await store.entriesMissingVector(model, Math.min(batchSize, limit - progress.done), options.namespace);
+    if (batch.length === 0) break;
+    const hashes = batch.map((b) => sha256(b.text));
+    const cached = await store.cacheGet(model, [...new Set(hashes)]);
+    const todo = [...new Set(hashes.filter((h) => !cached.has(h)))];
+    if (todo.length) {
+      const textOf = new Map(batch.map((b, i) => [hashes[i]!, b.text]));
+      const vectors = await embedder.embed(todo.map((h) => textOf.get(h)!));
+      const fresh = todo.map((h, i) => ({ textHash: h, vector: vectors[i]! }));
+      await store.cachePut(model, fresh);
+      for (const f of fresh) cached.set(f.textHash, f.vector);
+    }
+    await store.putVectors(model, batch.map((b, i) => ({ seq: b.seq, vector: cached.get(hashes[i]!)! })));
+    progress.cached += batch.length - todo.length;
+    progress.done += batch.length;
+    options.onProgress?.({ ...progress, total: Math.max(progress.total, progress.done) });
+  }
+  return progress;
+}

@@ -1,0 +1,89 @@
+// Validation of everything that enters through the facade, shared by every interface (CLI, MCP,
+// HTTP, library), so a bad value gets the same clear error wherever it comes from.
+import { z } from 'zod';
+import { CairnError, ERROR_CODES } from '../core/errors.js';
+import { CATEGORIES, KINDS } from '../core/types.js';
+import { RECORD_ID_PATTERN } from '../core/ids.js';
+import { stripControl } from '../core/text.js';
+import { parseTime } from '../core/time.js';
+
+const MAX_TAGS = 32;
+const MAX_QUERY_CHARS = 2000;
+
+export const categorySchema = z.enum(CATEGORIES);
+export const kindSchema = z.enum(KINDS);
+
+const isoOrRelative = (label: string) =>
+  z.string().transform((v, ctx) => {
+    try {
+      return parseTime(v, label);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      return z.NEVER;
+    }
+  });
+
+const provenanceSchema = z.strictObject({
+  source: z.string().max(200).optional(),
+  sessionId: z.string().max(200).optional(),
+  messageId: z.string().max(200).optional(),
+  line: z.number().int().nonnegative().optional(),
+  path: z.string().max(4096).optional(),
+  role: z.string().max(50).optional(),
+  speaker: z.string().max(200).optional(),
+  timestamp: z.string().max(64).optional(),
+  turnIds: z.array(z.string().max(100)).max(100).optional(),
+});
+
+export function storeInputSchema(maxTextChars: number) {
+  return z.strictObject({
+    text: z
+      .string()
+      .transform((t) => stripControl(t).trim())
+      .refine((t) => t.length > 0, 'text is empty')
+      .refine((t) => t.length <= maxTextChars, `text is longer than the limit of ${maxTextChars} characters (limits.maxTextChars)`),
+    category: categorySchema.optional(),
+    importance: z.number().int().min(1).max(10).optional(),
+    tags: z.array(z.string().trim().min(1).max(64)).max(MAX_TAGS).optional(),
+    entities: z.array(z.string().trim().min(1).max(200)).max(MAX_TAGS).optional(),
+    eventTime: isoOrRelative('event time').optional(),
+    provenance: z.array(provenanceSchema).max(20).optional(),
+  });
+}
+
+export type StoreInput = z.input<ReturnType<typeof storeInputSchema>>;
+
+export const searchInputSchema = z.strictObject({
+  query: z
+    .string()
+    .transform((q) => stripControl(q).trim())
+    .refine((q) => q.length > 0, 'query is empty')
+    .refine((q) => q.length <= MAX_QUERY_CHARS, `query is longer than ${MAX_QUERY_CHARS} characters`),
+  limit: z.number().int().min(1).max(200).default(10),
+  since: isoOrRelative('since').optional(),
+  until: isoOrRelative('until').optional(),
+  categories: z.array(categorySchema).max(CATEGORIES.length).optional(),
+  kinds: z.array(kindSchema).max(KINDS.length).optional(),
+  minImportance: z.number().int().min(1).max(10).optional(),
+  includeSuperseded: z.boolean().default(false),
+  mode: z.enum(['hybrid', 'bm25', 'vector']).default('hybrid'),
+});
+
+export type SearchInput = z.input<typeof searchInputSchema>;
+
+export const idSchema = z.string().regex(RECORD_ID_PATTERN, 'not a Cairn id (like m_01h…)');
+
+/** Parses with a schema; failures become one INVALID_INPUT error naming each field. */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((i) => {
+    if (i.code === 'unrecognized_keys') return `unknown field ${i.keys.map((k) => `"${k}"`).join(', ')}`;
+    return i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message;
+  });
+  throw new CairnError(ERROR_CODES.INVALID_INPUT, `Invalid ${what}: ${problems.join('; ')}`, { problems });
+}
+
+export function parseId(value: unknown): string {
+  return parseInput(idSchema, value, 'id');
+}

@@ -1,0 +1,111 @@
+// JSONL export and import of memories: one memory record per line, superseded history included,
+// so export → import is a lossless round trip. Import reports bad lines with their numbers and
+// keeps going; nothing already stored is touched except re-mention counts on duplicates.
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { z } from 'zod';
+import { newId } from '../core/ids.js';
+import { CATEGORIES, type Memory } from '../core/types.js';
+import { NAMESPACE_PATTERN } from '../core/namespace.js';
+import type { Store } from '../store/store.js';
+
+const iso = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not a date');
+
+const memoryRecordSchema = z.object({
+  id: z.string().regex(/^[a-z]{1,4}_[A-Za-z0-9_-]{1,64}$/),
+  namespace: z.string().regex(NAMESPACE_PATTERN),
+  text: z.string().min(1),
+  category: z.enum(CATEGORIES),
+  importance: z.number().int().min(1).max(10),
+  tags: z.array(z.string()),
+  entities: z.array(z.string()),
+  eventTime: iso.nullable(),
+  createdAt: iso,
+  updatedAt: iso,
+  validFrom: iso,
+  validTo: iso.nullable(),
+  supersededBy: z.string().nullable(),
+  supersedes: z.string().nullable(),
+  mentions: z.number().int().min(1),
+  provenance: z.array(z.record(z.string(), z.unknown())),
+});
+
+/** Longest line accepted on import; longer lines are reported, not buffered without bound. */
+const MAX_LINE_CHARS = 1_000_000;
+
+export interface ImportReport {
+  lines: number;
+  imported: number;
+  existing: number;
+  merged: number;
+  errors: Array<{ line: number; message: string }>;
+}
+
+export async function exportJsonl(store: Store, namespace: string, out: Writable): Promise<number> {
+  let count = 0;
+  for await (const memory of store.exportMemories(namespace)) {
+    const line = JSON.stringify(memory) + '\n';
+    if (!out.write(line)) await new Promise<void>((resolve) => out.once('drain', resolve));
+    count++;
+  }
+  return count;
+}
+
+export async function importJsonl(
+  store: Store,
+  input: Readable,
+  options: { namespace?: string; maxTextChars: number; onLine?: (n: number) => void },
+): Promise<ImportReport> {
+  const report: ImportReport = { lines: 0, imported: 0, existing: 0, merged: 0, errors: [] };
+  // Importing into another namespace gets fresh ids (ids are unique across the store); links
+  // between records of the same file are remapped consistently.
+  const remap = new Map<string, string>();
+  const mapId = (id: string): string => {
+    if (!options.namespace) return id;
+    let mapped = remap.get(id);
+    if (!mapped) remap.set(id, (mapped = newId('m')));
+    return mapped;
+  };
+  const rl = createInterface({ input, crlfDelay: Infinity });
+  for await (const raw of rl) {
+    report.lines++;
+    options.onLine?.(report.lines);
+    const line = raw.trim();
+    if (line === '') continue;
+    if (line.length > MAX_LINE_CHARS) {
+      report.errors.push({ line: report.lines, message: `line longer than ${MAX_LINE_CHARS} characters` });
+      continue;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch (err) {
+      report.errors.push({ line: report.lines, message: `invalid JSON: ${(err as Error).message}` });
+      continue;
+    }
+    const result = memoryRecordSchema.safeParse(parsed);
+    if (!result.success) {
+      const msg = result.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ');
+      report.errors.push({ line: report.lines, message: msg });
+      continue;
+    }
+    const rec = result.data;
+    if (rec.text.length > options.maxTextChars) {
+      report.errors.push({ line: report.lines, message: `text longer than ${options.maxTextChars} characters` });
+      continue;
+    }
+    const memory: Memory = {
+      ...rec,
+      namespace: options.namespace ?? rec.namespace,
+      id: mapId(rec.id),
+      supersededBy: rec.supersededBy === null ? null : mapId(rec.supersededBy),
+      supersedes: rec.supersedes === null ? null : mapId(rec.supersedes),
+      provenance: rec.provenance as Memory['provenance'],
+    };
+    const outcome = await store.importMemory(memory);
+    if (outcome === 'imported') report.imported++;
+    else if (outcome === 'exists') report.existing++;
+    else report.merged++;
+  }
+  return report;
+}

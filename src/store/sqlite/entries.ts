@@ -1,0 +1,215 @@
+// The search side of the SQLite store: BM25 over entries_fts, entry metadata for ranking, vectors
+// and the embedding cache. Plain functions over an injected handle.
+import type { Database } from 'better-sqlite3';
+import type { Kind, Provenance } from '../../core/types.js';
+import type { EntryFilter, IndexEntry, KeywordHit, StoredVector, VectorStats } from '../store.js';
+import { blobToVector, vectorToBlob } from './rows.js';
+
+/** Quotes each term for FTS5 so no user text can become query syntax. */
+function ftsQuery(terms: readonly string[]): string {
+  return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
+}
+
+function filterSql(filter: EntryFilter | undefined, params: Record<string, unknown>, alias = 'e'): string {
+  const where: string[] = [];
+  if (!filter?.includeSuperseded) where.push(`${alias}.current = 1`);
+  if (filter?.kinds?.length) {
+    where.push(`${alias}.kind IN (${filter.kinds.map((_, i) => `@k${i}`).join(', ')})`);
+    filter.kinds.forEach((k, i) => (params[`k${i}`] = k));
+  }
+  if (filter?.categories?.length) {
+    where.push(`${alias}.category IN (${filter.categories.map((_, i) => `@c${i}`).join(', ')})`);
+    filter.categories.forEach((c, i) => (params[`c${i}`] = c));
+  }
+  if (filter?.minImportance !== undefined) {
+    where.push(`${alias}.importance >= @minImportance`);
+    params.minImportance = filter.minImportance;
+  }
+  if (filter?.since) {
+    where.push(`${alias}.time >= @since`);
+    params.since = filter.since;
+  }
+  if (filter?.until) {
+    where.push(`${alias}.time <= @until`);
+    params.until = filter.until;
+  }
+  return where.length ? ` AND ${where.join(' AND ')}` : '';
+}
+
+export function keywordSearch(db: Database, namespace: string, terms: readonly string[], limit: number, filter?: EntryFilter): KeywordHit[] {
+  if (terms.length === 0) return [];
+  const params: Record<string, unknown> = { q: ftsQuery(terms), namespace, limit };
+  const sql = `SELECT e.seq AS seq, -bm25(entries_fts) AS score
+    FROM entries_fts JOIN entries e ON e.seq = entries_fts.rowid
+    WHERE entries_fts MATCH @q AND e.namespace = @namespace${filterSql(filter, params)}
+    ORDER BY bm25(entries_fts) LIMIT @limit`;
+  return db.prepare(sql).all(params) as KeywordHit[];
+}
+
+export function filterEntries(db: Database, namespace: string, filter: EntryFilter, limit: number): number[] {
+  const params: Record<string, unknown> = { namespace, limit };
+  const sql = `SELECT e.seq FROM entries e WHERE e.namespace = @namespace${filterSql(filter, params)} ORDER BY e.time DESC LIMIT @limit`;
+  return (db.prepare(sql).pluck().all(params) as number[]);
+}
+
+interface EntryRow {
+  seq: number;
+  namespace: string;
+  kind: Kind;
+  ref_id: string;
+  time: string;
+  category: string | null;
+  importance: number | null;
+  current: number;
+  m_text: string | null;
+  m_created: string | null;
+  m_valid_to: string | null;
+  m_prov: string | null;
+  t_text: string | null;
+  t_created: string | null;
+  t_session: string | null;
+  t_message: string | null;
+  t_role: string | null;
+  t_speaker: string | null;
+  t_line: number | null;
+  t_source_kind: string | null;
+  t_source_path: string | null;
+  body: string;
+}
+
+function entryFromRow(r: EntryRow): IndexEntry {
+  if (r.kind === 'memory') {
+    return {
+      seq: r.seq, namespace: r.namespace, kind: r.kind, refId: r.ref_id, text: r.m_text ?? r.body, time: r.time,
+      createdAt: r.m_created ?? r.time, category: r.category, importance: r.importance, current: r.current === 1,
+      validTo: r.m_valid_to, provenance: r.m_prov ? (JSON.parse(r.m_prov) as Provenance[]) : [],
+    };
+  }
+  const prov: Provenance = {
+    source: r.t_source_kind ?? undefined,
+    path: r.t_source_path ?? undefined,
+    sessionId: r.t_session ?? undefined,
+    messageId: r.t_message ?? undefined,
+    line: r.t_line ?? undefined,
+    role: r.t_role ?? undefined,
+    speaker: r.t_speaker ?? undefined,
+    timestamp: r.time,
+  };
+  for (const k of Object.keys(prov) as Array<keyof Provenance>) if (prov[k] === undefined) delete prov[k];
+  return {
+    seq: r.seq, namespace: r.namespace, kind: r.kind, refId: r.ref_id, text: r.t_text ?? r.body, time: r.time,
+    createdAt: r.t_created ?? r.time, category: r.category, importance: r.importance, current: r.current === 1,
+    validTo: null, provenance: r.kind === 'turn' ? [prov] : [],
+  };
+}
+
+export function getEntries(db: Database, namespace: string, seqs: readonly number[]): IndexEntry[] {
+  if (seqs.length === 0) return [];
+  const out: IndexEntry[] = [];
+  // Chunked to stay under SQLite's bound-parameter limit.
+  for (let i = 0; i < seqs.length; i += 500) {
+    const chunk = seqs.slice(i, i + 500);
+    const rows = db
+      .prepare(
+        `SELECT e.seq, e.namespace, e.kind, e.ref_id, e.time, e.category, e.importance, e.current, e.body,
+           m.text AS m_text, m.created_at AS m_created, m.valid_to AS m_valid_to, m.provenance AS m_prov,
+           t.text AS t_text, t.created_at AS t_created, t.session_id AS t_session, t.message_id AS t_message,
+           t.role AS t_role, t.speaker AS t_speaker, t.line AS t_line, s.kind AS t_source_kind, s.path AS t_source_path
+         FROM entries e
+         LEFT JOIN memories m ON e.kind = 'memory' AND m.id = e.ref_id
+         LEFT JOIN turns t ON e.kind = 'turn' AND t.id = e.ref_id
+         LEFT JOIN sources s ON s.id = t.source_id
+         WHERE e.namespace = ? AND e.seq IN (${chunk.map(() => '?').join(',')})`,
+      )
+      .all(namespace, ...chunk) as EntryRow[];
+    for (const r of rows) out.push(entryFromRow(r));
+  }
+  return out;
+}
+
+export function entriesMissingVector(db: Database, model: string, limit: number, namespace?: string): Array<{ seq: number; namespace: string; text: string }> {
+  const nsClause = namespace === undefined ? '' : 'AND e.namespace = @namespace';
+  return db
+    .prepare(
+      `SELECT e.seq, e.namespace, e.body AS text FROM entries e
+       WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.entry_seq = e.seq AND v.model = @model) ${nsClause}
+       ORDER BY e.seq LIMIT @limit`,
+    )
+    .all(namespace === undefined ? { model, limit } : { model, limit, namespace }) as Array<{ seq: number; namespace: string; text: string }>;
+}
+
+export function putVectors(db: Database, model: string, rows: ReadonlyArray<{ seq: number; vector: Float32Array }>, now: string): void {
+  const nsOf = db.prepare('SELECT namespace FROM entries WHERE seq = ?').pluck();
+  const upsert = db.prepare(
+    `INSERT OR REPLACE INTO vectors (entry_seq, namespace, model, dim, vector, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+  );
+  db.transaction(() => {
+    for (const r of rows) {
+      const ns = nsOf.get(r.seq) as string | undefined;
+      if (ns === undefined) continue; // entry vanished (purge): nothing to index
+      upsert.run(r.seq, ns, model, r.vector.length, vectorToBlob(r.vector), now);
+    }
+  }).immediate();
+}
+
+export function vectorsAfter(db: Database, namespace: string, model: string, afterId: number, limit: number): StoredVector[] {
+  const rows = db
+    .prepare('SELECT id, entry_seq AS seq, vector FROM vectors WHERE model = ? AND namespace = ? AND id > ? ORDER BY id LIMIT ?')
+    .all(model, namespace, afterId, limit) as Array<{ id: number; seq: number; vector: Buffer }>;
+  return rows.map((r) => ({ id: r.id, seq: r.seq, vector: blobToVector(r.vector) }));
+}
+
+export function getVectors(db: Database, model: string, seqs: readonly number[]): Map<number, Float32Array> {
+  const out = new Map<number, Float32Array>();
+  for (let i = 0; i < seqs.length; i += 500) {
+    const chunk = seqs.slice(i, i + 500);
+    const rows = db
+      .prepare(`SELECT entry_seq AS seq, vector FROM vectors WHERE model = ? AND entry_seq IN (${chunk.map(() => '?').join(',')})`)
+      .all(model, ...chunk) as Array<{ seq: number; vector: Buffer }>;
+    for (const r of rows) out.set(r.seq, blobToVector(r.vector));
+  }
+  return out;
+}
+
+export function vectorStats(db: Database, model: string): VectorStats[] {
+  return db
+    .prepare(
+      `SELECT n.id AS namespace, @model AS model,
+         (SELECT COUNT(*) FROM vectors v WHERE v.model = @model AND v.namespace = n.id) AS vectors,
+         (SELECT COUNT(*) FROM entries e WHERE e.namespace = n.id) -
+         (SELECT COUNT(*) FROM vectors v WHERE v.model = @model AND v.namespace = n.id) AS missing
+       FROM namespaces n ORDER BY n.id`,
+    )
+    .all({ model }) as VectorStats[];
+}
+
+export function vectorModels(db: Database): Array<{ model: string; dimensions: number; vectors: number }> {
+  return db.prepare('SELECT model, MAX(dim) AS dimensions, COUNT(*) AS vectors FROM vectors GROUP BY model ORDER BY model').all() as Array<{
+    model: string;
+    dimensions: number;
+    vectors: number;
+  }>;
+}
+
+export function dropVectorsExcept(db: Database, keep: string): number {
+  return db.prepare('DELETE FROM vectors WHERE model <> ?').run(keep).changes;
+}
+
+export function cacheGet(db: Database, model: string, hashes: readonly string[]): Map<string, Float32Array> {
+  const out = new Map<string, Float32Array>();
+  for (let i = 0; i < hashes.length; i += 500) {
+    const chunk = hashes.slice(i, i + 500);
+    const rows = db
+      .prepare(`SELECT text_hash, vector FROM embed_cache WHERE model = ? AND text_hash IN (${chunk.map(() => '?').join(',')})`)
+      .all(model, ...chunk) as Array<{ text_hash: string; vector: Buffer }>;
+    for (const r of rows) out.set(r.text_hash, blobToVector(r.vector));
+  }
+  return out;
+}
+
+export function cachePut(db: Database, model: string, entries: ReadonlyArray<{ textHash: string; vector: Float32Array }>, now: string): void {
+  const put = db.prepare('INSERT OR IGNORE INTO embed_cache (model, text_hash, dim, vector, created_at) VALUES (?, ?, ?, ?, ?)');
+  db.transaction(() => {
+    for (const e of entries) put.run(model, e.textHash, e.vector.length, vectorToBlob(e.vector), now);
+  }).immediate();
+}

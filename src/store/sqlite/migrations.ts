@@ -1,0 +1,132 @@
+// Versioned schema. Each step runs once, inside an immediate transaction, keyed by user_version,
+// so several processes opening the same file at once migrate it exactly once.
+import type { Database } from 'better-sqlite3';
+
+const V1 = `
+CREATE TABLE namespaces (
+  id TEXT PRIMARY KEY,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE sources (
+  id INTEGER PRIMARY KEY,
+  namespace TEXT NOT NULL REFERENCES namespaces(id),
+  kind TEXT NOT NULL,
+  path TEXT NOT NULL,
+  options TEXT NOT NULL DEFAULT '{}',
+  created_at TEXT NOT NULL,
+  UNIQUE (namespace, kind, path)
+);
+CREATE TABLE checkpoints (
+  source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+  key TEXT NOT NULL,
+  state TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (source_id, key)
+);
+CREATE TABLE turns (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  namespace TEXT NOT NULL REFERENCES namespaces(id),
+  source_id INTEGER REFERENCES sources(id) ON DELETE SET NULL,
+  session_id TEXT NOT NULL,
+  message_id TEXT NOT NULL,
+  role TEXT NOT NULL,
+  speaker TEXT,
+  text TEXT NOT NULL,
+  ts TEXT NOT NULL,
+  line INTEGER,
+  meta TEXT NOT NULL DEFAULT '{}',
+  created_at TEXT NOT NULL,
+  UNIQUE (namespace, session_id, message_id)
+);
+CREATE TABLE memories (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  namespace TEXT NOT NULL REFERENCES namespaces(id),
+  text TEXT NOT NULL,
+  dedup_key TEXT NOT NULL,
+  category TEXT NOT NULL,
+  importance INTEGER NOT NULL CHECK (importance BETWEEN 1 AND 10),
+  tags TEXT NOT NULL DEFAULT '[]',
+  entities TEXT NOT NULL DEFAULT '[]',
+  event_time TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  valid_from TEXT NOT NULL,
+  valid_to TEXT,
+  superseded_by TEXT,
+  supersedes TEXT,
+  mentions INTEGER NOT NULL DEFAULT 1,
+  provenance TEXT NOT NULL DEFAULT '[]'
+);
+CREATE UNIQUE INDEX memories_current_dedup ON memories (namespace, dedup_key) WHERE valid_to IS NULL;
+CREATE INDEX memories_ns_created ON memories (namespace, created_at);
+
+-- One row per searchable unit of any layer; search filters and ranks on these columns.
+CREATE TABLE entries (
+  seq INTEGER PRIMARY KEY,
+  namespace TEXT NOT NULL REFERENCES namespaces(id),
+  kind TEXT NOT NULL,
+  ref_id TEXT NOT NULL,
+  body TEXT NOT NULL,
+  time TEXT NOT NULL,
+  category TEXT,
+  importance INTEGER,
+  current INTEGER NOT NULL DEFAULT 1,
+  UNIQUE (kind, ref_id)
+);
+CREATE INDEX entries_ns_time ON entries (namespace, time);
+CREATE VIRTUAL TABLE entries_fts USING fts5(
+  body, content='entries', content_rowid='seq', tokenize='porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER entries_ai AFTER INSERT ON entries BEGIN
+  INSERT INTO entries_fts(rowid, body) VALUES (new.seq, new.body);
+END;
+CREATE TRIGGER entries_ad AFTER DELETE ON entries BEGIN
+  INSERT INTO entries_fts(entries_fts, rowid, body) VALUES ('delete', old.seq, old.body);
+END;
+CREATE TRIGGER entries_au AFTER UPDATE OF body ON entries BEGIN
+  INSERT INTO entries_fts(entries_fts, rowid, body) VALUES ('delete', old.seq, old.body);
+  INSERT INTO entries_fts(rowid, body) VALUES (new.seq, new.body);
+END;
+
+-- AUTOINCREMENT keeps vector ids monotonic, which the on-disk ANN index uses as its watermark.
+CREATE TABLE vectors (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  entry_seq INTEGER NOT NULL REFERENCES entries(seq) ON DELETE CASCADE,
+  namespace TEXT NOT NULL,
+  model TEXT NOT NULL,
+  dim INTEGER NOT NULL,
+  vector BLOB NOT NULL,
+  created_at TEXT NOT NULL,
+  UNIQUE (entry_seq, model)
+);
+CREATE INDEX vectors_model_ns ON vectors (model, namespace, id);
+
+CREATE TABLE embed_cache (
+  model TEXT NOT NULL,
+  text_hash TEXT NOT NULL,
+  dim INTEGER NOT NULL,
+  vector BLOB NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (model, text_hash)
+) WITHOUT ROWID;
+`;
+
+export const MIGRATIONS: readonly string[] = [V1];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export function migrate(db: Database): void {
+  const step = db.transaction(() => {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) {
+      throw new Error(`database schema version ${version} is newer than this Cairn (${SCHEMA_VERSION}); upgrade Cairn`);
+    }
+    for (let v = version; v < SCHEMA_VERSION; v++) {
+      db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    }
+  });
+  step.immediate();
+}

@@ -1,0 +1,22 @@
+// Namespace rows and per-namespace counts for SQLite.
+import type { Database } from 'better-sqlite3';
+import type { NamespaceStats } from '../../core/types.js';
+
+/** Creates the namespace row if missing; call inside the caller's transaction. */
+export function ensureNamespaceTx(db: Database, namespace: string, now: string): void {
+  db.prepare('INSERT OR IGNORE INTO namespaces (id, created_at) VALUES (?, ?)').run(namespace, now);
+}
+
+export function namespaceStats(db: Database): NamespaceStats[] {
+  const rows = db
+    .prepare(
+      `SELECT n.id AS namespace,
+        (SELECT COUNT(*) FROM memories m WHERE m.namespace = n.id) AS memories,
+        (SELECT COUNT(*) FROM memories m WHERE m.namespace = n.id AND m.valid_to IS NULL) AS currentMemories,
+        (SELECT COUNT(*) FROM turns t WHERE t.namespace = n.id) AS turns,
+        (SELECT COUNT(*) FROM entries e WHERE e.namespace = n.id AND e.kind = 'document') AS documents
+       FROM namespaces n ORDER BY n.id`,
+    )
+    .all() as NamespaceStats[];
+  return rows;
+}

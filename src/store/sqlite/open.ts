@@ -1,0 +1,72 @@
+// Opening the SQLite file safely: never overwrite a file that is not a Cairn database, WAL for
+// many readers and one writer, a busy timeout so concurrent processes wait instead of failing.
+import Database from 'better-sqlite3';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { CairnError, ERROR_CODES } from '../../core/errors.js';
+import { migrate } from './migrations.js';
+
+const SQLITE_HEADER = 'SQLite format 3\0';
+
+export interface OpenOptions {
+  busyTimeoutMs?: number;
+  readonly?: boolean;
+}
+
+function assertSqliteFile(path: string): void {
+  if (!existsSync(path)) return;
+  const size = statSync(path).size;
+  if (size === 0) return;
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(16);
+    readSync(fd, buf, 0, 16, 0);
+    if (buf.toString('latin1') !== SQLITE_HEADER) {
+      throw new CairnError(
+        ERROR_CODES.STORE_CORRUPT,
+        `${path} exists but is not a SQLite database; it was left untouched. Move it away or choose another --home.`,
+      );
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Maps SQLite failures to typed errors with a message a person can act on. */
+export function mapSqliteError(err: unknown, path: string): unknown {
+  if (err instanceof CairnError) return err;
+  const code = (err as { code?: string }).code ?? '';
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code.startsWith('SQLITE_BUSY')) {
+    return new CairnError(ERROR_CODES.STORE_LOCKED, `The database ${path} is locked by another process; tried for the busy timeout and gave up. Retry, or stop the other writer.`, undefined, { cause: err });
+  }
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_CORRUPT')) {
+    return new CairnError(ERROR_CODES.STORE_CORRUPT, `The database ${path} is corrupt or not a Cairn database (${code}); it was left untouched.`, undefined, { cause: err });
+  }
+  if (code.startsWith('SQLITE_')) {
+    return new CairnError(ERROR_CODES.STORE, `Database error on ${path}: ${(err as Error).message} (${code})`, undefined, { cause: err });
+  }
+  return err;
+}
+
+export function openDatabase(path: string, options: OpenOptions = {}): Database.Database {
+  assertSqliteFile(path);
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path, { readonly: options.readonly ?? false });
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    if (!options.readonly) {
+      db.pragma('journal_mode = WAL');
+      // FULL: an acknowledged write survives power loss too, not just a process crash.
+      db.pragma('synchronous = FULL');
+    }
+    db.pragma('foreign_keys = ON');
+    if (!options.readonly) migrate(db);
+    return db;
+  } catch (err) {
+    db?.close();
+    const mapped = mapSqliteError(err, path);
+    if (mapped instanceof CairnError) throw mapped;
+    throw new CairnError(ERROR_CODES.STORE, `Cannot open database ${path}: ${(err as Error).message}`, undefined, { cause: err });
+  }
+}

@@ -1,0 +1,152 @@
+// The embedded default backend: one SQLite file in WAL mode, shared safely by a daemon, MCP servers
+// and the CLI at once. This class only adapts the plain functions beside it to the Store interface
+// and maps SQLite errors to typed ones.
+import type { Database } from 'better-sqlite3';
+import type { Memory, NewMemory, NewTurn } from '../../core/types.js';
+import type { AddMemoryOptions, CheckpointState, EntryFilter, HealthReport, MemoryFilter, Store } from '../store.js';
+import { openDatabase, mapSqliteError, type OpenOptions } from './open.js';
+import { SCHEMA_VERSION } from './migrations.js';
+import * as memories from './memories.js';
+import * as turns from './turns.js';
+import * as entries from './entries.js';
+import { ensureNamespaceTx, namespaceStats } from './namespaces.js';
+
+const nowIso = (): string => new Date().toISOString();
+
+export class SqliteStore implements Store {
+  readonly backend = 'sqlite';
+  readonly path: string;
+  readonly db: Database;
+
+  constructor(path: string, options: OpenOptions = {}) {
+    this.path = path;
+    this.db = openDatabase(path, options);
+  }
+
+  /** Runs a synchronous database operation, mapping SQLite errors to CairnErrors. */
+  private run<T>(fn: () => T): Promise<T> {
+    try {
+      return Promise.resolve(fn());
+    } catch (err) {
+      return Promise.reject(mapSqliteError(err, this.path));
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  health(): Promise<HealthReport> {
+    return this.run(() => {
+      const problems: string[] = [];
+      const check = this.db.pragma('quick_check', { simple: true }) as string;
+      if (check !== 'ok') problems.push(`quick_check: ${check}`);
+      const version = this.db.pragma('user_version', { simple: true }) as number;
+      if (version !== SCHEMA_VERSION) problems.push(`schema version ${version}, expected ${SCHEMA_VERSION}`);
+      const journal = this.db.pragma('journal_mode', { simple: true }) as string;
+      if (journal !== 'wal') problems.push(`journal mode ${journal}, expected wal`);
+      const pageCount = this.db.pragma('page_count', { simple: true }) as number;
+      const pageSize = this.db.pragma('page_size', { simple: true }) as number;
+      return {
+        ok: problems.length === 0,
+        backend: this.backend,
+        schemaVersion: version,
+        location: this.path,
+        problems,
+        details: { journalMode: journal, sizeBytes: pageCount * pageSize, sqliteVersion: this.db.prepare('SELECT sqlite_version()').pluck().get() },
+      };
+    });
+  }
+
+  ensureNamespace(namespace: string) {
+    return this.run(() => void this.db.transaction(() => ensureNamespaceTx(this.db, namespace, nowIso())).immediate());
+  }
+  namespaceStats() {
+    return this.run(() => namespaceStats(this.db));
+  }
+
+  addMemory(input: NewMemory, options?: AddMemoryOptions) {
+    return this.run(() => memories.addMemory(this.db, input, options?.now ?? nowIso()));
+  }
+  getMemory(namespace: string, id: string) {
+    return this.run(() => memories.getMemory(this.db, namespace, id));
+  }
+  listMemories(filter: MemoryFilter) {
+    return this.run(() => memories.listMemories(this.db, filter));
+  }
+  supersedeMemory(namespace: string, id: string, replacement: NewMemory, options?: AddMemoryOptions) {
+    return this.run(() => memories.supersedeMemory(this.db, namespace, id, replacement, options?.now ?? nowIso()));
+  }
+  memoryHistory(namespace: string, id: string) {
+    return this.run(() => memories.memoryHistory(this.db, namespace, id));
+  }
+  async *exportMemories(namespace: string): AsyncIterable<Memory> {
+    try {
+      yield* memories.exportMemories(this.db, namespace);
+    } catch (err) {
+      throw mapSqliteError(err, this.path);
+    }
+  }
+  importMemory(memory: Memory) {
+    return this.run(() => memories.importMemory(this.db, memory));
+  }
+
+  addTurns(list: readonly NewTurn[], checkpoint?: CheckpointState) {
+    return this.run(() => turns.addTurns(this.db, list, checkpoint, nowIso()));
+  }
+  getTurn(namespace: string, id: string) {
+    return this.run(() => turns.getTurn(this.db, namespace, id));
+  }
+  addSource(namespace: string, kind: string, path: string, options: Record<string, unknown> = {}) {
+    return this.run(() => turns.addSource(this.db, namespace, kind, path, options, nowIso()));
+  }
+  listSources(namespace?: string) {
+    return this.run(() => turns.listSources(this.db, namespace));
+  }
+  removeSource(id: number) {
+    return this.run(() => turns.removeSource(this.db, id));
+  }
+  getCheckpoint(sourceId: number, key: string) {
+    return this.run(() => turns.getCheckpoint(this.db, sourceId, key));
+  }
+  putCheckpoint(cp: CheckpointState) {
+    return this.run(() => turns.putCheckpoint(this.db, cp, nowIso()));
+  }
+
+  keywordSearch(namespace: string, terms: readonly string[], limit: number, filter?: EntryFilter) {
+    return this.run(() => entries.keywordSearch(this.db, namespace, terms, limit, filter));
+  }
+  getEntries(namespace: string, seqs: readonly number[]) {
+    return this.run(() => entries.getEntries(this.db, namespace, seqs));
+  }
+  filterEntries(namespace: string, filter: EntryFilter, limit: number) {
+    return this.run(() => entries.filterEntries(this.db, namespace, filter, limit));
+  }
+  entriesMissingVector(model: string, limit: number, namespace?: string) {
+    return this.run(() => entries.entriesMissingVector(this.db, model, limit, namespace));
+  }
+  putVectors(model: string, rows: ReadonlyArray<{ seq: number; vector: Float32Array }>) {
+    return this.run(() => entries.putVectors(this.db, model, rows, nowIso()));
+  }
+  vectorsAfter(namespace: string, model: string, afterId: number, limit: number) {
+    return this.run(() => entries.vectorsAfter(this.db, namespace, model, afterId, limit));
+  }
+  getVectors(model: string, seqs: readonly number[]) {
+    return this.run(() => entries.getVectors(this.db, model, seqs));
+  }
+  vectorStats(model: string) {
+    return this.run(() => entries.vectorStats(this.db, model));
+  }
+  vectorModels() {
+    return this.run(() => entries.vectorModels(this.db));
+  }
+  dropVectorsExcept(keep: string) {
+    return this.run(() => entries.dropVectorsExcept(this.db, keep));
+  }
+  cacheGet(model: string, hashes: readonly string[]) {
+    return this.run(() => entries.cacheGet(this.db, model, hashes));
+  }
+  cachePut(model: string, list: ReadonlyArray<{ textHash: string; vector: Float32Array }>) {
+    return this.run(() => entries.cachePut(this.db, model, list, nowIso()));
+  }
+}

@@ -1,0 +1,113 @@
+// Raw turns (Layer 4), sources and checkpoints for SQLite. Turns and the checkpoint that covers
+// them commit in one transaction: that is what makes capture exactly-once.
+import type { Database } from 'better-sqlite3';
+import { newId } from '../../core/ids.js';
+import type { NewTurn, Source, Turn } from '../../core/types.js';
+import type { AddTurnsResult, CheckpointState } from '../store.js';
+import { sourceFromRow, turnFromRow, type SourceRow, type TurnRow } from './rows.js';
+import { ensureNamespaceTx } from './namespaces.js';
+
+export function addTurns(db: Database, turns: readonly NewTurn[], checkpoint: CheckpointState | undefined, now: string): AddTurnsResult {
+  const insertTurn = db.prepare(
+    `INSERT INTO turns (id, namespace, source_id, session_id, message_id, role, speaker, text, ts, line, meta, created_at)
+     VALUES (@id, @namespace, @source_id, @session_id, @message_id, @role, @speaker, @text, @ts, @line, @meta, @created_at)
+     ON CONFLICT (namespace, session_id, message_id) DO NOTHING`,
+  );
+  const insertEntry = db.prepare(
+    `INSERT INTO entries (namespace, kind, ref_id, body, time, category, importance, current)
+     VALUES (?, 'turn', ?, ?, ?, NULL, NULL, 1)`,
+  );
+  return db
+    .transaction((): AddTurnsResult => {
+      const inserted: Turn[] = [];
+      let duplicates = 0;
+      const seenNs = new Set<string>();
+      for (const t of turns) {
+        if (!seenNs.has(t.namespace)) {
+          ensureNamespaceTx(db, t.namespace, now);
+          seenNs.add(t.namespace);
+        }
+        const turn: Turn = {
+          id: newId('t', Date.parse(now)),
+          namespace: t.namespace,
+          sourceId: t.sourceId ?? null,
+          sessionId: t.sessionId,
+          messageId: t.messageId,
+          role: t.role,
+          speaker: t.speaker ?? null,
+          text: t.text,
+          timestamp: t.timestamp,
+          line: t.line ?? null,
+          createdAt: now,
+          meta: t.meta ?? {},
+        };
+        const info = insertTurn.run({
+          id: turn.id,
+          namespace: turn.namespace,
+          source_id: turn.sourceId,
+          session_id: turn.sessionId,
+          message_id: turn.messageId,
+          role: turn.role,
+          speaker: turn.speaker,
+          text: turn.text,
+          ts: turn.timestamp,
+          line: turn.line,
+          meta: JSON.stringify(turn.meta),
+          created_at: now,
+        });
+        if (info.changes === 0) {
+          duplicates++;
+          continue;
+        }
+        insertEntry.run(turn.namespace, turn.id, t.indexText ?? turn.text, turn.timestamp);
+        inserted.push(turn);
+      }
+      if (checkpoint) putCheckpoint(db, checkpoint, now);
+      return { inserted, duplicates };
+    })
+    .immediate();
+}
+
+export function getTurn(db: Database, namespace: string, id: string): Turn | null {
+  const row = db.prepare('SELECT * FROM turns WHERE namespace = ? AND id = ?').get(namespace, id) as TurnRow | undefined;
+  return row ? turnFromRow(row) : null;
+}
+
+export function addSource(db: Database, namespace: string, kind: string, path: string, options: Record<string, unknown>, now: string): Source {
+  return db
+    .transaction((): Source => {
+      ensureNamespaceTx(db, namespace, now);
+      db.prepare(
+        `INSERT INTO sources (namespace, kind, path, options, created_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (namespace, kind, path) DO UPDATE SET options = excluded.options`,
+      ).run(namespace, kind, path, JSON.stringify(options), now);
+      const row = db.prepare('SELECT * FROM sources WHERE namespace = ? AND kind = ? AND path = ?').get(namespace, kind, path) as SourceRow;
+      return sourceFromRow(row);
+    })
+    .immediate();
+}
+
+export function listSources(db: Database, namespace?: string): Source[] {
+  const rows = (
+    namespace === undefined
+      ? db.prepare('SELECT * FROM sources ORDER BY id').all()
+      : db.prepare('SELECT * FROM sources WHERE namespace = ? ORDER BY id').all(namespace)
+  ) as SourceRow[];
+  return rows.map(sourceFromRow);
+}
+
+export function removeSource(db: Database, id: number): boolean {
+  return db.prepare('DELETE FROM sources WHERE id = ?').run(id).changes > 0;
+}
+
+export function getCheckpoint(db: Database, sourceId: number, key: string): Record<string, unknown> | null {
+  const row = db.prepare('SELECT state FROM checkpoints WHERE source_id = ? AND key = ?').get(sourceId, key) as { state: string } | undefined;
+  return row ? (JSON.parse(row.state) as Record<string, unknown>) : null;
+}
+
+export function putCheckpoint(db: Database, cp: CheckpointState, now: string): void {
+  db.prepare(
+    `INSERT INTO checkpoints (source_id, key, state, updated_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (source_id, key) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
+  ).run(cp.sourceId, cp.key, JSON.stringify(cp.state), now);
+}

@@ -1,0 +1,153 @@
+// The persistence seam. SQLite (embedded default) implements it now, PostgreSQL later; both must
+// pass test/store/conformance.ts unchanged. Methods are async so a networked backend fits.
+import type { Category, Kind, Memory, NamespaceStats, NewMemory, NewTurn, Provenance, Source, Turn } from '../core/types.js';
+
+export interface MemoryFilter {
+  namespace: string;
+  includeSuperseded?: boolean;
+  categories?: readonly Category[];
+  minImportance?: number;
+  /** Inclusive bounds on event time (or creation time when no event time is known). */
+  since?: string;
+  until?: string;
+  limit?: number;
+  offset?: number;
+}
+
+/** Options for adding a memory beyond its content: ids and clocks are injectable for tests/imports. */
+export interface AddMemoryOptions {
+  now?: string;
+}
+
+export interface AddMemoryResult {
+  memory: Memory;
+  /** True when an equal (normalised) current memory existed: its mention count was raised instead. */
+  duplicate: boolean;
+}
+
+export interface SupersedeResult {
+  previous: Memory;
+  current: Memory;
+}
+
+export type ImportOutcome = 'imported' | 'exists' | 'merged';
+
+/** One searchable unit of any layer, with the metadata search filters and ranks on. */
+export interface IndexEntry {
+  seq: number;
+  namespace: string;
+  kind: Kind;
+  refId: string;
+  /** Text shown to people (the memory or turn text). */
+  text: string;
+  /** Event time, message time or creation time: what "when" means for this entry. */
+  time: string;
+  createdAt: string;
+  category: string | null;
+  importance: number | null;
+  /** False once superseded. */
+  current: boolean;
+  validTo: string | null;
+  provenance: Provenance[];
+}
+
+export interface EntryFilter {
+  kinds?: readonly Kind[];
+  categories?: readonly string[];
+  minImportance?: number;
+  since?: string;
+  until?: string;
+  includeSuperseded?: boolean;
+}
+
+export interface KeywordHit {
+  seq: number;
+  /** BM25 relevance, higher is better (backend-specific scale; search normalises it). */
+  score: number;
+}
+
+export interface StoredVector {
+  /** Monotonic row id: a vector index remembers the highest it has seen and catches up past it. */
+  id: number;
+  seq: number;
+  vector: Float32Array;
+}
+
+export interface VectorStats {
+  model: string;
+  namespace: string;
+  vectors: number;
+  /** Entries of the namespace with no vector of this model. */
+  missing: number;
+}
+
+export interface CheckpointState {
+  sourceId: number;
+  key: string;
+  state: Record<string, unknown>;
+}
+
+export interface AddTurnsResult {
+  inserted: Turn[];
+  /** Turns already present (same namespace, session and message id). */
+  duplicates: number;
+}
+
+export interface HealthReport {
+  ok: boolean;
+  backend: string;
+  schemaVersion: number;
+  location: string;
+  problems: string[];
+  details: Record<string, unknown>;
+}
+
+export interface Store {
+  readonly backend: string;
+  close(): Promise<void>;
+  health(): Promise<HealthReport>;
+
+  ensureNamespace(namespace: string): Promise<void>;
+  namespaceStats(): Promise<NamespaceStats[]>;
+
+  addMemory(input: NewMemory, options?: AddMemoryOptions): Promise<AddMemoryResult>;
+  getMemory(namespace: string, id: string): Promise<Memory | null>;
+  listMemories(filter: MemoryFilter): Promise<Memory[]>;
+  supersedeMemory(namespace: string, id: string, replacement: NewMemory, options?: AddMemoryOptions): Promise<SupersedeResult>;
+  /** The supersede chain that contains `id`, oldest first; empty when the id is unknown. */
+  memoryHistory(namespace: string, id: string): Promise<Memory[]>;
+  /** Every memory of the namespace including superseded ones, oldest first, in pages. */
+  exportMemories(namespace: string): AsyncIterable<Memory>;
+  /** Inserts a memory record verbatim (id, times, supersede links), for lossless import. */
+  importMemory(memory: Memory): Promise<ImportOutcome>;
+
+  addTurns(turns: readonly NewTurn[], checkpoint?: CheckpointState): Promise<AddTurnsResult>;
+  getTurn(namespace: string, id: string): Promise<Turn | null>;
+
+  addSource(namespace: string, kind: string, path: string, options?: Record<string, unknown>): Promise<Source>;
+  listSources(namespace?: string): Promise<Source[]>;
+  removeSource(id: number): Promise<boolean>;
+  getCheckpoint(sourceId: number, key: string): Promise<Record<string, unknown> | null>;
+  putCheckpoint(checkpoint: CheckpointState): Promise<void>;
+
+  /** BM25 over the index entries of one namespace; `terms` are already tokenised words, OR-ed. */
+  keywordSearch(namespace: string, terms: readonly string[], limit: number, filter?: EntryFilter): Promise<KeywordHit[]>;
+  /** Entries by seq within one namespace (others are silently not returned: namespaces are walls). */
+  getEntries(namespace: string, seqs: readonly number[]): Promise<IndexEntry[]>;
+  /** Seqs of the namespace's entries passing a filter, newest first, at most `limit`. */
+  filterEntries(namespace: string, filter: EntryFilter, limit: number): Promise<number[]>;
+
+  /** Entries with no vector of `model`, oldest first. */
+  entriesMissingVector(model: string, limit: number, namespace?: string): Promise<Array<{ seq: number; namespace: string; text: string }>>;
+  putVectors(model: string, rows: ReadonlyArray<{ seq: number; vector: Float32Array }>): Promise<void>;
+  vectorsAfter(namespace: string, model: string, afterId: number, limit: number): Promise<StoredVector[]>;
+  getVectors(model: string, seqs: readonly number[]): Promise<Map<number, Float32Array>>;
+  vectorStats(model: string): Promise<VectorStats[]>;
+  /** Vector counts per model, across namespaces (detects a model switch). */
+  vectorModels(): Promise<Array<{ model: string; dimensions: number; vectors: number }>>;
+  /** Drops vectors of every model but `keep` (they are derived data, rebuilt by reembed). */
+  dropVectorsExcept(keep: string): Promise<number>;
+
+  cacheGet(model: string, textHashes: readonly string[]): Promise<Map<string, Float32Array>>;
+  cachePut(model: string, entries: ReadonlyArray<{ textHash: string; vector: Float32Array }>): Promise<void>;
+}
