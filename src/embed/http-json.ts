@@ -42,7 +42,7 @@ function embedderError(message: string, details?: Record<string, unknown>, cause
 }
 
 function isRetryableStatus(status: number): boolean {
-  return true;
+  return status === 408 || status === 429 || status >= 500;
 }
 
 /** Parses Retry-After (delta seconds or an HTTP date) into ms; undefined when absent or unusable. */
@@ -159,7 +159,8 @@ export function toUnitVectors(
   }
   const dims = expectedDims ?? rows[0]?.length ?? 0;
   return rows.map((row, i) => {
-    if (row.length === 0 || row.length !== dims) {
+    if (row.length === 0) throw embedderError(`${service} returned an empty embedding for input ${i}`);
+    if (row.length !== dims) {
       throw embedderError(`${service} returned inconsistent dimensions: embedding ${i} has ${row.length}, expected ${dims}`);
     }
     if (!row.every(Number.isFinite)) throw embedderError(`${service} returned a non-finite number in embedding ${i}`);

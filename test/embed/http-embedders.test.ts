@@ -209,7 +209,7 @@ test('ollama: wrong shapes, counts, dimensions and numbers are rejected', async 
     ['{"embeddings":[]}', /returned 0 embeddings for 1 inputs/],
     ['{"embeddings":[[1e999,1,1]]}', /non-finite|unexpected response shape/],
     ['{"embeddings":[[0,0,0]]}', /all-zero/],
-    ['{"embeddings":[[]]}', /inconsistent dimensions/],
+    ['{"embeddings":[[]]}', /empty embedding for input 0/],
   ];
   for (const [body, pattern] of cases) {
     script = [{ status: 200, body }];
