@@ -49,9 +49,12 @@ export const embedderConfigSchema = z.discriminatedUnion('provider', [
 export type EmbedderConfig = z.infer<typeof embedderConfigSchema>;
 
 export const searchConfigSchema = z.strictObject({
-  /** Weights of the min-max-normalised BM25 and vector scores in the fused relevance. */
-  bm25Weight: z.number().min(0).max(1).default(0.5),
-  vectorWeight: z.number().min(0).max(1).default(0.5),
+  /**
+   * Weights of the min-max-normalised BM25 and vector scores in the fused relevance. 0.6/0.4 was
+   * best of 0.3–0.7 on LoCoMo with the bundled embedder (bench/recall-check.ts).
+   */
+  bm25Weight: z.number().min(0).max(1).default(0.6),
+  vectorWeight: z.number().min(0).max(1).default(0.4),
   /** Candidates each retriever contributes before fusion. */
   candidates: z.number().int().min(10).max(2000).default(100),
   /** Multiplier for memories younger than hotDays (seed: ×1.2 under 7 days). */

@@ -16,9 +16,11 @@ export function parseTime(value: string, label: string, now = Date.now()): strin
   if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(trimmed)) {
     const ms = Date.parse(trimmed);
     if (!Number.isNaN(ms)) {
-      const iso = new Date(ms).toISOString();
-      // Date.parse rolls 2026-02-31 over to March; reject dates that do not round-trip.
-      if (iso.slice(0, 10) === trimmed.slice(0, 10) || !/^\d{4}-\d{2}-\d{2}$/.test(trimmed.slice(0, 10))) return iso;
+      // Date.parse rolls 2026-02-31 over to March; reject calendar dates that do not round-trip.
+      // (Checked on the date as written: an offset or local time may move the UTC day.)
+      const [y, mo, d] = trimmed.slice(0, 10).split('-').map(Number) as [number, number, number];
+      const day = new Date(Date.UTC(y, mo - 1, d));
+      if (day.getUTCFullYear() === y && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d) return new Date(ms).toISOString();
     }
   }
   throw invalidInput(`Invalid ${label} "${value.slice(0, 60)}": use an ISO date (2026-03-02, 2026-03-02T09:14:00Z) or an age like 7d, 12h, 2w`);

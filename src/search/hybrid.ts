@@ -108,7 +108,9 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     for (const [seq, v] of vecs) if (v.length === queryVec.length) cosines.set(seq, dot(queryVec, v));
   }
   const hasVectors = cosines.size > 0;
+  // Min-max on both sides: measured on LoCoMo (bench/recall-check.ts) it beats max-only scaling.
   const maxBm25 = Math.max(0, ...bm25.values());
+  const minBm25 = bm25.size ? Math.min(...bm25.values()) : 0;
   let minCos = Infinity;
   let maxCos = -Infinity;
   for (const c of cosines.values()) {
@@ -118,9 +120,11 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   const cosRange = maxCos - minCos;
 
   const scored = entries.map((e) => {
-    const b = maxBm25 > 0 ? (bm25.get(e.seq) ?? 0) / maxBm25 : 0;
+    const raw = bm25.get(e.seq);
+    const b = raw === undefined || maxBm25 <= 0 ? 0 : maxBm25 - minBm25 > 1e-9 ? (raw - minBm25) / (maxBm25 - minBm25) : 1;
     const cos = cosines.get(e.seq) ?? null;
-    const v = cos === null ? 0 : cosRange > 1e-9 ? (cos - minCos) / cosRange : 1;
+    // Vector-only mode ranks by raw cosine: min-max would zero (and drop) the least similar hit.
+    const v = cos === null ? 0 : params.mode === 'vector' ? Math.max(0, cos) : cosRange > 1e-9 ? (cos - minCos) / cosRange : 1;
     const { score, parts } = finalScore(
       params.mode === 'vector' ? 0 : b,
       v,
@@ -135,8 +139,10 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   });
   scored.sort((a, b) => b.score - a.score || b.e.time.localeCompare(a.e.time));
 
+  // A term match always stays (min-max puts the weakest genuine match at 0); a vector-only
+  // neighbour stays only when it scores above the weakest candidate.
   return scored
-    .filter((s) => s.score > 0)
+    .filter((s) => s.score > 0 || bm25.has(s.e.seq))
     .slice(0, params.limit)
     .map(({ e, score, parts }) => ({
       id: e.refId,

@@ -55,6 +55,16 @@ export interface SearchResponse {
   degraded?: string;
 }
 
+/** CAIRN_BUSY_TIMEOUT_MS: how long to wait for another process's write lock (default 5000 ms). */
+function busyTimeoutFromEnv(): number | undefined {
+  const raw = process.env.CAIRN_BUSY_TIMEOUT_MS;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) {
+    throw new CairnError(ERROR_CODES.CONFIG, `CAIRN_BUSY_TIMEOUT_MS must be a positive integer (milliseconds), got "${raw.slice(0, 40)}"`);
+  }
+  return Number(raw);
+}
+
 export class Cairn {
   readonly paths: HomePaths;
   readonly config: CairnConfig;
@@ -78,7 +88,7 @@ export class Cairn {
     const config = options.config !== undefined ? parseConfig(options.config) : loadConfigFile(paths.config);
     const namespace = parseNamespace(options.namespace ?? config.defaultNamespace);
     mkdirSync(paths.root, { recursive: true });
-    const store = new SqliteStore(paths.database, { busyTimeoutMs: options.busyTimeoutMs });
+    const store = new SqliteStore(paths.database, { busyTimeoutMs: options.busyTimeoutMs ?? busyTimeoutFromEnv() });
     const embedder = options.embedder !== undefined ? options.embedder : createEmbedder(config.embedder);
     return new Cairn(paths, config, store, embedder, namespace);
   }
@@ -239,7 +249,9 @@ export class Cairn {
     const index = await this.index();
     let dropped = 0;
     if (options.force) {
-      dropped += await this.store.dropVectorsExcept('');
+      // Count only other models' vectors as dropped; the active model's are recomputed below.
+      dropped += await this.store.dropVectorsExcept(this.embedder.modelId);
+      await this.store.dropVectorsExcept('');
       index.reset();
     }
     const progress = await this.embedPending({ onProgress: options.onProgress });

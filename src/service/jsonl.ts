@@ -4,7 +4,7 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { z } from 'zod';
-import { newId } from '../core/ids.js';
+import { sha256 } from '../core/text.js';
 import { CATEGORIES, type Memory } from '../core/types.js';
 import { NAMESPACE_PATTERN } from '../core/namespace.js';
 import type { Store } from '../store/store.js';
@@ -57,14 +57,13 @@ export async function importJsonl(
   options: { namespace?: string; maxTextChars: number; onLine?: (n: number) => void },
 ): Promise<ImportReport> {
   const report: ImportReport = { lines: 0, imported: 0, existing: 0, merged: 0, errors: [] };
-  // Importing into another namespace gets fresh ids (ids are unique across the store); links
-  // between records of the same file are remapped consistently.
-  const remap = new Map<string, string>();
-  const mapId = (id: string): string => {
-    if (!options.namespace) return id;
-    let mapped = remap.get(id);
-    if (!mapped) remap.set(id, (mapped = newId('m')));
-    return mapped;
+  // Importing into another namespace gets other ids (ids are unique across the store); links
+  // between records of the same file are remapped consistently. The new id is derived from the
+  // target namespace and the old id, so importing the same file there again finds it ('exists')
+  // instead of doubling the history.
+  const mapId = (id: string, from: string): string => {
+    if (!options.namespace || options.namespace === from) return id;
+    return `m_${sha256(`${options.namespace}\0${from}\0${id}`).slice(0, 26)}`;
   };
   const rl = createInterface({ input, crlfDelay: Infinity });
   for await (const raw of rl) {
@@ -97,9 +96,9 @@ export async function importJsonl(
     const memory: Memory = {
       ...rec,
       namespace: options.namespace ?? rec.namespace,
-      id: mapId(rec.id),
-      supersededBy: rec.supersededBy === null ? null : mapId(rec.supersededBy),
-      supersedes: rec.supersedes === null ? null : mapId(rec.supersedes),
+      id: mapId(rec.id, rec.namespace),
+      supersededBy: rec.supersededBy === null ? null : mapId(rec.supersededBy, rec.namespace),
+      supersedes: rec.supersedes === null ? null : mapId(rec.supersedes, rec.namespace),
       provenance: rec.provenance as Memory['provenance'],
     };
     const outcome = await store.importMemory(memory);

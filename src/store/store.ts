@@ -111,6 +111,8 @@ export interface Store {
   namespaceStats(): Promise<NamespaceStats[]>;
 
   addMemory(input: NewMemory, options?: AddMemoryOptions): Promise<AddMemoryResult>;
+  /** Adds many memories in one transaction (bulk import); same dedup rules as addMemory, in order. */
+  addMemories(inputs: readonly NewMemory[], options?: AddMemoryOptions): Promise<AddMemoryResult[]>;
   getMemory(namespace: string, id: string): Promise<Memory | null>;
   listMemories(filter: MemoryFilter): Promise<Memory[]>;
   supersedeMemory(namespace: string, id: string, replacement: NewMemory, options?: AddMemoryOptions): Promise<SupersedeResult>;

@@ -34,7 +34,9 @@ async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return 0;
+      // 'commander.help' with a non-zero exit code is help shown because no command was given.
+      if (err.code === 'commander.help' && err.exitCode === 0) return 0;
       // Option parsers throw CairnErrors wrapped by commander as invalidArgument.
       return EXIT_CODES.USAGE;
     }

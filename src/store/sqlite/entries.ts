@@ -1,13 +1,15 @@
 // The search side of the SQLite store: BM25 over entries_fts, entry metadata for ranking, vectors
 // and the embedding cache. Plain functions over an injected handle.
 import type { Database } from 'better-sqlite3';
+import { stmt } from './statements.js';
 import type { Kind, Provenance } from '../../core/types.js';
 import type { EntryFilter, IndexEntry, KeywordHit, StoredVector, VectorStats } from '../store.js';
 import { blobToVector, vectorToBlob } from './rows.js';
 
 /** Quotes each term for FTS5 so no user text can become query syntax. */
 function ftsQuery(terms: readonly string[]): string {
-  return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
+  // NUL would end the query string inside SQLite ("unterminated string"): drop it.
+  return terms.map((t) => `"${t.replace(/\0/g, '').replace(/"/g, '""')}"`).join(' OR ');
 }
 
 function filterSql(filter: EntryFilter | undefined, params: Record<string, unknown>, alias = 'e'): string {
@@ -139,8 +141,8 @@ export function entriesMissingVector(db: Database, model: string, limit: number,
 }
 
 export function putVectors(db: Database, model: string, rows: ReadonlyArray<{ seq: number; vector: Float32Array }>, now: string): void {
-  const nsOf = db.prepare('SELECT namespace FROM entries WHERE seq = ?').pluck();
-  const upsert = db.prepare(
+  const nsOf = stmt(db, 'SELECT namespace FROM entries WHERE seq = ?').pluck();
+  const upsert = stmt(db, 
     `INSERT OR REPLACE INTO vectors (entry_seq, namespace, model, dim, vector, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
   );
   db.transaction(() => {
@@ -153,8 +155,7 @@ export function putVectors(db: Database, model: string, rows: ReadonlyArray<{ se
 }
 
 export function vectorsAfter(db: Database, namespace: string, model: string, afterId: number, limit: number): StoredVector[] {
-  const rows = db
-    .prepare('SELECT id, entry_seq AS seq, vector FROM vectors WHERE model = ? AND namespace = ? AND id > ? ORDER BY id LIMIT ?')
+  const rows = stmt(db, 'SELECT id, entry_seq AS seq, vector FROM vectors WHERE model = ? AND namespace = ? AND id > ? ORDER BY id LIMIT ?')
     .all(model, namespace, afterId, limit) as Array<{ id: number; seq: number; vector: Buffer }>;
   return rows.map((r) => ({ id: r.id, seq: r.seq, vector: blobToVector(r.vector) }));
 }
@@ -208,7 +209,7 @@ export function cacheGet(db: Database, model: string, hashes: readonly string[])
 }
 
 export function cachePut(db: Database, model: string, entries: ReadonlyArray<{ textHash: string; vector: Float32Array }>, now: string): void {
-  const put = db.prepare('INSERT OR IGNORE INTO embed_cache (model, text_hash, dim, vector, created_at) VALUES (?, ?, ?, ?, ?)');
+  const put = stmt(db, 'INSERT OR IGNORE INTO embed_cache (model, text_hash, dim, vector, created_at) VALUES (?, ?, ?, ?, ?)');
   db.transaction(() => {
     for (const e of entries) put.run(model, e.textHash, e.vector.length, vectorToBlob(e.vector), now);
   }).immediate();

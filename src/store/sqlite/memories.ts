@@ -1,6 +1,7 @@
 // Memory persistence for SQLite as plain functions over a database handle. Each public operation
 // is one immediate transaction: dedup check and insert cannot interleave with another process.
 import type { Database } from 'better-sqlite3';
+import { stmt } from './statements.js';
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { dedupKey } from '../../core/text.js';
@@ -17,14 +18,14 @@ export function memoryEntryBody(m: Pick<Memory, 'text' | 'tags' | 'entities'>): 
 }
 
 function insertEntry(db: Database, m: Memory): void {
-  db.prepare(
+  stmt(db, 
     `INSERT INTO entries (namespace, kind, ref_id, body, time, category, importance, current)
      VALUES (?, 'memory', ?, ?, ?, ?, ?, ?)`,
   ).run(m.namespace, m.id, memoryEntryBody(m), m.eventTime ?? m.createdAt, m.category, m.importance, m.validTo === null ? 1 : 0);
 }
 
 function insertRow(db: Database, m: Memory): void {
-  db.prepare(
+  stmt(db, 
     `INSERT INTO memories (id, namespace, text, dedup_key, category, importance, tags, entities, event_time,
        created_at, updated_at, valid_from, valid_to, superseded_by, supersedes, mentions, provenance)
      VALUES (@id, @namespace, @text, @dedup_key, @category, @importance, @tags, @entities, @event_time,
@@ -84,10 +85,10 @@ function remention(db: Database, row: MemoryRow, input: Pick<NewMemory, 'tags' |
   const tags = [...new Set([...existing.tags, ...(input.tags ?? [])])];
   const provenance: Provenance[] = [...existing.provenance, ...(input.provenance ?? [])].slice(0, MAX_PROVENANCE);
   const importance = Math.max(existing.importance, input.importance ?? 0);
-  db.prepare(
+  stmt(db, 
     `UPDATE memories SET mentions = mentions + ?, updated_at = ?, tags = ?, provenance = ?, importance = ? WHERE seq = ?`,
   ).run(count, now, JSON.stringify(tags), JSON.stringify(provenance), importance, row.seq);
-  db.prepare(`UPDATE entries SET body = ?, importance = ? WHERE kind = 'memory' AND ref_id = ?`).run(
+  stmt(db, `UPDATE entries SET body = ?, importance = ? WHERE kind = 'memory' AND ref_id = ?`).run(
     memoryEntryBody({ ...existing, tags }),
     importance,
     existing.id,
@@ -95,21 +96,25 @@ function remention(db: Database, row: MemoryRow, input: Pick<NewMemory, 'tags' |
   return { ...existing, tags, provenance, importance, mentions: existing.mentions + count, updatedAt: now };
 }
 
+function addOne(db: Database, input: NewMemory, now: string): AddMemoryResult {
+  ensureNamespaceTx(db, input.namespace, now);
+  const dup = currentDuplicate(db, input.namespace, input.text);
+  if (dup) return { memory: remention(db, dup, input, now), duplicate: true };
+  const memory = buildMemory(input, now);
+  insertRow(db, memory);
+  return { memory, duplicate: false };
+}
+
 export function addMemory(db: Database, input: NewMemory, now: string): AddMemoryResult {
-  return db
-    .transaction((): AddMemoryResult => {
-      ensureNamespaceTx(db, input.namespace, now);
-      const dup = currentDuplicate(db, input.namespace, input.text);
-      if (dup) return { memory: remention(db, dup, input, now), duplicate: true };
-      const memory = buildMemory(input, now);
-      insertRow(db, memory);
-      return { memory, duplicate: false };
-    })
-    .immediate();
+  return db.transaction(() => addOne(db, input, now)).immediate();
+}
+
+export function addMemories(db: Database, inputs: readonly NewMemory[], now: string): AddMemoryResult[] {
+  return db.transaction(() => inputs.map((input) => addOne(db, input, now))).immediate();
 }
 
 export function getMemory(db: Database, namespace: string, id: string): Memory | null {
-  const row = db.prepare('SELECT * FROM memories WHERE namespace = ? AND id = ?').get(namespace, id) as MemoryRow | undefined;
+  const row = stmt(db, 'SELECT * FROM memories WHERE namespace = ? AND id = ?').get(namespace, id) as MemoryRow | undefined;
   return row ? memoryFromRow(row) : null;
 }
 
@@ -139,7 +144,7 @@ export function listMemories(db: Database, filter: MemoryFilter): Memory[] {
 export function supersedeMemory(db: Database, namespace: string, id: string, replacement: NewMemory, now: string): SupersedeResult {
   return db
     .transaction((): SupersedeResult => {
-      const oldRow = db.prepare('SELECT * FROM memories WHERE namespace = ? AND id = ?').get(namespace, id) as MemoryRow | undefined;
+      const oldRow = stmt(db, 'SELECT * FROM memories WHERE namespace = ? AND id = ?').get(namespace, id) as MemoryRow | undefined;
       if (!oldRow) throw new CairnError(ERROR_CODES.NOT_FOUND, `No memory ${id} in namespace ${namespace}`);
       if (oldRow.valid_to !== null) {
         throw new CairnError(ERROR_CODES.CONFLICT, `Memory ${id} was already superseded by ${oldRow.superseded_by}; supersede that one instead`, {
@@ -167,15 +172,15 @@ export function supersedeMemory(db: Database, namespace: string, id: string, rep
             supersedes: previous.id,
           };
       if (!dup) insertRow(db, current);
-      db.prepare('UPDATE memories SET valid_to = ?, superseded_by = ?, updated_at = ? WHERE seq = ?').run(now, current.id, now, oldRow.seq);
-      db.prepare(`UPDATE entries SET current = 0 WHERE kind = 'memory' AND ref_id = ?`).run(previous.id);
+      stmt(db, 'UPDATE memories SET valid_to = ?, superseded_by = ?, updated_at = ? WHERE seq = ?').run(now, current.id, now, oldRow.seq);
+      stmt(db, `UPDATE entries SET current = 0 WHERE kind = 'memory' AND ref_id = ?`).run(previous.id);
       return { previous: { ...previous, validTo: now, supersededBy: current.id, updatedAt: now }, current };
     })
     .immediate();
 }
 
 export function memoryHistory(db: Database, namespace: string, id: string): Memory[] {
-  const byId = db.prepare('SELECT * FROM memories WHERE namespace = ? AND id = ?');
+  const byId = stmt(db, 'SELECT * FROM memories WHERE namespace = ? AND id = ?');
   const start = byId.get(namespace, id) as MemoryRow | undefined;
   if (!start) return [];
   const seen = new Set<string>([start.id]);
@@ -198,7 +203,7 @@ export function memoryHistory(db: Database, namespace: string, id: string): Memo
 
 export function* exportMemories(db: Database, namespace: string, pageSize = 500): Generator<Memory> {
   let after = 0;
-  const page = db.prepare('SELECT * FROM memories WHERE namespace = ? AND seq > ? ORDER BY seq LIMIT ?');
+  const page = stmt(db, 'SELECT * FROM memories WHERE namespace = ? AND seq > ? ORDER BY seq LIMIT ?');
   for (;;) {
     const rows = page.all(namespace, after, pageSize) as MemoryRow[];
     if (rows.length === 0) return;
@@ -210,7 +215,7 @@ export function* exportMemories(db: Database, namespace: string, pageSize = 500)
 export function importMemory(db: Database, memory: Memory): ImportOutcome {
   return db
     .transaction((): ImportOutcome => {
-      if (db.prepare('SELECT 1 FROM memories WHERE id = ?').get(memory.id)) return 'exists';
+      if (stmt(db, 'SELECT 1 FROM memories WHERE id = ?').get(memory.id)) return 'exists';
       ensureNamespaceTx(db, memory.namespace, memory.createdAt);
       if (memory.validTo === null) {
         const dup = currentDuplicate(db, memory.namespace, memory.text);

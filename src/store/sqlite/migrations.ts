@@ -118,6 +118,8 @@ export const MIGRATIONS: readonly string[] = [V1];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export function migrate(db: Database): void {
+  // Already current: take no write lock, so readers open while another process is writing (WAL).
+  if ((db.pragma('user_version', { simple: true }) as number) === SCHEMA_VERSION) return;
   const step = db.transaction(() => {
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > SCHEMA_VERSION) {

@@ -1,10 +1,11 @@
 // Namespace rows and per-namespace counts for SQLite.
 import type { Database } from 'better-sqlite3';
+import { stmt } from './statements.js';
 import type { NamespaceStats } from '../../core/types.js';
 
 /** Creates the namespace row if missing; call inside the caller's transaction. */
 export function ensureNamespaceTx(db: Database, namespace: string, now: string): void {
-  db.prepare('INSERT OR IGNORE INTO namespaces (id, created_at) VALUES (?, ?)').run(namespace, now);
+  stmt(db, 'INSERT OR IGNORE INTO namespaces (id, created_at) VALUES (?, ?)').run(namespace, now);
 }
 
 export function namespaceStats(db: Database): NamespaceStats[] {

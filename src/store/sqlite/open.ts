@@ -32,6 +32,23 @@ function assertSqliteFile(path: string): void {
   }
 }
 
+/**
+ * A SQLite database of another application (objects but no Cairn schema version) is never written
+ * to: no WAL switch, no Cairn tables added. One statement, so a concurrent first migration by
+ * another process is seen either entirely or not at all.
+ */
+function assertNotForeign(db: Database.Database, path: string): void {
+  const row = db
+    .prepare('SELECT (SELECT user_version FROM pragma_user_version) AS version, (SELECT COUNT(*) FROM sqlite_master) AS objects')
+    .get() as { version: number; objects: number };
+  if (row.version === 0 && row.objects > 0) {
+    throw new CairnError(
+      ERROR_CODES.STORE_CORRUPT,
+      `${path} is a SQLite database of another application, not a Cairn database; it was left untouched. Move it away or choose another --home.`,
+    );
+  }
+}
+
 /** Maps SQLite failures to typed errors with a message a person can act on. */
 export function mapSqliteError(err: unknown, path: string): unknown {
   if (err instanceof CairnError) return err;
@@ -55,6 +72,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database.
   try {
     db = new Database(path, { readonly: options.readonly ?? false });
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    if (!options.readonly) assertNotForeign(db, path);
     if (!options.readonly) {
       db.pragma('journal_mode = WAL');
       // FULL: an acknowledged write survives power loss too, not just a process crash.

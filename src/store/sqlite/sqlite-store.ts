@@ -68,6 +68,9 @@ export class SqliteStore implements Store {
   addMemory(input: NewMemory, options?: AddMemoryOptions) {
     return this.run(() => memories.addMemory(this.db, input, options?.now ?? nowIso()));
   }
+  addMemories(inputs: readonly NewMemory[], options?: AddMemoryOptions) {
+    return this.run(() => memories.addMemories(this.db, inputs, options?.now ?? nowIso()));
+  }
   getMemory(namespace: string, id: string) {
     return this.run(() => memories.getMemory(this.db, namespace, id));
   }

@@ -1,6 +1,7 @@
 // Raw turns (Layer 4), sources and checkpoints for SQLite. Turns and the checkpoint that covers
 // them commit in one transaction: that is what makes capture exactly-once.
 import type { Database } from 'better-sqlite3';
+import { stmt } from './statements.js';
 import { newId } from '../../core/ids.js';
 import type { NewTurn, Source, Turn } from '../../core/types.js';
 import type { AddTurnsResult, CheckpointState } from '../store.js';
@@ -8,12 +9,12 @@ import { sourceFromRow, turnFromRow, type SourceRow, type TurnRow } from './rows
 import { ensureNamespaceTx } from './namespaces.js';
 
 export function addTurns(db: Database, turns: readonly NewTurn[], checkpoint: CheckpointState | undefined, now: string): AddTurnsResult {
-  const insertTurn = db.prepare(
+  const insertTurn = stmt(db, 
     `INSERT INTO turns (id, namespace, source_id, session_id, message_id, role, speaker, text, ts, line, meta, created_at)
      VALUES (@id, @namespace, @source_id, @session_id, @message_id, @role, @speaker, @text, @ts, @line, @meta, @created_at)
      ON CONFLICT (namespace, session_id, message_id) DO NOTHING`,
   );
-  const insertEntry = db.prepare(
+  const insertEntry = stmt(db, 
     `INSERT INTO entries (namespace, kind, ref_id, body, time, category, importance, current)
      VALUES (?, 'turn', ?, ?, ?, NULL, NULL, 1)`,
   );
@@ -69,7 +70,7 @@ export function addTurns(db: Database, turns: readonly NewTurn[], checkpoint: Ch
 }
 
 export function getTurn(db: Database, namespace: string, id: string): Turn | null {
-  const row = db.prepare('SELECT * FROM turns WHERE namespace = ? AND id = ?').get(namespace, id) as TurnRow | undefined;
+  const row = stmt(db, 'SELECT * FROM turns WHERE namespace = ? AND id = ?').get(namespace, id) as TurnRow | undefined;
   return row ? turnFromRow(row) : null;
 }
 
@@ -77,11 +78,11 @@ export function addSource(db: Database, namespace: string, kind: string, path: s
   return db
     .transaction((): Source => {
       ensureNamespaceTx(db, namespace, now);
-      db.prepare(
+      stmt(db, 
         `INSERT INTO sources (namespace, kind, path, options, created_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (namespace, kind, path) DO UPDATE SET options = excluded.options`,
       ).run(namespace, kind, path, JSON.stringify(options), now);
-      const row = db.prepare('SELECT * FROM sources WHERE namespace = ? AND kind = ? AND path = ?').get(namespace, kind, path) as SourceRow;
+      const row = stmt(db, 'SELECT * FROM sources WHERE namespace = ? AND kind = ? AND path = ?').get(namespace, kind, path) as SourceRow;
       return sourceFromRow(row);
     })
     .immediate();
@@ -90,23 +91,23 @@ export function addSource(db: Database, namespace: string, kind: string, path: s
 export function listSources(db: Database, namespace?: string): Source[] {
   const rows = (
     namespace === undefined
-      ? db.prepare('SELECT * FROM sources ORDER BY id').all()
-      : db.prepare('SELECT * FROM sources WHERE namespace = ? ORDER BY id').all(namespace)
+      ? stmt(db, 'SELECT * FROM sources ORDER BY id').all()
+      : stmt(db, 'SELECT * FROM sources WHERE namespace = ? ORDER BY id').all(namespace)
   ) as SourceRow[];
   return rows.map(sourceFromRow);
 }
 
 export function removeSource(db: Database, id: number): boolean {
-  return db.prepare('DELETE FROM sources WHERE id = ?').run(id).changes > 0;
+  return stmt(db, 'DELETE FROM sources WHERE id = ?').run(id).changes > 0;
 }
 
 export function getCheckpoint(db: Database, sourceId: number, key: string): Record<string, unknown> | null {
-  const row = db.prepare('SELECT state FROM checkpoints WHERE source_id = ? AND key = ?').get(sourceId, key) as { state: string } | undefined;
+  const row = stmt(db, 'SELECT state FROM checkpoints WHERE source_id = ? AND key = ?').get(sourceId, key) as { state: string } | undefined;
   return row ? (JSON.parse(row.state) as Record<string, unknown>) : null;
 }
 
 export function putCheckpoint(db: Database, cp: CheckpointState, now: string): void {
-  db.prepare(
+  stmt(db, 
     `INSERT INTO checkpoints (source_id, key, state, updated_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (source_id, key) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
   ).run(cp.sourceId, cp.key, JSON.stringify(cp.state), now);

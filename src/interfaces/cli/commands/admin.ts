@@ -1,5 +1,5 @@
 // cairn init | status | export | import | reembed
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, openSync, statSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { CairnError, EXIT_CODES } from '../../../core/errors.js';
@@ -39,7 +39,7 @@ export function registerAdminCommands(program: Command): void {
     .option('-o, --output <file>', 'write to a file instead of stdout')
     .action(async (opts, cmd: Command) => {
       await withCairn(cmd, async (cairn) => {
-        const out = opts.output ? createWriteStream(opts.output, { flags: 'wx' }) : process.stdout;
+        const out = opts.output ? createWriteStream('', { fd: openOutput(opts.output) }) : process.stdout;
         const count = await cairn.exportJsonl(out);
         if (opts.output) {
           out.end();
@@ -57,6 +57,7 @@ export function registerAdminCommands(program: Command): void {
     .option('--json', 'print the report as JSON')
     .action(async (file: string, opts, cmd: Command) => {
       if (file !== '-' && !existsSync(file)) throw new CairnError('NOT_FOUND', `No such file: ${file}`);
+      if (file !== '-' && statSync(file).isDirectory()) throw new CairnError('INVALID_INPUT', `${file} is a directory, not a JSONL file`);
       await withCairn(cmd, async (cairn) => {
         const input = file === '-' ? process.stdin : createReadStream(file);
         const report = await cairn.importJsonl(input, { namespace: opts.into });
@@ -89,4 +90,15 @@ export function registerAdminCommands(program: Command): void {
         }
       });
     });
+}
+
+/** Opens an export target; never overwrites an existing file. */
+function openOutput(path: string): number {
+  try {
+    return openSync(path, 'wx');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new CairnError('CONFLICT', `${path} already exists; export never overwrites a file`);
+    throw new CairnError('INVALID_INPUT', `Cannot write ${path}: ${(err as Error).message}`);
+  }
 }

@@ -1,0 +1,809 @@
+// The shared Store conformance suite: every backend (SQLite now, PostgreSQL later) must pass it
+// unchanged. It talks to the store only through the `Store` interface — no SQL, no backend types.
+import { describe, it, beforeEach, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { CairnError } from '../../src/core/errors.js';
+import type { Memory, NewMemory, NewTurn } from '../../src/core/types.js';
+import type { Store } from '../../src/store/store.js';
+import { collect, rejectsCode } from '../helpers/store-fixtures.js';
+
+export type StoreFactory = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
+
+const NS = 'alpha';
+const OTHER = 'beta';
+const T0 = Date.parse('2026-01-10T12:00:00.000Z');
+/** A fixed clock: `at(3)` is three hours after T0. */
+const at = (hours: number): string => new Date(T0 + hours * 3_600_000).toISOString();
+
+function vec(...values: number[]): Float32Array {
+  return Float32Array.from(values);
+}
+
+function turn(over: Partial<NewTurn> & { messageId: string }): NewTurn {
+  return {
+    namespace: NS,
+    sessionId: 's1',
+    role: 'user',
+    text: `message ${over.messageId}`,
+    timestamp: at(0),
+    ...over,
+  };
+}
+
+export function runStoreConformance(name: string, makeStore: StoreFactory): void {
+  describe(`Store conformance: ${name}`, () => {
+    let store: Store;
+    let cleanup: () => Promise<void>;
+    const extra: Array<() => Promise<void>> = [];
+
+    beforeEach(async () => {
+      ({ store, cleanup } = await makeStore());
+    });
+    afterEach(async () => {
+      await store.close();
+      await cleanup();
+      while (extra.length) await extra.pop()!();
+    });
+
+    /** A second, independent store (for round trips); cleaned up after the test. */
+    async function another(): Promise<Store> {
+      const made = await makeStore();
+      extra.push(async () => {
+        await made.store.close();
+        await made.cleanup();
+      });
+      return made.store;
+    }
+
+    const add = (text: string, over: Partial<NewMemory> = {}, now?: string) =>
+      store.addMemory({ namespace: NS, text, ...over }, now ? { now } : undefined);
+
+    /** Seq of the index entry of a memory or turn id, found through keyword search on its words. */
+    async function seqOf(namespace: string, refId: string, words: string[]): Promise<number> {
+      const hits = await store.keywordSearch(namespace, words, 50, { includeSuperseded: true });
+      const entries = await store.getEntries(namespace, hits.map((h) => h.seq));
+      const entry = entries.find((e) => e.refId === refId);
+      assert.ok(entry, `no entry for ${refId} via ${words.join(' ')}`);
+      return entry.seq;
+    }
+
+    describe('memories', () => {
+      it('addMemory applies defaults and returns what getMemory returns', async () => {
+        const { memory, duplicate } = await add('The deploy port is 8080', {}, at(0));
+        assert.equal(duplicate, false);
+        assert.match(memory.id, /^m_[A-Za-z0-9_-]+$/);
+        assert.equal(memory.namespace, NS);
+        assert.equal(memory.text, 'The deploy port is 8080');
+        assert.equal(memory.category, 'note');
+        assert.equal(memory.importance, 5);
+        assert.deepEqual(memory.tags, []);
+        assert.deepEqual(memory.entities, []);
+        assert.deepEqual(memory.provenance, []);
+        assert.equal(memory.eventTime, null);
+        assert.equal(memory.createdAt, at(0));
+        assert.equal(memory.updatedAt, at(0));
+        assert.equal(memory.validFrom, at(0));
+        assert.equal(memory.validTo, null);
+        assert.equal(memory.supersededBy, null);
+        assert.equal(memory.supersedes, null);
+        assert.equal(memory.mentions, 1);
+        assert.deepEqual(await store.getMemory(NS, memory.id), memory);
+      });
+
+      it('addMemory keeps category, importance, event time, tags and entities (deduplicated) and provenance', async () => {
+        const provenance = [{ source: 'cli', sessionId: 'sess-1', messageId: 'msg-9', line: 12, turnIds: ['t_abc'] }];
+        const { memory } = await add('Ana prefers dark mode', {
+          category: 'preference',
+          importance: 8,
+          eventTime: '2025-12-24T08:00:00.000Z',
+          tags: ['ui', 'ui', 'settings'],
+          entities: ['Ana', 'Ana'],
+          provenance,
+        });
+        assert.equal(memory.category, 'preference');
+        assert.equal(memory.importance, 8);
+        assert.equal(memory.eventTime, '2025-12-24T08:00:00.000Z');
+        assert.deepEqual(memory.tags, ['ui', 'settings']);
+        assert.deepEqual(memory.entities, ['Ana']);
+        assert.deepEqual(memory.provenance, provenance);
+        assert.deepEqual(await store.getMemory(NS, memory.id), memory);
+      });
+
+      it('addMemories adds in order with the same dedup rules, within the batch too', async () => {
+        const existing = (await add('Coffee at nine', {}, at(0))).memory;
+        const results = await store.addMemories(
+          [
+            { namespace: NS, text: 'First of the batch', tags: ['b'] },
+            { namespace: NS, text: 'coffee at nine!', tags: ['x'] },
+            { namespace: OTHER, text: 'First of the batch' },
+            { namespace: NS, text: 'first of the batch.', importance: 9 },
+          ],
+          { now: at(1) },
+        );
+        assert.deepEqual(results.map((r) => r.duplicate), [false, true, false, true]);
+        assert.equal(results[1]!.memory.id, existing.id);
+        assert.equal(results[1]!.memory.mentions, 2);
+        assert.equal(results[3]!.memory.id, results[0]!.memory.id);
+        assert.equal(results[3]!.memory.mentions, 2);
+        assert.equal(results[3]!.memory.importance, 9);
+        assert.notEqual(results[2]!.memory.id, results[0]!.memory.id);
+        assert.equal(results[0]!.memory.createdAt, at(1));
+        assert.deepEqual(await store.getMemory(NS, results[0]!.memory.id), results[3]!.memory);
+        assert.deepEqual((await store.listMemories({ namespace: NS })).map((m) => m.text).sort(), ['Coffee at nine', 'First of the batch']);
+        assert.deepEqual(await store.addMemories([]), []);
+      });
+
+      it('ids are unique across many adds', async () => {
+        const ids = new Set<string>();
+        for (let i = 0; i < 20; i++) ids.add((await add(`fact number ${i}`, {}, at(0))).memory.id);
+        for (const r of await store.addMemories(Array.from({ length: 30 }, (_, i) => ({ namespace: NS, text: `batch fact ${i}` })), { now: at(0) })) {
+          ids.add(r.memory.id);
+        }
+        assert.equal(ids.size, 50);
+      });
+
+      it('exact dedup on normalised text: same id, mentions raised, tags and provenance merged', async () => {
+        const first = await add('The deploy port is 8080.', { tags: ['infra'], importance: 4, provenance: [{ source: 'a' }] }, at(0));
+        const again = await add('  the DEPLOY   port is\n8080!! ', { tags: ['ports', 'infra'], importance: 7, provenance: [{ source: 'b' }] }, at(1));
+        assert.equal(again.duplicate, true);
+        assert.equal(again.memory.id, first.memory.id);
+        assert.equal(again.memory.mentions, 2);
+        assert.deepEqual(again.memory.tags, ['infra', 'ports']);
+        assert.equal(again.memory.importance, 7, 'a re-mention may raise importance, never lower it');
+        assert.deepEqual(again.memory.provenance, [{ source: 'a' }, { source: 'b' }]);
+        assert.equal(again.memory.text, 'The deploy port is 8080.', 'the first wording is kept');
+        assert.equal(again.memory.updatedAt, at(1));
+        assert.equal(again.memory.createdAt, at(0));
+        const third = await add('the deploy port is 8080', { importance: 2 }, at(2));
+        assert.equal(third.memory.id, first.memory.id);
+        assert.equal(third.memory.mentions, 3);
+        assert.equal(third.memory.importance, 7);
+        assert.deepEqual(await store.getMemory(NS, first.memory.id), third.memory);
+        assert.equal((await store.listMemories({ namespace: NS })).length, 1);
+        // The merged tag is searchable.
+        const hits = await store.keywordSearch(NS, ['ports'], 10);
+        assert.equal(hits.length, 1);
+      });
+
+      it('dedup does not cross namespaces, and different statements are not merged', async () => {
+        const a = await add('Use tabs for indentation');
+        const b = await store.addMemory({ namespace: OTHER, text: 'Use tabs for indentation' });
+        const c = await add('Use tabs for indentation in Makefiles');
+        assert.equal(b.duplicate, false);
+        assert.equal(c.duplicate, false);
+        assert.notEqual(a.memory.id, b.memory.id);
+        assert.notEqual(a.memory.id, c.memory.id);
+        assert.equal((await store.getMemory(NS, a.memory.id))!.mentions, 1);
+      });
+
+      it('namespaces are walls: getMemory from another namespace is null', async () => {
+        const { memory } = await add('secret of alpha');
+        assert.equal(await store.getMemory(OTHER, memory.id), null);
+        assert.equal(await store.getMemory(NS, 'm_doesnotexist'), null);
+        assert.deepEqual(await store.listMemories({ namespace: OTHER }), []);
+        assert.deepEqual(await store.memoryHistory(OTHER, memory.id), []);
+        await rejectsCode(store.supersedeMemory(OTHER, memory.id, { namespace: OTHER, text: 'stolen' }), 'NOT_FOUND');
+        assert.equal((await store.getMemory(NS, memory.id))!.validTo, null);
+      });
+
+      it('listMemories: newest first, limit and offset', async () => {
+        for (let i = 0; i < 5; i++) await add(`memory number ${i}`, {}, at(i));
+        const all = await store.listMemories({ namespace: NS });
+        assert.deepEqual(all.map((m) => m.text), [4, 3, 2, 1, 0].map((i) => `memory number ${i}`));
+        const page = await store.listMemories({ namespace: NS, limit: 2, offset: 1 });
+        assert.deepEqual(page.map((m) => m.text), ['memory number 3', 'memory number 2']);
+        assert.deepEqual(await store.listMemories({ namespace: NS, limit: 2, offset: 10 }), []);
+      });
+
+      it('listMemories: categories and minImportance filters', async () => {
+        await add('decided on postgres', { category: 'decision', importance: 8 });
+        await add('found a memory leak', { category: 'discovery', importance: 6 });
+        await add('likes green tea', { category: 'preference', importance: 3 });
+        const texts = async (f: object) => (await store.listMemories({ namespace: NS, ...f })).map((m) => m.text).sort();
+        assert.deepEqual(await texts({ categories: ['decision', 'preference'] }), ['decided on postgres', 'likes green tea']);
+        assert.deepEqual(await texts({ minImportance: 6 }), ['decided on postgres', 'found a memory leak']);
+        assert.deepEqual(await texts({ categories: ['discovery'], minImportance: 7 }), []);
+        assert.deepEqual(await texts({ categories: [] }), ['decided on postgres', 'found a memory leak', 'likes green tea']);
+      });
+
+      it('listMemories: since/until are inclusive and use event time, else creation time', async () => {
+        await add('created early', {}, at(0));
+        await add('created late', {}, at(10));
+        await add('happened long ago', { eventTime: at(-100) }, at(20));
+        const texts = async (f: object) => (await store.listMemories({ namespace: NS, ...f })).map((m) => m.text).sort();
+        assert.deepEqual(await texts({ since: at(0) }), ['created early', 'created late']);
+        assert.deepEqual(await texts({ since: at(1) }), ['created late']);
+        assert.deepEqual(await texts({ until: at(0) }), ['created early', 'happened long ago']);
+        assert.deepEqual(await texts({ since: at(-100), until: at(-100) }), ['happened long ago']);
+        assert.deepEqual(await texts({ since: at(0), until: at(10) }), ['created early', 'created late']);
+      });
+
+      it('supersedeMemory closes the old one, links both ways, and inherits unspecified fields', async () => {
+        const old = await add('The API runs on port 8080', { category: 'decision', importance: 7, tags: ['api'], entities: ['API'] }, at(0));
+        const { previous, current } = await store.supersedeMemory(NS, old.memory.id, { namespace: NS, text: 'The API runs on port 9090' }, { now: at(5) });
+        assert.equal(previous.id, old.memory.id);
+        assert.equal(previous.validTo, at(5));
+        assert.equal(previous.supersededBy, current.id);
+        assert.equal(current.supersedes, previous.id);
+        assert.equal(current.validTo, null);
+        assert.equal(current.validFrom, at(5));
+        assert.equal(current.category, 'decision');
+        assert.equal(current.importance, 7);
+        assert.deepEqual(current.tags, ['api']);
+        assert.deepEqual(current.entities, ['API']);
+        assert.deepEqual(await store.getMemory(NS, previous.id), previous);
+        assert.deepEqual(await store.getMemory(NS, current.id), current);
+        assert.deepEqual((await store.listMemories({ namespace: NS })).map((m) => m.id), [current.id]);
+        const withOld = await store.listMemories({ namespace: NS, includeSuperseded: true });
+        assert.deepEqual(withOld.map((m) => m.id).sort(), [current.id, previous.id].sort());
+      });
+
+      it('history is the whole chain oldest → newest from any member id', async () => {
+        const a = (await add('Team lunch is on Monday', {}, at(0))).memory;
+        const b = (await store.supersedeMemory(NS, a.id, { namespace: NS, text: 'Team lunch is on Tuesday' }, { now: at(1) })).current;
+        const c = (await store.supersedeMemory(NS, b.id, { namespace: NS, text: 'Team lunch is on Friday' }, { now: at(2) })).current;
+        for (const id of [a.id, b.id, c.id]) {
+          const chain = await store.memoryHistory(NS, id);
+          assert.deepEqual(chain.map((m) => m.text), ['Team lunch is on Monday', 'Team lunch is on Tuesday', 'Team lunch is on Friday'], `from ${id}`);
+        }
+        const chain = await store.memoryHistory(NS, b.id);
+        assert.deepEqual(chain.map((m) => m.validTo), [at(1), at(2), null]);
+        assert.deepEqual(await store.memoryHistory(NS, 'm_unknown'), []);
+      });
+
+      it('supersede errors: already superseded → CONFLICT, unknown → NOT_FOUND, same statement → INVALID_INPUT', async () => {
+        const a = (await add('Build with make')).memory;
+        const b = (await store.supersedeMemory(NS, a.id, { namespace: NS, text: 'Build with ninja' })).current;
+        const conflict = await rejectsCode(store.supersedeMemory(NS, a.id, { namespace: NS, text: 'Build with bazel' }), 'CONFLICT');
+        assert.equal(conflict.details?.supersededBy, b.id);
+        await rejectsCode(store.supersedeMemory(NS, 'm_nothere', { namespace: NS, text: 'x y z' }), 'NOT_FOUND');
+        await rejectsCode(store.supersedeMemory(NS, b.id, { namespace: NS, text: '  build WITH ninja!' }), 'INVALID_INPUT');
+        // None of the failures changed anything.
+        const all = await store.listMemories({ namespace: NS, includeSuperseded: true });
+        assert.deepEqual(all.map((m) => m.text).sort(), ['Build with make', 'Build with ninja']);
+        assert.equal((await store.getMemory(NS, b.id))!.validTo, null);
+        assert.equal((await store.keywordSearch(NS, ['bazel'], 10, { includeSuperseded: true })).length, 0);
+      });
+
+      it('superseding into the text of another current memory merges into it', async () => {
+        const a = (await add('The office is in Berlin', {}, at(0))).memory;
+        const b = (await add('The office is in Hamburg', {}, at(1))).memory;
+        const { previous, current } = await store.supersedeMemory(NS, a.id, { namespace: NS, text: 'the office is in hamburg.' }, { now: at(2) });
+        assert.equal(current.id, b.id);
+        assert.equal(current.mentions, 2);
+        assert.equal(previous.supersededBy, b.id);
+        assert.equal(previous.validTo, at(2));
+        const current_ = await store.listMemories({ namespace: NS });
+        assert.deepEqual(current_.map((m) => m.id), [b.id]);
+        assert.equal(current_[0]!.mentions, 2);
+        assert.deepEqual((await store.memoryHistory(NS, a.id)).map((m) => m.id), [a.id, b.id]);
+      });
+
+      it('a superseded text can be stored again as a new current memory', async () => {
+        const a = (await add('Deploys happen on Fridays')).memory;
+        await store.supersedeMemory(NS, a.id, { namespace: NS, text: 'Deploys never happen on Fridays' });
+        const again = await add('Deploys happen on Fridays');
+        assert.equal(again.duplicate, false);
+        assert.notEqual(again.memory.id, a.id);
+        assert.equal((await store.listMemories({ namespace: NS })).length, 2);
+      });
+
+      it('exportMemories yields every memory of the namespace, superseded included, oldest first', async () => {
+        const a = (await add('first fact', {}, at(0))).memory;
+        await add('second fact', {}, at(1));
+        await store.supersedeMemory(NS, a.id, { namespace: NS, text: 'first fact, corrected' }, { now: at(2) });
+        await store.addMemory({ namespace: OTHER, text: 'not exported' });
+        const exported = await collect(store.exportMemories(NS));
+        assert.deepEqual(exported.map((m) => m.text), ['first fact', 'second fact', 'first fact, corrected']);
+        assert.equal(exported[0]!.supersededBy, exported[2]!.id);
+        assert.deepEqual(await collect(store.exportMemories('gamma')), []);
+      });
+
+      it('exportMemories pages through many memories without losing or doubling any', async () => {
+        await store.addMemories(Array.from({ length: 1203 }, (_, i) => ({ namespace: NS, text: `bulk memory ${i}` })), { now: at(0) });
+        const exported = await collect(store.exportMemories(NS));
+        assert.equal(exported.length, 1203);
+        assert.equal(new Set(exported.map((m) => m.id)).size, 1203);
+        assert.equal(exported[1202]!.text, 'bulk memory 1202');
+      });
+
+      it('importMemory: imported, then exists; a new id with the text of a current memory merges', async () => {
+        const record: Memory = {
+          id: 'm_imported000000000001',
+          namespace: NS,
+          text: 'Imported fact about llamas',
+          category: 'fact',
+          importance: 6,
+          tags: ['animals'],
+          entities: ['llama'],
+          eventTime: '2025-05-01T00:00:00.000Z',
+          createdAt: '2025-05-02T00:00:00.000Z',
+          updatedAt: '2025-05-03T00:00:00.000Z',
+          validFrom: '2025-05-02T00:00:00.000Z',
+          validTo: null,
+          supersededBy: null,
+          supersedes: null,
+          mentions: 3,
+          provenance: [{ source: 'import', line: 4 }],
+        };
+        assert.equal(await store.importMemory(record), 'imported');
+        assert.deepEqual(await store.getMemory(NS, record.id), record);
+        assert.equal(await store.importMemory(record), 'exists');
+        assert.equal(await store.importMemory({ ...record, text: 'changed text, same id' }), 'exists');
+        assert.deepEqual(await store.getMemory(NS, record.id), record, 'an existing id is never overwritten');
+        const merged = await store.importMemory({ ...record, id: 'm_imported000000000002', text: 'imported fact about LLAMAS.', mentions: 2, tags: ['zoo'] });
+        assert.equal(merged, 'merged');
+        const after = await store.getMemory(NS, record.id);
+        assert.equal(after!.mentions, 5);
+        assert.deepEqual(after!.tags, ['animals', 'zoo']);
+        assert.equal(await store.getMemory(NS, 'm_imported000000000002'), null);
+        assert.equal((await store.listMemories({ namespace: NS, includeSuperseded: true })).length, 1);
+        // Imported memories are searchable in their namespace only.
+        assert.equal((await store.keywordSearch(NS, ['llamas'], 10)).length, 1);
+        assert.equal((await store.keywordSearch(OTHER, ['llamas'], 10)).length, 0);
+      });
+
+      it('export → import into a fresh store is lossless (deepEqual, supersede links included)', async () => {
+        const a = (await add('Standup at 9', { category: 'plan', importance: 4, tags: ['team'], provenance: [{ source: 'cli', sessionId: 'x' }] }, at(0))).memory;
+        await add('Standup at 9!', {}, at(1)); // mention 2
+        await store.supersedeMemory(NS, a.id, { namespace: NS, text: 'Standup at 10', eventTime: at(3) }, { now: at(4) });
+        await add('Unrelated but kept', { entities: ['Bob'] }, at(5));
+        const original = await collect(store.exportMemories(NS));
+        assert.equal(original.length, 3);
+
+        const fresh = await another();
+        for (const m of original) assert.equal(await fresh.importMemory(m), 'imported');
+        const copied = await collect(fresh.exportMemories(NS));
+        assert.deepEqual(copied, original);
+        for (const m of original) assert.deepEqual(await fresh.getMemory(NS, m.id), m);
+        assert.deepEqual((await fresh.memoryHistory(NS, a.id)).map((m) => m.text), ['Standup at 9', 'Standup at 10']);
+        assert.deepEqual((await fresh.listMemories({ namespace: NS })).map((m) => m.text).sort(), ['Standup at 10', 'Unrelated but kept']);
+        // The superseded one is indexed as not current in the fresh store too.
+        assert.equal((await fresh.keywordSearch(NS, ['standup'], 10)).length, 1);
+        assert.equal((await fresh.keywordSearch(NS, ['standup'], 10, { includeSuperseded: true })).length, 2);
+        // Importing the same export again changes nothing.
+        for (const m of original) assert.equal(await fresh.importMemory(m), 'exists');
+        assert.deepEqual(await collect(fresh.exportMemories(NS)), original);
+      });
+    });
+
+    describe('turns, sources and checkpoints', () => {
+      it('addTurns inserts, counts duplicates by namespace + session + message id, getTurn returns them', async () => {
+        const src = await store.addSource(NS, 'jsonl', '/tmp/chat.jsonl');
+        const first = await store.addTurns([
+          turn({ messageId: 'm1', sourceId: src.id, line: 1, speaker: 'Ana', meta: { model: 'x' } }),
+          turn({ messageId: 'm2', sourceId: src.id, line: 2, role: 'assistant' }),
+        ]);
+        assert.equal(first.inserted.length, 2);
+        assert.equal(first.duplicates, 0);
+        const t1 = first.inserted[0]!;
+        assert.match(t1.id, /^t_/);
+        assert.equal(t1.namespace, NS);
+        assert.equal(t1.sourceId, src.id);
+        assert.equal(t1.sessionId, 's1');
+        assert.equal(t1.messageId, 'm1');
+        assert.equal(t1.role, 'user');
+        assert.equal(t1.speaker, 'Ana');
+        assert.equal(t1.line, 1);
+        assert.deepEqual(t1.meta, { model: 'x' });
+        assert.equal(first.inserted[1]!.speaker, null);
+        assert.deepEqual(await store.getTurn(NS, t1.id), t1);
+        assert.equal(await store.getTurn(OTHER, t1.id), null);
+
+        const second = await store.addTurns([
+          turn({ messageId: 'm1', text: 'changed text, same message' }),
+          turn({ messageId: 'm2' }),
+          turn({ messageId: 'm1', sessionId: 's2' }),
+          turn({ messageId: 'm1', namespace: OTHER }),
+          turn({ messageId: 'm3' }),
+          turn({ messageId: 'm3' }),
+        ]);
+        assert.equal(second.duplicates, 3);
+        assert.deepEqual(second.inserted.map((t) => `${t.namespace}/${t.sessionId}/${t.messageId}`), ['alpha/s2/m1', 'beta/s1/m1', 'alpha/s1/m3']);
+        assert.equal((await store.getTurn(NS, t1.id))!.text, 'message m1', 'a duplicate never overwrites');
+        const stats = Object.fromEntries((await store.namespaceStats()).map((s) => [s.namespace, s.turns]));
+        assert.deepEqual(stats, { alpha: 4, beta: 1 });
+      });
+
+      it('addTurns saves the checkpoint in the same call, and a failing call stores nothing', async () => {
+        const src = await store.addSource(NS, 'jsonl', '/tmp/a.jsonl');
+        assert.equal(await store.getCheckpoint(src.id, 'offset'), null);
+        await store.addTurns([turn({ messageId: 'a' })], { sourceId: src.id, key: 'offset', state: { bytes: 120, inode: 7 } });
+        assert.deepEqual(await store.getCheckpoint(src.id, 'offset'), { bytes: 120, inode: 7 });
+        // Only a checkpoint (no turns) also moves.
+        await store.addTurns([], { sourceId: src.id, key: 'offset', state: { bytes: 240 } });
+        assert.deepEqual(await store.getCheckpoint(src.id, 'offset'), { bytes: 240 });
+        // A checkpoint for a source that does not exist cannot be saved: the turns must not land either.
+        await assert.rejects(store.addTurns([turn({ messageId: 'b', text: 'orphan zebra' })], { sourceId: 987654, key: 'offset', state: { bytes: 1 } }));
+        assert.equal((await store.keywordSearch(NS, ['zebra'], 10)).length, 0);
+        assert.equal((await store.namespaceStats()).find((s) => s.namespace === NS)!.turns, 1);
+        assert.equal(await store.getCheckpoint(987654, 'offset'), null);
+      });
+
+      it('sources: add is idempotent per namespace/kind/path (options updated), list filters, remove', async () => {
+        const a = await store.addSource(NS, 'jsonl', '/data/a.jsonl', { follow: true });
+        assert.equal(a.namespace, NS);
+        assert.equal(a.kind, 'jsonl');
+        assert.equal(a.path, '/data/a.jsonl');
+        assert.deepEqual(a.options, { follow: true });
+        assert.ok(!Number.isNaN(Date.parse(a.createdAt)));
+        const again = await store.addSource(NS, 'jsonl', '/data/a.jsonl', { follow: false });
+        assert.equal(again.id, a.id);
+        assert.deepEqual(again.options, { follow: false });
+        const b = await store.addSource(OTHER, 'jsonl', '/data/a.jsonl');
+        assert.notEqual(b.id, a.id);
+        assert.deepEqual(b.options, {});
+        const c = await store.addSource(NS, 'markdown', '/notes');
+        assert.deepEqual((await store.listSources(NS)).map((s) => s.id), [a.id, c.id]);
+        assert.deepEqual((await store.listSources(OTHER)).map((s) => s.id), [b.id]);
+        assert.deepEqual((await store.listSources()).map((s) => s.id).sort((x, y) => x - y), [a.id, b.id, c.id].sort((x, y) => x - y));
+        assert.deepEqual(await store.listSources('gamma'), []);
+
+        await store.putCheckpoint({ sourceId: a.id, key: 'k', state: { n: 1 } });
+        assert.equal(await store.removeSource(a.id), true);
+        assert.equal(await store.removeSource(a.id), false);
+        assert.deepEqual((await store.listSources(NS)).map((s) => s.id), [c.id]);
+        assert.equal(await store.getCheckpoint(a.id, 'k'), null, 'checkpoints go with their source');
+      });
+
+      it('checkpoints: put, overwrite, keys are separate', async () => {
+        const src = await store.addSource(NS, 'jsonl', '/x');
+        await store.putCheckpoint({ sourceId: src.id, key: 'a', state: { offset: 1, nested: { ok: true }, list: [1, 2] } });
+        await store.putCheckpoint({ sourceId: src.id, key: 'b', state: { offset: 2 } });
+        assert.deepEqual(await store.getCheckpoint(src.id, 'a'), { offset: 1, nested: { ok: true }, list: [1, 2] });
+        await store.putCheckpoint({ sourceId: src.id, key: 'a', state: { offset: 3 } });
+        assert.deepEqual(await store.getCheckpoint(src.id, 'a'), { offset: 3 });
+        assert.deepEqual(await store.getCheckpoint(src.id, 'b'), { offset: 2 });
+        assert.equal(await store.getCheckpoint(src.id, 'c'), null);
+      });
+    });
+
+    describe('keyword search and entries', () => {
+      it('finds by stemmed word ("decided" ~ "decide"), best first, within the limit', async () => {
+        const a = (await add('We decided to use PostgreSQL for the queue')).memory;
+        const b = (await add('Decisions are hard; we decide later')).memory;
+        await add('Nothing related here');
+        for (const term of ['decide', 'decided', 'deciding', 'DECIDED']) {
+          const hits = await store.keywordSearch(NS, [term.toLowerCase()], 10);
+          const entries = await store.getEntries(NS, hits.map((h) => h.seq));
+          assert.deepEqual(entries.map((e) => e.refId).sort(), [a.id, b.id].sort(), `term ${term}`);
+        }
+        const hits = await store.keywordSearch(NS, ['postgresql', 'queue', 'decided'], 10);
+        assert.ok(hits.length === 2);
+        for (const h of hits) assert.ok(Number.isFinite(h.score) && h.score > 0, `score ${h.score}`);
+        assert.ok(hits[0]!.score >= hits[1]!.score, 'higher score first');
+        assert.equal((await store.getEntries(NS, [hits[0]!.seq]))[0]!.refId, a.id, 'the entry matching more terms ranks first');
+        assert.equal((await store.keywordSearch(NS, ['decided'], 1)).length, 1);
+        assert.deepEqual(await store.keywordSearch(NS, [], 10), []);
+      });
+
+      it('tags and entities are searchable', async () => {
+        const { memory } = await add('Weekly sync notes', { tags: ['kanban'], entities: ['Zanzibar'] });
+        for (const term of ['kanban', 'zanzibar']) {
+          const hits = await store.keywordSearch(NS, [term], 10);
+          assert.deepEqual((await store.getEntries(NS, hits.map((h) => h.seq))).map((e) => e.refId), [memory.id]);
+        }
+      });
+
+      it('namespace wall: keyword search and getEntries never cross namespaces', async () => {
+        await add('alpha knows about quokkas');
+        const other = await store.addMemory({ namespace: OTHER, text: 'beta knows about quokkas too' });
+        await store.addTurns([turn({ messageId: 'q', namespace: OTHER, text: 'quokkas in a turn' })]);
+        const alphaHits = await store.keywordSearch(NS, ['quokkas'], 10);
+        assert.equal(alphaHits.length, 1);
+        const betaHits = await store.keywordSearch(OTHER, ['quokkas'], 10);
+        assert.equal(betaHits.length, 2);
+        assert.deepEqual(await store.getEntries(NS, betaHits.map((h) => h.seq)), [], 'beta seqs are invisible from alpha');
+        const betaEntries = await store.getEntries(OTHER, [...alphaHits, ...betaHits].map((h) => h.seq));
+        assert.equal(betaEntries.length, 2);
+        assert.ok(betaEntries.every((e) => e.namespace === OTHER));
+        assert.ok(betaEntries.some((e) => e.refId === other.memory.id));
+        assert.deepEqual(await store.keywordSearch('gamma', ['quokkas'], 10), []);
+      });
+
+      it('filters: kinds, categories, minImportance, since/until, superseded excluded by default', async () => {
+        const dec = (await add('otter decision', { category: 'decision', importance: 9, eventTime: at(-48) })).memory;
+        const fact = (await add('otter fact', { category: 'fact', importance: 3 }, at(0))).memory;
+        const old = (await add('otter plan old', { category: 'plan', importance: 6 }, at(1))).memory;
+        const neu = (await store.supersedeMemory(NS, old.id, { namespace: NS, text: 'otter plan new' }, { now: at(2) })).current;
+        const [t] = (await store.addTurns([turn({ messageId: 'o1', text: 'otter turn', timestamp: at(24) })])).inserted;
+        const ids = async (filter: object) => {
+          const hits = await store.keywordSearch(NS, ['otter'], 50, filter);
+          return (await store.getEntries(NS, hits.map((h) => h.seq))).map((e) => e.refId).sort();
+        };
+        const sorted = (...xs: string[]) => xs.sort();
+        assert.deepEqual(await ids({}), sorted(dec.id, fact.id, neu.id, t!.id));
+        assert.deepEqual(await ids({ includeSuperseded: true }), sorted(dec.id, fact.id, old.id, neu.id, t!.id));
+        assert.deepEqual(await ids({ kinds: ['turn'] }), [t!.id]);
+        assert.deepEqual(await ids({ kinds: ['memory'] }), sorted(dec.id, fact.id, neu.id));
+        assert.deepEqual(await ids({ kinds: ['document'] }), []);
+        assert.deepEqual(await ids({ categories: ['decision', 'plan'] }), sorted(dec.id, neu.id));
+        assert.deepEqual(await ids({ categories: ['plan'], includeSuperseded: true }), sorted(old.id, neu.id));
+        assert.deepEqual(await ids({ minImportance: 6 }), sorted(dec.id, neu.id), 'turns have no importance: excluded by minImportance');
+        assert.deepEqual(await ids({ since: at(0) }), sorted(fact.id, neu.id, t!.id));
+        assert.deepEqual(await ids({ since: at(2), until: at(2) }), [neu.id]);
+        assert.deepEqual(await ids({ until: at(0) }), sorted(dec.id, fact.id), 'event time counts, not creation time');
+        assert.deepEqual(await ids({ since: at(24), kinds: ['turn', 'memory'] }), [t!.id]);
+      });
+
+      it('hostile query terms never throw and never act as query syntax', async () => {
+        await add('plain words: alpha beta gamma, or near the end');
+        await add('Le café est fermé à Zürich');
+        await add('Deploy went 🚀 smoothly');
+        const hostile = [
+          '"', '""', "'", '*', 'OR', 'AND', 'NOT', 'NEAR(', 'NEAR', ')', '(', '-', '-alpha', '^', ':', 'body:alpha',
+          '{alpha}', 'alpha*', '\\', '%', '_', ';', '--', "'; DROP TABLE memories; --", '\u0000', 'ß', '日本語',
+          '🚀', '👩‍👩‍👧', 'x'.repeat(5000), ' ', '',
+        ];
+        for (const term of hostile) {
+          const hits = await store.keywordSearch(NS, [term], 10);
+          assert.ok(Array.isArray(hits), `term ${JSON.stringify(term.slice(0, 20))}`);
+          for (const h of hits) assert.ok(Number.isFinite(h.score));
+        }
+        const all = await store.keywordSearch(NS, hostile, 10);
+        assert.ok(Array.isArray(all));
+        // Syntax words are plain words: "OR"/"NEAR" match only texts containing them.
+        assert.equal((await store.keywordSearch(NS, ['or'], 10)).length, 1);
+        assert.equal((await store.keywordSearch(NS, ['near'], 10)).length, 1);
+        assert.equal((await store.keywordSearch(NS, ['alpha*'], 10)).length, 1, 'alpha* is the word alpha, not a prefix query');
+        assert.equal((await store.keywordSearch(NS, ['alp*'], 10)).length, 0, 'no prefix expansion');
+        assert.equal((await store.keywordSearch(NS, ['-alpha'], 10)).length, 1, 'a leading minus does not negate');
+        // Unicode words are found.
+        assert.equal((await store.keywordSearch(NS, ['café'], 10)).length, 1);
+        assert.equal((await store.keywordSearch(NS, ['zürich'], 10)).length, 1);
+        // The store is intact after all of it.
+        assert.equal((await store.listMemories({ namespace: NS })).length, 3);
+      });
+
+      it('getEntries: memory and turn metadata, turn provenance from its source', async () => {
+        const src = await store.addSource(NS, 'claude-code', '/logs/session.jsonl');
+        const mem = (await add('walrus memory', { category: 'fact', importance: 7, provenance: [{ source: 'cli', messageId: 'x1' }] }, at(0))).memory;
+        const [t] = (
+          await store.addTurns([turn({ messageId: 'w1', sessionId: 'sess-9', sourceId: src.id, line: 42, speaker: 'Ana', role: 'user', text: 'walrus turn', timestamp: at(3) })])
+        ).inserted;
+        const [noSrc] = (await store.addTurns([turn({ messageId: 'w2', text: 'walrus turn without source', timestamp: at(4) })])).inserted;
+        const hits = await store.keywordSearch(NS, ['walrus'], 10);
+        const entries = await store.getEntries(NS, hits.map((h) => h.seq));
+        const byRef = new Map(entries.map((e) => [e.refId, e]));
+        const m = byRef.get(mem.id)!;
+        assert.equal(m.kind, 'memory');
+        assert.equal(m.namespace, NS);
+        assert.equal(m.text, 'walrus memory');
+        assert.equal(m.time, at(0));
+        assert.equal(m.createdAt, at(0));
+        assert.equal(m.category, 'fact');
+        assert.equal(m.importance, 7);
+        assert.equal(m.current, true);
+        assert.equal(m.validTo, null);
+        assert.deepEqual(m.provenance, [{ source: 'cli', messageId: 'x1' }]);
+        const e = byRef.get(t!.id)!;
+        assert.equal(e.kind, 'turn');
+        assert.equal(e.text, 'walrus turn');
+        assert.equal(e.time, at(3));
+        assert.equal(e.category, null);
+        assert.equal(e.importance, null);
+        assert.equal(e.current, true);
+        assert.deepEqual(e.provenance, [
+          { source: 'claude-code', path: '/logs/session.jsonl', sessionId: 'sess-9', messageId: 'w1', line: 42, role: 'user', speaker: 'Ana', timestamp: at(3) },
+        ]);
+        const n = byRef.get(noSrc!.id)!;
+        assert.deepEqual(n.provenance, [{ sessionId: 's1', messageId: 'w2', role: 'user', timestamp: at(4) }]);
+        assert.deepEqual(await store.getEntries(NS, []), []);
+        assert.deepEqual(await store.getEntries(NS, [987654321]), []);
+      });
+
+      it('a turn indexes indexText but shows its text', async () => {
+        const [t] = (await store.addTurns([turn({ messageId: 'i1', text: 'sure, sounds good', indexText: 'Ana: sure, sounds good (about the flamingo budget)' })])).inserted;
+        const hits = await store.keywordSearch(NS, ['flamingo'], 10);
+        const [e] = await store.getEntries(NS, hits.map((h) => h.seq));
+        assert.equal(e!.refId, t!.id);
+        assert.equal(e!.text, 'sure, sounds good');
+      });
+
+      it('getEntries of a superseded memory says so', async () => {
+        const a = (await add('heron v1')).memory;
+        const { current } = await store.supersedeMemory(NS, a.id, { namespace: NS, text: 'heron v2' }, { now: at(9) });
+        const seq = await seqOf(NS, a.id, ['heron']);
+        const [e] = await store.getEntries(NS, [seq]);
+        assert.equal(e!.current, false);
+        assert.equal(e!.validTo, at(9));
+        const [c] = await store.getEntries(NS, [await seqOf(NS, current.id, ['heron'])]);
+        assert.equal(c!.current, true);
+      });
+
+      it('filterEntries: newest first by time, filters, limit, namespace wall', async () => {
+        const a = (await add('one', { category: 'fact', importance: 2 }, at(0))).memory;
+        const b = (await add('two', { category: 'decision', importance: 8 }, at(2))).memory;
+        const c = (await add('three', { category: 'fact', importance: 9, eventTime: at(-10) }, at(3))).memory;
+        const [t] = (await store.addTurns([turn({ messageId: 'f1', text: 'four', timestamp: at(1) })])).inserted;
+        await store.addMemory({ namespace: OTHER, text: 'other ns' }, { now: at(5) });
+        const refs = async (filter: object, limit = 50) => {
+          const seqs = await store.filterEntries(NS, filter, limit);
+          const entries = await store.getEntries(NS, seqs);
+          const byseq = new Map(entries.map((e) => [e.seq, e.refId]));
+          assert.equal(entries.length, seqs.length, 'every seq belongs to the namespace');
+          return seqs.map((s) => byseq.get(s));
+        };
+        assert.deepEqual(await refs({}), [b.id, t!.id, a.id, c.id]);
+        assert.deepEqual(await refs({}, 2), [b.id, t!.id]);
+        assert.deepEqual(await refs({ kinds: ['memory'], categories: ['fact'] }), [a.id, c.id]);
+        assert.deepEqual(await refs({ minImportance: 8 }), [b.id, c.id]);
+        assert.deepEqual(await refs({ since: at(0), until: at(1) }), [t!.id, a.id]);
+        await store.supersedeMemory(NS, b.id, { namespace: NS, text: 'two, revised' }, { now: at(6) });
+        const now = await refs({ kinds: ['memory'] });
+        assert.ok(!now.includes(b.id));
+        assert.ok((await refs({ kinds: ['memory'], includeSuperseded: true })).includes(b.id));
+        assert.deepEqual(await store.filterEntries('gamma', {}, 10), []);
+      });
+    });
+
+    describe('vectors and cache', () => {
+      it('entriesMissingVector → putVectors → vectorsAfter with monotonic ids and watermark paging', async () => {
+        const texts = ['v one', 'v two', 'v three', 'v four', 'v five'];
+        for (const [i, text] of texts.entries()) await add(text, {}, at(i));
+        await store.addMemory({ namespace: OTHER, text: 'v other' });
+        const missing = await store.entriesMissingVector('model-a', 100, NS);
+        assert.deepEqual(missing.map((m) => m.text), texts, 'oldest first, only this namespace');
+        assert.ok(missing.every((m) => m.namespace === NS));
+        assert.equal((await store.entriesMissingVector('model-a', 100)).length, 6, 'all namespaces without a filter');
+        assert.deepEqual((await store.entriesMissingVector('model-a', 2, NS)).map((m) => m.text), texts.slice(0, 2));
+
+        await store.putVectors('model-a', missing.slice(0, 3).map((m, i) => ({ seq: m.seq, vector: vec(i, 1, 0) })));
+        assert.deepEqual((await store.entriesMissingVector('model-a', 100, NS)).map((m) => m.text), texts.slice(3));
+        assert.equal((await store.entriesMissingVector('model-b', 100, NS)).length, 5, 'other models are separate');
+        await store.putVectors('model-a', missing.slice(3).map((m, i) => ({ seq: m.seq, vector: vec(i + 3, 1, 0) })));
+        assert.deepEqual(await store.entriesMissingVector('model-a', 100, NS), []);
+
+        const all = await store.vectorsAfter(NS, 'model-a', 0, 100);
+        assert.equal(all.length, 5);
+        for (let i = 1; i < all.length; i++) assert.ok(all[i]!.id > all[i - 1]!.id, 'ids strictly increase');
+        assert.deepEqual(all.map((v) => v.seq), missing.map((m) => m.seq));
+        assert.deepEqual([...all[4]!.vector], [4, 1, 0]);
+        // Paging by watermark sees each vector exactly once.
+        const paged: number[] = [];
+        for (let mark = 0; ; ) {
+          const page = await store.vectorsAfter(NS, 'model-a', mark, 2);
+          if (page.length === 0) break;
+          assert.ok(page.length <= 2);
+          paged.push(...page.map((p) => p.seq));
+          mark = page[page.length - 1]!.id;
+        }
+        assert.deepEqual(paged, all.map((v) => v.seq));
+        // A re-embedded entry comes back past the watermark with a newer id.
+        const watermark = all[4]!.id;
+        await store.putVectors('model-a', [{ seq: all[0]!.seq, vector: vec(9, 9, 9) }]);
+        const after = await store.vectorsAfter(NS, 'model-a', watermark, 10);
+        assert.equal(after.length, 1);
+        assert.equal(after[0]!.seq, all[0]!.seq);
+        assert.ok(after[0]!.id > watermark);
+        assert.deepEqual([...after[0]!.vector], [9, 9, 9]);
+        assert.equal((await store.vectorsAfter(NS, 'model-a', 0, 100)).length, 5, 'replaced, not doubled');
+        assert.deepEqual(await store.vectorsAfter(OTHER, 'model-a', 0, 100), [], 'namespace wall');
+      });
+
+      it('getVectors returns exact Float32 values by seq for one model', async () => {
+        await add('g one');
+        await add('g two');
+        const [a, b] = await store.entriesMissingVector('m', 10, NS);
+        const va = vec(0.1, -0.25, 1e-7, 3.4e38);
+        await store.putVectors('m', [{ seq: a!.seq, vector: va }, { seq: b!.seq, vector: vec(1, 2, 3, 4) }]);
+        // A vector view with an offset inside a larger buffer is stored by value.
+        const big = new Float32Array([7, 7, 0.5, 0.25, 0.125, 0.0625]);
+        await store.putVectors('other-model', [{ seq: a!.seq, vector: big.subarray(2) }]);
+        const got = await store.getVectors('m', [a!.seq, b!.seq, 424242]);
+        assert.equal(got.size, 2);
+        assert.ok(got.get(a!.seq) instanceof Float32Array);
+        assert.deepEqual([...got.get(a!.seq)!], [...va]);
+        assert.deepEqual([...got.get(b!.seq)!], [1, 2, 3, 4]);
+        assert.deepEqual([...(await store.getVectors('other-model', [a!.seq])).get(a!.seq)!], [0.5, 0.25, 0.125, 0.0625]);
+        assert.equal((await store.getVectors('nope', [a!.seq])).size, 0);
+        assert.equal((await store.getVectors('m', [])).size, 0);
+      });
+
+      it('putVectors for an unknown entry is skipped', async () => {
+        await store.putVectors('m', [{ seq: 999999, vector: vec(1) }]);
+        assert.deepEqual(await store.vectorModels(), []);
+      });
+
+      it('vectorStats, vectorModels and dropVectorsExcept', async () => {
+        await store.ensureNamespace('empty');
+        for (const t of ['s1', 's2', 's3']) await add(t);
+        await store.addMemory({ namespace: OTHER, text: 'b1' });
+        await store.addTurns([turn({ messageId: 'vt', namespace: OTHER })]);
+        const alpha = await store.entriesMissingVector('old', 10, NS);
+        const beta = await store.entriesMissingVector('old', 10, OTHER);
+        await store.putVectors('old', [...alpha, ...beta].map((e) => ({ seq: e.seq, vector: vec(1, 0, 0, 0) })));
+        await store.putVectors('new', alpha.slice(0, 1).map((e) => ({ seq: e.seq, vector: vec(1, 0) })));
+
+        const statsOld = await store.vectorStats('old');
+        const pick = (s: typeof statsOld) => Object.fromEntries(s.map((x) => [x.namespace, { vectors: x.vectors, missing: x.missing, model: x.model }]));
+        assert.deepEqual(pick(statsOld), {
+          alpha: { vectors: 3, missing: 0, model: 'old' },
+          beta: { vectors: 2, missing: 0, model: 'old' },
+          empty: { vectors: 0, missing: 0, model: 'old' },
+        });
+        assert.deepEqual(pick(await store.vectorStats('new')), {
+          alpha: { vectors: 1, missing: 2, model: 'new' },
+          beta: { vectors: 0, missing: 2, model: 'new' },
+          empty: { vectors: 0, missing: 0, model: 'new' },
+        });
+        assert.deepEqual(await store.vectorModels(), [
+          { model: 'new', dimensions: 2, vectors: 1 },
+          { model: 'old', dimensions: 4, vectors: 5 },
+        ]);
+        assert.equal(await store.dropVectorsExcept('new'), 5);
+        assert.deepEqual(await store.vectorModels(), [{ model: 'new', dimensions: 2, vectors: 1 }]);
+        assert.deepEqual(await store.vectorsAfter(NS, 'old', 0, 10), []);
+        assert.equal((await store.entriesMissingVector('old', 10)).length, 5);
+        assert.equal(await store.dropVectorsExcept('new'), 0);
+        assert.equal(await store.dropVectorsExcept(''), 1);
+        assert.deepEqual(await store.vectorModels(), []);
+      });
+
+      it('cacheGet / cachePut by model and text hash', async () => {
+        assert.equal((await store.cacheGet('m', ['h1'])).size, 0);
+        await store.cachePut('m', [
+          { textHash: 'h1', vector: vec(1, 2) },
+          { textHash: 'h2', vector: vec(0.5, -0.5) },
+        ]);
+        await store.cachePut('m2', [{ textHash: 'h1', vector: vec(9, 9, 9) }]);
+        const got = await store.cacheGet('m', ['h1', 'h2', 'h3']);
+        assert.deepEqual([...got.keys()].sort(), ['h1', 'h2']);
+        assert.deepEqual([...got.get('h1')!], [1, 2]);
+        assert.deepEqual([...got.get('h2')!], [0.5, -0.5]);
+        assert.deepEqual([...(await store.cacheGet('m2', ['h1'])).get('h1')!], [9, 9, 9]);
+        assert.equal((await store.cacheGet('m', [])).size, 0);
+        // Many hashes in one call.
+        const many = Array.from({ length: 1200 }, (_, i) => ({ textHash: `bulk-${i}`, vector: vec(i) }));
+        await store.cachePut('m', many);
+        const back = await store.cacheGet('m', many.map((m) => m.textHash));
+        assert.equal(back.size, 1200);
+        assert.deepEqual([...back.get('bulk-1199')!], [1199]);
+      });
+
+      it('entries keep working with more seqs than one query can bind', async () => {
+        await store.addMemories(Array.from({ length: 1100 }, (_, i) => ({ namespace: NS, text: `bulk narwhal ${i}` })), { now: at(0) });
+        const seqs = await store.filterEntries(NS, {}, 5000);
+        assert.equal(seqs.length, 1100);
+        assert.equal((await store.getEntries(NS, seqs)).length, 1100);
+        await store.putVectors('m', seqs.map((seq) => ({ seq, vector: vec(seq) })));
+        const vectors = await store.getVectors('m', seqs);
+        assert.equal(vectors.size, 1100);
+        assert.deepEqual([...vectors.get(seqs[17]!)!], [seqs[17]]);
+      });
+    });
+
+    describe('namespaces and health', () => {
+      it('namespaceStats counts memories, current memories, turns and documents per namespace', async () => {
+        assert.deepEqual(await store.namespaceStats(), []);
+        await store.ensureNamespace('empty');
+        await store.ensureNamespace('empty');
+        const a = (await add('n1')).memory;
+        await add('n2');
+        await store.supersedeMemory(NS, a.id, { namespace: NS, text: 'n1 revised' });
+        await store.addMemory({ namespace: OTHER, text: 'b' });
+        await store.addTurns([turn({ messageId: '1', namespace: OTHER }), turn({ messageId: '2', namespace: OTHER })]);
+        assert.deepEqual(await store.namespaceStats(), [
+          { namespace: 'alpha', memories: 3, currentMemories: 2, turns: 0, documents: 0 },
+          { namespace: 'beta', memories: 1, currentMemories: 1, turns: 2, documents: 0 },
+          { namespace: 'empty', memories: 0, currentMemories: 0, turns: 0, documents: 0 },
+        ]);
+      });
+
+      it('health reports ok with the backend name and a schema version', async () => {
+        const health = await store.health();
+        assert.equal(health.ok, true, health.problems.join('; '));
+        assert.equal(health.backend, store.backend);
+        assert.deepEqual(health.problems, []);
+        assert.ok(Number.isInteger(health.schemaVersion) && health.schemaVersion >= 1);
+        assert.equal(typeof health.location, 'string');
+        assert.ok(health.location.length > 0);
+      });
+
+      it('errors from the store are CairnErrors with stable codes', async () => {
+        const err = await rejectsCode(store.supersedeMemory(NS, 'm_missing', { namespace: NS, text: 'x' }), 'NOT_FOUND');
+        assert.ok(err instanceof CairnError);
+      });
+    });
+  });
+}
