@@ -66,7 +66,11 @@ export const searchConfigSchema = z.strictObject({
 });
 
 export const configSchema = z.strictObject({
-  defaultNamespace: z.string().regex(NAMESPACE_PATTERN).default('default'),
+  defaultNamespace: z
+    .string()
+    .regex(NAMESPACE_PATTERN)
+    .refine((v) => !v.includes('..'), 'must not contain ".."')
+    .default('default'),
   timezone: z.string().min(1).default(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
   embedder: embedderConfigSchema.default({ provider: 'use-lite' }),
   search: searchConfigSchema.default(searchConfigSchema.parse({})),

@@ -131,6 +131,7 @@ export class Cairn {
 
   /** Stores a memory (or counts a re-mention of an equal one) and embeds it when possible. */
   async remember(input: StoreInput & { namespace?: string }): Promise<StoreResult> {
+    if (typeof input !== 'object' || input === null) throw new CairnError(ERROR_CODES.INVALID_INPUT, 'Invalid memory: expected an object with a text field');
     const { namespace, ...rest } = input;
     const ns = this.namespace(namespace);
     const data = parseInput(storeInputSchema(this.config.limits.maxTextChars), rest, 'memory');
