@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { EmbedderConfig } from '../core/config.js';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
-import type { Embedder, EmbedderInfo } from './embedder.js';
+import { BatchedHttpEmbedder } from './batched-http-embedder.js';
 import { joinUrl, postJson, toUnitVectors, type HttpEmbedderOptions } from './http-json.js';
 
 export type OpenAIEmbedderConfig = Extract<EmbedderConfig, { provider: 'openai' }>;
@@ -24,45 +24,19 @@ export interface OpenAIEmbedderOptions extends HttpEmbedderOptions {
 }
 
 /** OpenAI's embeddings wire format (`{model, input, dimensions?}` → `{data: [{index, embedding}]}`). */
-export class OpenAIEmbedder implements Embedder {
+export class OpenAIEmbedder extends BatchedHttpEmbedder {
   readonly modelId: string;
   private readonly url: string;
-  private initPromise: Promise<EmbedderInfo> | undefined;
 
   constructor(
     private readonly config: OpenAIEmbedderConfig,
     private readonly options: OpenAIEmbedderOptions = {},
   ) {
+    super(options.batchSize, config.dimensions);
     this.modelId = openAIModelId(config.model, config.dimensions);
     this.url = joinUrl(config.baseUrl, 'embeddings');
   }
 
-  /** Embeds a probe string once to learn (or confirm) the dimensions. */
-  init(): Promise<EmbedderInfo> {
-    this.initPromise ??= this.request(['dimension probe'], this.config.dimensions).then(
-      ([vec]) => ({ modelId: this.modelId, dimensions: vec!.length }),
-      (err: unknown) => {
-        this.initPromise = undefined;
-        throw err;
-      },
-    );
-    return this.initPromise;
-  }
-
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    if (texts.length === 0) return [];
-    const { dimensions } = await this.init();
-    const size = this.options.batchSize ?? 64;
-    const out: Float32Array[] = [];
-    for (let i = 0; i < texts.length; i += size) {
-      out.push(...(await this.request(texts.slice(i, i + size), dimensions)));
-    }
-    return out;
-  }
-
-  async close(): Promise<void> {
-    // Nothing to release: fetch's connection pool is process-wide.
-  }
 
   private authHeaders(): Record<string, string> {
     const name = this.config.apiKeyEnv;
@@ -78,7 +52,7 @@ export class OpenAIEmbedder implements Embedder {
     return { authorization: `Bearer ${key}` };
   }
 
-  private async request(texts: readonly string[], dimensions?: number): Promise<Float32Array[]> {
+  protected async request(texts: readonly string[], dimensions?: number): Promise<Float32Array[]> {
     const service = `OpenAI-compatible endpoint (${this.config.model})`;
     const res = await postJson({
       service,

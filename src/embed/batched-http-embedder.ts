@@ -1,0 +1,43 @@
+// What every HTTP embedder shares: probe the dimensions once, then embed in batches. Providers
+// supply only their request (wire format); the probe and batching logic lives here once.
+import type { Embedder, EmbedderInfo } from './embedder.js';
+
+export abstract class BatchedHttpEmbedder implements Embedder {
+  abstract readonly modelId: string;
+  private initPromise: Promise<EmbedderInfo> | undefined;
+
+  constructor(
+    private readonly batchSize = 64,
+    /** Dimensions to request during the probe, when the provider lets the caller choose. */
+    private readonly probeDimensions?: number,
+  ) {}
+
+  /** One request for the provider's wire format; `dimensions` is checked against every vector. */
+  protected abstract request(texts: readonly string[], dimensions?: number): Promise<Float32Array[]>;
+
+  /** Embeds a probe string once to learn the dimensions (and to fail early if the service is down). */
+  init(): Promise<EmbedderInfo> {
+    this.initPromise ??= this.request(['dimension probe'], this.probeDimensions).then(
+      ([vec]) => ({ modelId: this.modelId, dimensions: vec!.length }),
+      (err: unknown) => {
+        this.initPromise = undefined;
+        throw err;
+      },
+    );
+    return this.initPromise;
+  }
+
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    const { dimensions } = await this.init();
+    const out: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += this.batchSize) {
+      out.push(...(await this.request(texts.slice(i, i + this.batchSize), dimensions)));
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    // Nothing to release: fetch's connection pool is process-wide.
+  }
+}
