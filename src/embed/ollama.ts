@@ -28,7 +28,6 @@ export class OllamaEmbedder extends BatchedHttpEmbedder {
     this.url = joinUrl(config.baseUrl, 'api/embed');
   }
 
-
   protected async request(texts: readonly string[], dimensions?: number): Promise<Float32Array[]> {
     const res = await postJson({
       service: 'Ollama',

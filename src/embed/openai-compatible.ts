@@ -37,7 +37,6 @@ export class OpenAIEmbedder extends BatchedHttpEmbedder {
     this.url = joinUrl(config.baseUrl, 'embeddings');
   }
 
-
   private authHeaders(): Record<string, string> {
     const name = this.config.apiKeyEnv;
     if (name === undefined) return {};
