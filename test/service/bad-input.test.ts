@@ -94,9 +94,9 @@ describe('bad input', () => {
       await rejectsCode(cairn.importJsonl(readableOf(''), { namespace: ns }), 'INVALID_NAMESPACE');
       await rejectsCode(cairn.exportJsonl(process.stdout, ns), 'INVALID_NAMESPACE');
       await rejectsCode(Cairn.open({ home, embedder: null, namespace: ns }), 'INVALID_NAMESPACE');
-      // As a config value it fails config validation (or, for "a..b", namespace validation right after).
-      const cfg = await rejectsCode(Cairn.open({ home, embedder: null, config: { defaultNamespace: ns } }), ns === 'a..b' ? 'INVALID_NAMESPACE' : 'CONFIG');
-      if (ns !== 'a..b') assert.match(cfg.message, /defaultNamespace/);
+      // As a config value it fails config validation, naming the key.
+      const cfg = await rejectsCode(Cairn.open({ home, embedder: null, config: { defaultNamespace: ns } }), 'CONFIG');
+      assert.match(cfg.message, /defaultNamespace/);
       assert.deepEqual(readdirSync(base.dir), ['home'], 'nothing created beside the home');
       assert.deepEqual(readdirSync(home).sort(), filesBefore, 'nothing created inside the home');
       assert.deepEqual((await cairn.status()).namespaces.map((n) => n.namespace), ['default']);
