@@ -108,7 +108,9 @@ function entryFromRow(r: EntryRow): IndexEntry {
 export function getEntries(db: Database, namespace: string, seqs: readonly number[]): IndexEntry[] {
   if (seqs.length === 0) return [];
   const out: IndexEntry[] = [];
-  // Chunked to stay under SQLite's bound-parameter limit.
+  // Chunked to stay under SQLite's bound-parameter limit. The unary + keeps the planner on
+  // primary-key lookups: with the (namespace, time) index it scanned the whole namespace
+  // (measured 7 ms → 0.17 ms for 200 seqs at 100k entries).
   for (let i = 0; i < seqs.length; i += 500) {
     const chunk = seqs.slice(i, i + 500);
     const rows = db
@@ -121,7 +123,7 @@ export function getEntries(db: Database, namespace: string, seqs: readonly numbe
          LEFT JOIN memories m ON e.kind = 'memory' AND m.id = e.ref_id
          LEFT JOIN turns t ON e.kind = 'turn' AND t.id = e.ref_id
          LEFT JOIN sources s ON s.id = t.source_id
-         WHERE e.namespace = ? AND e.seq IN (${chunk.map(() => '?').join(',')})`,
+         WHERE +e.namespace = ? AND e.seq IN (${chunk.map(() => '?').join(',')})`,
       )
       .all(namespace, ...chunk) as EntryRow[];
     for (const r of rows) out.push(entryFromRow(r));
