@@ -6,6 +6,7 @@ import { OllamaEmbedder, ollamaModelId } from './ollama.js';
 import { OpenAIEmbedder, openAIModelId } from './openai-compatible.js';
 import { TransformersEmbedder, transformersModelId } from './transformers.js';
 import { USE_LITE_MODEL_ID, UseLiteEmbedder } from './use-lite.js';
+import { WorkerEmbedder } from './worker-embedder.js';
 
 /**
  * Builds the configured embedder; null for provider "none" (BM25-only search).
@@ -24,6 +25,15 @@ export function createEmbedder(config: EmbedderConfig): Embedder | null {
     case 'none':
       return null;
   }
+}
+
+/**
+ * Like createEmbedder, but runs CPU-bound local models (use-lite, transformers) in `threads`
+ * worker threads that start loading at once. HTTP embedders stay in-process: they only wait.
+ */
+export function createThreadedEmbedder(config: EmbedderConfig, threads: number): Embedder | null {
+  if (threads < 1 || (config.provider !== 'use-lite' && config.provider !== 'transformers')) return createEmbedder(config);
+  return new WorkerEmbedder(embedderModelId(config)!, config, threads);
 }
 
 /** The modelId the configured embedder records with its vectors; null for provider "none". */

@@ -42,7 +42,8 @@ export interface SearchResult {
 export interface VectorSide {
   index: VectorIndex;
   model: string;
-  embedQuery(text: string): Promise<Float32Array>;
+  /** The query's vector, already being computed while BM25 runs. */
+  queryVector: Promise<Float32Array>;
 }
 
 export interface HybridDeps {
@@ -87,7 +88,7 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   let queryVec: Float32Array | null = null;
   const candidateSeqs = new Set<number>(bm25.keys());
   if (vectorSide) {
-    queryVec = await vectorSide.embedQuery(params.query);
+    queryVec = await vectorSide.queryVector;
     const ann = await vectorSide.index.search(params.namespace, queryVec, pool);
     for (const h of ann) candidateSeqs.add(h.seq);
   }

@@ -31,10 +31,15 @@ export interface AnnHit {
 }
 
 interface Loaded {
-  index: UsearchIndex;
+  /** Null until the first vector (or a saved file) tells the dimensions. */
+  index: UsearchIndex | null;
+  dimensions: number;
   watermark: number;
   addedSinceSave: number;
 }
+
+/** Saved file name: `<namespace>.<dims>d.<watermark>.usearch`. */
+const FILE_PATTERN = /^(.+)\.(\d+)d\.(\d+)\.usearch$/;
 
 function slug(model: string): string {
   return model.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100);
@@ -46,7 +51,6 @@ export class VectorIndex {
   constructor(
     private readonly store: Store,
     private readonly model: string,
-    private readonly dimensions: number,
     /** Folder for saved indexes; null keeps everything in memory. */
     private readonly dir: string | null,
   ) {}
@@ -55,10 +59,10 @@ export class VectorIndex {
     return this.dir === null ? null : join(this.dir, slug(this.model));
   }
 
-  private create(): UsearchIndex {
+  private create(dimensions: number): UsearchIndex {
     const { Index, MetricKind, ScalarKind } = loadUsearch();
     return new Index({
-      dimensions: this.dimensions,
+      dimensions,
       metric: MetricKind.Cos,
       quantization: ScalarKind.I8,
       connectivity: 16,
@@ -68,16 +72,16 @@ export class VectorIndex {
     });
   }
 
-  /** Newest saved file for a namespace: `<ns>.<watermark>.usearch`. */
-  private newestFile(namespace: string): { path: string; watermark: number } | null {
+  /** Newest saved file for a namespace. */
+  private newestFile(namespace: string): { path: string; watermark: number; dimensions: number } | null {
     const dir = this.modelDir();
     if (dir === null || !existsSync(dir)) return null;
-    let best: { path: string; watermark: number } | null = null;
+    let best: { path: string; watermark: number; dimensions: number } | null = null;
     for (const name of readdirSync(dir)) {
-      const m = /^(.+)\.(\d+)\.usearch$/.exec(name);
+      const m = FILE_PATTERN.exec(name);
       if (!m || m[1] !== namespace) continue;
-      const watermark = Number(m[2]);
-      if (!best || watermark > best.watermark) best = { path: join(dir, name), watermark };
+      const watermark = Number(m[3]);
+      if (!best || watermark > best.watermark) best = { path: join(dir, name), watermark, dimensions: Number(m[2]) };
     }
     return best;
   }
@@ -85,19 +89,17 @@ export class VectorIndex {
   private load(namespace: string): Loaded {
     let entry = this.loaded.get(namespace);
     if (entry) return entry;
-    const index = this.create();
-    let watermark = 0;
+    entry = { index: null, dimensions: 0, watermark: 0, addedSinceSave: 0 };
     const file = this.newestFile(namespace);
     if (file) {
+      const index = this.create(file.dimensions);
       try {
         index.load(file.path);
-        watermark = file.watermark;
+        entry = { index, dimensions: file.dimensions, watermark: file.watermark, addedSinceSave: 0 };
       } catch {
-        // A damaged derived file is rebuilt from the store; the watermark stays 0.
-        watermark = 0;
+        // A damaged derived file is rebuilt from the store: start empty, watermark 0.
       }
     }
-    entry = { index, watermark, addedSinceSave: 0 };
     this.loaded.set(namespace, entry);
     return entry;
   }
@@ -109,33 +111,39 @@ export class VectorIndex {
     for (;;) {
       const page = await this.store.vectorsAfter(namespace, this.model, entry.watermark, CATCH_UP_PAGE);
       if (page.length === 0) break;
+      if (!entry.index) {
+        entry.dimensions = page[0]!.vector.length;
+        entry.index = this.create(entry.dimensions);
+      }
+      const index = entry.index;
+      const dims = entry.dimensions;
       const keys: bigint[] = [];
-      const flat = new Float32Array(page.length * this.dimensions);
+      const flat = new Float32Array(page.length * dims);
       let n = 0;
       for (const v of page) {
-        if (v.vector.length !== this.dimensions) continue;
+        if (v.vector.length !== dims) continue;
         const key = BigInt(v.seq);
         // A re-embedded entry arrives with a new row id: replace its old point.
-        if (entry.index.contains(key)) entry.index.remove(key);
+        if (index.contains(key)) index.remove(key);
         keys.push(key);
-        flat.set(v.vector, n * this.dimensions);
+        flat.set(v.vector, n * dims);
         n++;
       }
-      if (n > 0) entry.index.add(BigUint64Array.from(keys), flat.subarray(0, n * this.dimensions), 0);
+      if (n > 0) index.add(BigUint64Array.from(keys), flat.subarray(0, n * dims), 0);
       entry.watermark = page[page.length - 1]!.id;
       added += n;
       if (page.length < CATCH_UP_PAGE) break;
     }
     entry.addedSinceSave += added;
-    if (entry.addedSinceSave >= SAVE_AFTER_ADDS && entry.index.size() >= SAVE_MIN_VECTORS) this.save(namespace, entry);
+    if (entry.addedSinceSave >= SAVE_AFTER_ADDS && this.size(namespace) >= SAVE_MIN_VECTORS) this.save(namespace, entry);
     return added;
   }
 
   async search(namespace: string, query: Float32Array, k: number): Promise<AnnHit[]> {
     await this.catchUp(namespace);
     const entry = this.load(namespace);
-    const size = entry.index.size();
-    if (size === 0) return [];
+    const size = this.size(namespace);
+    if (!entry.index || size === 0 || query.length !== entry.dimensions) return [];
     const matches = entry.index.search(query, Math.min(k, size), 0);
     const hits: AnnHit[] = [];
     for (let i = 0; i < matches.keys.length; i++) hits.push({ seq: Number(matches.keys[i]), distance: matches.distances[i]! });
@@ -143,28 +151,28 @@ export class VectorIndex {
   }
 
   size(namespace: string): number {
-    return this.loaded.get(namespace)?.index.size() ?? 0;
+    return this.loaded.get(namespace)?.index?.size() ?? 0;
   }
 
   private save(namespace: string, entry: Loaded): void {
     const dir = this.modelDir();
-    if (dir === null) return;
+    if (dir === null || !entry.index) return;
     mkdirSync(dir, { recursive: true });
-    const finalPath = join(dir, `${namespace}.${entry.watermark}.usearch`);
+    const finalPath = join(dir, `${namespace}.${entry.dimensions}d.${entry.watermark}.usearch`);
     const tmp = `${finalPath}.tmp-${process.pid}`;
     entry.index.save(tmp);
     renameSync(tmp, finalPath);
     entry.addedSinceSave = 0;
     for (const name of readdirSync(dir)) {
-      const m = /^(.+)\.(\d+)\.usearch$/.exec(name);
-      if (m && m[1] === namespace && Number(m[2]) < entry.watermark) rmSync(join(dir, name), { force: true });
+      const m = FILE_PATTERN.exec(name);
+      if (m && m[1] === namespace && Number(m[3]) < entry.watermark) rmSync(join(dir, name), { force: true });
     }
   }
 
   /** Saves every index that grew enough to be worth keeping. */
   flush(): void {
     for (const [ns, entry] of this.loaded) {
-      if (entry.addedSinceSave > 0 && entry.index.size() >= SAVE_MIN_VECTORS) this.save(ns, entry);
+      if (entry.addedSinceSave > 0 && this.size(ns) >= SAVE_MIN_VECTORS) this.save(ns, entry);
     }
   }
 

@@ -9,7 +9,7 @@ import { parseNamespace } from '../core/namespace.js';
 import { sha256 } from '../core/text.js';
 import type { Memory } from '../core/types.js';
 import type { Embedder } from '../embed/embedder.js';
-import { createEmbedder } from '../embed/factory.js';
+import { createThreadedEmbedder } from '../embed/factory.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import { hybridSearch, type SearchResult, type VectorSide } from '../search/hybrid.js';
@@ -31,6 +31,12 @@ export interface OpenOptions {
   namespace?: string;
   /** Injects an embedder (tests, custom models); null disables vectors. */
   embedder?: Embedder | null;
+  /**
+   * Run a local model in this many worker threads (0: in-process, the default). The threads start
+   * loading the model at once, in parallel with opening the store: the CLI uses 1 for a fast
+   * cold search and one per core for bulk embedding.
+   */
+  embedThreads?: number;
   busyTimeoutMs?: number;
 }
 
@@ -87,10 +93,17 @@ export class Cairn {
     const paths = resolveHome(options.home);
     const config = options.config !== undefined ? parseConfig(options.config) : loadConfigFile(paths.config);
     const namespace = parseNamespace(options.namespace ?? config.defaultNamespace);
+    const busyTimeoutMs = options.busyTimeoutMs ?? busyTimeoutFromEnv();
     mkdirSync(paths.root, { recursive: true });
-    const store = new SqliteStore(paths.database, { busyTimeoutMs: options.busyTimeoutMs ?? busyTimeoutFromEnv() });
-    const embedder = options.embedder !== undefined ? options.embedder : createEmbedder(config.embedder);
-    return new Cairn(paths, config, store, embedder, namespace);
+    // The embedder first: worker threads begin loading the model while the store opens.
+    const embedder = options.embedder !== undefined ? options.embedder : createThreadedEmbedder(config.embedder, options.embedThreads ?? 0);
+    try {
+      const store = new SqliteStore(paths.database, { busyTimeoutMs });
+      return new Cairn(paths, config, store, embedder, namespace);
+    } catch (err) {
+      if (options.embedder === undefined) await embedder?.close();
+      throw err;
+    }
   }
 
   /** Writes a default config file if none exists; returns whether it wrote one. */
@@ -121,11 +134,8 @@ export class Cairn {
     return this.embedderReady;
   }
 
-  private async index(): Promise<VectorIndex> {
-    if (!this.vectorIndex) {
-      const dims = await this.dimensions();
-      this.vectorIndex = new VectorIndex(this.store, this.embedder!.modelId, dims, this.paths.indexDir);
-    }
+  private index(): VectorIndex {
+    this.vectorIndex ??= new VectorIndex(this.store, this.embedder!.modelId, this.paths.indexDir);
     return this.vectorIndex;
   }
 
@@ -196,10 +206,13 @@ export class Cairn {
       if (!this.embedder) degraded = 'no embedder configured: BM25 only';
       else {
         try {
-          const index = await this.index();
+          // Embedding starts first (possibly on another thread); catch-up and BM25 run meanwhile.
+          const queryVector = this.embedQuery(input.query);
+          queryVector.catch(() => undefined); // awaited (and reported) below, or not needed
+          const index = this.index();
           await index.catchUp(ns);
           if (index.size(ns) === 0) degraded = `no vectors for ${this.embedder.modelId} in ${ns}: BM25 only (run "cairn reembed")`;
-          else vectors = { index, model: this.embedder.modelId, embedQuery: (text) => this.embedQuery(text) };
+          else vectors = { index, model: this.embedder.modelId, queryVector };
         } catch (err) {
           degraded = `vector search unavailable: ${(err as Error).message}`;
         }
@@ -247,7 +260,7 @@ export class Cairn {
    */
   async reembed(options: { force?: boolean; onProgress?: (p: IndexProgress) => void } = {}): Promise<IndexProgress & { dropped: number }> {
     if (!this.embedder) throw new CairnError(ERROR_CODES.EMBEDDER, 'No embedder configured (embedder.provider is "none")');
-    const index = await this.index();
+    const index = this.index();
     let dropped = 0;
     if (options.force) {
       // Count only other models' vectors as dropped; the active model's are recomputed below.

@@ -1,8 +1,9 @@
 // Shared plumbing for CLI commands: global options, opening the facade, printing, and mapping
 // typed errors to distinct exit codes. Commands stay a few lines each.
+import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { CairnError, EXIT_CODES, isCairnError } from '../../core/errors.js';
-import type { Cairn } from '../../service/cairn.js';
+import type { Cairn, OpenOptions } from '../../service/cairn.js';
 
 export interface GlobalOptions {
   home?: string;
@@ -14,15 +15,22 @@ export function globals(cmd: Command): GlobalOptions {
   return cmd.optsWithGlobals() as GlobalOptions;
 }
 
-export async function openCairn(cmd: Command): Promise<Cairn> {
+/** Embedding threads per job: one overlaps a model load with the rest; bulk jobs use every core. */
+export const THREADS = { query: 1, bulk: Math.max(1, availableParallelism()) } as const;
+
+export async function openCairn(cmd: Command, extra: Pick<OpenOptions, 'embedThreads'> = {}): Promise<Cairn> {
   const { Cairn } = await import('../../service/cairn.js');
   const g = globals(cmd);
-  return Cairn.open({ home: g.home, namespace: g.namespace });
+  return Cairn.open({ home: g.home, namespace: g.namespace, ...extra });
 }
 
 /** Opens the facade, runs `fn`, always closes. */
-export async function withCairn<T>(cmd: Command, fn: (cairn: Cairn) => Promise<T>): Promise<T> {
-  const cairn = await openCairn(cmd);
+export async function withCairn<T>(
+  cmd: Command,
+  fn: (cairn: Cairn) => Promise<T>,
+  extra: Pick<OpenOptions, 'embedThreads'> = {},
+): Promise<T> {
+  const cairn = await openCairn(cmd, extra);
   try {
     return await fn(cairn);
   } finally {

@@ -4,7 +4,7 @@ import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { CairnError, EXIT_CODES } from '../../../core/errors.js';
 import { progressBar } from '../progress.js';
-import { globals, print, printJson, withCairn } from '../run.js';
+import { THREADS, globals, print, printJson, withCairn } from '../run.js';
 import { formatStatus } from './status-format.js';
 
 export function registerAdminCommands(program: Command): void {
@@ -69,7 +69,7 @@ export function registerAdminCommands(program: Command): void {
           if (report.warning) process.stderr.write(`cairn: warning: ${report.warning}\n`);
         }
         if (report.errors.length > 0) process.exitCode = EXIT_CODES.INVALID_INPUT;
-      });
+      }, { embedThreads: THREADS.bulk });
     });
 
   program
@@ -88,7 +88,7 @@ export function registerAdminCommands(program: Command): void {
         } finally {
           bar.stop();
         }
-      });
+      }, { embedThreads: THREADS.bulk });
     });
 }
 

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { CATEGORIES } from '../../../core/types.js';
 import { formatMemory } from '../format.js';
-import { globals, intOption, listOption, print, printJson, withCairn } from '../run.js';
+import { THREADS, globals, intOption, listOption, print, printJson, withCairn } from '../run.js';
 
 export function registerMemoryCommands(program: Command): void {
   program
@@ -30,7 +30,7 @@ export function registerMemoryCommands(program: Command): void {
         if (globals(cmd).json) return printJson(res);
         print(`${res.duplicate ? 'Already known (mentions now ' + res.memory.mentions + ')' : 'Stored'}: ${res.memory.id}`);
         if (res.warning) process.stderr.write(`cairn: warning: ${res.warning}\n`);
-      });
+      }, { embedThreads: THREADS.query });
     });
 
   program

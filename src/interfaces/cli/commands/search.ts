@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { CATEGORIES, KINDS } from '../../../core/types.js';
 import { formatResult } from '../format.js';
-import { globals, intOption, listOption, print, printJson, withCairn } from '../run.js';
+import { THREADS, globals, intOption, listOption, print, printJson, withCairn } from '../run.js';
 
 export function registerSearchCommand(program: Command): void {
   program
@@ -37,6 +37,6 @@ export function registerSearchCommand(program: Command): void {
         if (res.degraded) process.stderr.write(`cairn: note: ${res.degraded}\n`);
         if (res.results.length === 0) return print(`No results in namespace ${res.namespace}.`);
         print(res.results.map((r, i) => formatResult(r, i + 1, Boolean(opts.explain))).join('\n'));
-      });
+      }, { embedThreads: THREADS.query });
     });
 }

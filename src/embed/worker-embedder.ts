@@ -1,0 +1,120 @@
+// Runs a CPU-bound embedder (use-lite, transformers.js) in worker threads. One worker lets a CLI
+// load the model on a second core while the first opens the store and runs BM25; several workers
+// spread bulk embedding (reembed, import, capture) over every core.
+import { Worker } from 'node:worker_threads';
+import type { EmbedderConfig } from '../core/config.js';
+import { CairnError, ERROR_CODES, type ErrorCode } from '../core/errors.js';
+import type { Embedder, EmbedderInfo } from './embedder.js';
+import type { WorkerCall, WorkerRequest, WorkerResponse } from './embed-worker.js';
+
+/** Texts per message to a worker: large enough to amortise messaging, small enough to balance. */
+const CHUNK = 32;
+
+// Under a TypeScript loader (tests, benches) this file is .ts and so is its sibling.
+const RUNNING_FROM_SOURCE = import.meta.url.endsWith('.ts');
+const WORKER_URL = new URL(RUNNING_FROM_SOURCE ? './embed-worker.ts' : './embed-worker.js', import.meta.url);
+
+interface Pending {
+  resolve: (res: WorkerResponse & { ok: true }) => void;
+  reject: (err: Error) => void;
+}
+
+class EmbedThread {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private failure: Error | null = null;
+  /** Requests sent and not yet answered: the pool sends new work to the least busy thread. */
+  inFlight = 0;
+
+  constructor(config: EmbedderConfig) {
+    this.worker = RUNNING_FROM_SOURCE
+      ? // Loader hooks are per thread on Node 20: register tsx in the worker before loading it.
+        new Worker(`import('tsx/esm/api').then((m) => m.register()).then(() => import(${JSON.stringify(WORKER_URL.href)}))`, {
+          eval: true,
+          workerData: { config },
+        })
+      : new Worker(WORKER_URL, { workerData: { config } });
+    this.worker.unref();
+    this.worker.on('message', (res: WorkerResponse) => {
+      const p = this.pending.get(res.id);
+      if (!p) return;
+      this.pending.delete(res.id);
+      this.inFlight--;
+      if (res.ok) p.resolve(res);
+      else p.reject(new CairnError((res.code in ERROR_CODES ? res.code : 'EMBEDDER') as ErrorCode, res.message));
+    });
+    this.worker.on('error', (err) => this.fail(new CairnError(ERROR_CODES.EMBEDDER, `embedding worker crashed: ${err.message}`)));
+    this.worker.on('exit', (code) => this.fail(new CairnError(ERROR_CODES.EMBEDDER, `embedding worker exited (code ${code})`)));
+  }
+
+  private fail(err: Error): void {
+    this.failure ??= err;
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+    this.inFlight = 0;
+  }
+
+  request(req: WorkerCall): Promise<WorkerResponse & { ok: true }> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    this.inFlight++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      // While requests are pending the thread must keep the process alive.
+      this.worker.ref();
+      this.worker.postMessage({ ...req, id } as WorkerRequest);
+    }).finally(() => {
+      if (this.pending.size === 0) this.worker.unref();
+    }) as Promise<WorkerResponse & { ok: true }>;
+  }
+
+  terminate(): Promise<number> {
+    this.failure ??= new CairnError(ERROR_CODES.EMBEDDER, 'embedder closed');
+    return this.worker.terminate();
+  }
+}
+
+export class WorkerEmbedder implements Embedder {
+  private readonly threads: EmbedThread[];
+  private initPromise: Promise<EmbedderInfo> | undefined;
+
+  /**
+   * Spawns the threads at once and starts loading the model in each, so the load overlaps with
+   * whatever the caller does next.
+   */
+  constructor(
+    readonly modelId: string,
+    config: EmbedderConfig,
+    threads = 1,
+  ) {
+    this.threads = Array.from({ length: Math.max(1, threads) }, () => new EmbedThread(config));
+    void this.init().catch(() => undefined); // preload; a failure is reported by the next call
+  }
+
+  init(): Promise<EmbedderInfo> {
+    this.initPromise ??= Promise.all(this.threads.map((t) => t.request({ type: 'init' }))).then(
+      ([first]) => ({ modelId: this.modelId, dimensions: first!.dimensions! }),
+      (err: unknown) => {
+        this.initPromise = undefined;
+        throw err;
+      },
+    );
+    return this.initPromise;
+  }
+
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    await this.init();
+    const chunks: Array<Promise<Float32Array[]>> = [];
+    for (let i = 0; i < texts.length; i += CHUNK) {
+      const thread = this.threads.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
+      chunks.push(thread.request({ type: 'embed', texts: texts.slice(i, i + CHUNK) }).then((r) => r.vectors!));
+    }
+    return (await Promise.all(chunks)).flat();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.threads.map((t) => t.terminate()));
+  }
+}

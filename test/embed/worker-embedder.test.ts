@@ -1,0 +1,61 @@
+// The worker-thread embedder must be a drop-in for the in-process one: same vectors, same order,
+// clear errors when the model cannot load.
+import { describe, it, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UseLiteEmbedder } from '../../src/embed/use-lite.js';
+import { WorkerEmbedder } from '../../src/embed/worker-embedder.js';
+import { createThreadedEmbedder } from '../../src/embed/factory.js';
+import { isCairnError } from '../../src/core/errors.js';
+
+const texts = Array.from({ length: 70 }, (_, i) => `sentence number ${i} about ${i % 3 === 0 ? 'databases' : 'gardening'}`);
+
+describe('WorkerEmbedder', () => {
+  const pool = new WorkerEmbedder('use-lite@1', { provider: 'use-lite' }, 2);
+  const local = new UseLiteEmbedder();
+  after(async () => {
+    await pool.close();
+    await local.close();
+  });
+
+  it('returns the same vectors as the in-process model, in input order, across two threads', async () => {
+    const info = await pool.init();
+    assert.deepEqual(info, { modelId: 'use-lite@1', dimensions: 512 });
+    const [viaPool, viaLocal] = await Promise.all([pool.embed(texts), local.embed(texts)]);
+    assert.equal(viaPool.length, texts.length);
+    for (let i = 0; i < texts.length; i++) {
+      assert.equal(viaPool[i]!.length, 512);
+      let diff = 0;
+      for (let d = 0; d < 512; d++) diff = Math.max(diff, Math.abs(viaPool[i]![d]! - viaLocal[i]![d]!));
+      assert.ok(diff < 1e-5, `vector ${i} differs by ${diff}`);
+    }
+  });
+
+  it('handles empty batches and concurrent callers', async () => {
+    assert.deepEqual(await pool.embed([]), []);
+    const [a, b] = await Promise.all([pool.embed(['alpha']), pool.embed(['beta', 'gamma'])]);
+    assert.equal(a.length, 1);
+    assert.equal(b.length, 2);
+  });
+
+  it('reports a model that cannot load as a CairnError, and closed pools refuse work', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cairn-worker-'));
+    const broken = new WorkerEmbedder('transformers:missing', { provider: 'transformers', model: 'missing', path: dir, dtype: 'fp32', pooling: 'mean', allowRemote: false }, 1);
+    try {
+      await assert.rejects(broken.embed(['x']), (err: unknown) => isCairnError(err) && err.code === 'EMBEDDER' && /missing/.test(err.message));
+    } finally {
+      await broken.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await assert.rejects(broken.embed(['x']), (err: unknown) => isCairnError(err) && err.code === 'EMBEDDER');
+  });
+
+  it('createThreadedEmbedder keeps HTTP embedders and 0 threads in-process', () => {
+    const http = createThreadedEmbedder({ provider: 'ollama', baseUrl: 'http://127.0.0.1:9', model: 'm', timeoutMs: 1000 }, 2);
+    assert.ok(!(http instanceof WorkerEmbedder));
+    assert.ok(!(createThreadedEmbedder({ provider: 'use-lite' }, 0) instanceof WorkerEmbedder));
+    assert.equal(createThreadedEmbedder({ provider: 'none' }, 2), null);
+  });
+});
