@@ -1,0 +1,264 @@
+// Cold start of the built CLI: wall time of `node dist/interfaces/cli/main.js search "<q>" --json`
+// (and `--mode bm25`, and `status`) as a fresh process, 10 runs each, against homes that use the
+// REAL default embedder config (use-lite), so the CLI loads the model and embeds the query.
+//
+// Two homes:
+//  - "synthetic-vectors home" (default 10k memories): vectors from the synthetic embedder stored
+//    under the use-lite model id `use-lite@1` and an ANN index saved on disk. The CLI cannot tell:
+//    it loads use-lite, embeds the query with it and searches the saved index, which is exactly the
+//    cold-start path; only the (meaningless) ranking differs. Seeding takes seconds.
+//  - "real home" (default 2,500 memories): every vector made by use-lite through embedPending(),
+//    as a user's home would be (about 30–40 s to seed). Confirms the first home is representative.
+//
+// Run alone: node --import tsx bench/cold-start.ts [--memories 10k] [--real 2500] [--runs 10]
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Cairn } from '../src/service/cairn.js';
+import type { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { USE_LITE_MODEL_ID } from '../src/embed/use-lite.js';
+import { Corpus, generateQueries } from './corpus.js';
+import { SyntheticEmbedder } from './synthetic-embedder.js';
+import { dirSize, dist, int, mark, mb, pair, parseScale, scaleLabel, table, type Dist } from './stats.js';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface ColdStartOptions {
+  runs: number;
+  /** Memories in the synthetic-vectors home. */
+  memories: number;
+  /** Memories in the real-embedding home (0 skips it). */
+  realMemories: number;
+  seed: number;
+  cli?: string;
+  log?: (msg: string) => void;
+}
+
+export interface ColdRun {
+  name: string;
+  home: string;
+  args: string[];
+  wall: Dist;
+  ok: boolean;
+  note?: string;
+}
+
+export interface ColdStartResult {
+  cli: string;
+  /** Set when a source file is newer than the built CLI (run `npm run build`). */
+  staleWarning: string | null;
+  homes: Record<string, { memories: number; vectors: number; bytes: number; seedMs: number; note: string }>;
+  realEmbedding: { memories: number; ms: number; perSec: number } | null;
+  runs: ColdRun[];
+}
+
+function newestMtime(dir: string): { path: string; mtimeMs: number } {
+  let best = { path: '', mtimeMs: 0 };
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const st = statSync(p);
+    const cand = st.isDirectory() ? newestMtime(p) : { path: p, mtimeMs: st.mtimeMs };
+    if (cand.mtimeMs > best.mtimeMs) best = cand;
+  }
+  return best;
+}
+
+async function storeCorpus(cairn: Cairn, corpus: Corpus, n: number): Promise<void> {
+  for (let from = 0; from < n; from += 1000) await cairn.store.addMemories(corpus.batch(from, Math.min(n, from + 1000)));
+}
+
+/** Home whose vectors are synthetic but recorded under use-lite's model id, index saved. */
+async function syntheticHome(n: number, corpus: Corpus, query: string): Promise<{ home: string; vectors: number }> {
+  const home = mkdtempSync(join(tmpdir(), `cairn-cold-${scaleLabel(n)}-`));
+  const synth = new SyntheticEmbedder({ modelId: USE_LITE_MODEL_ID, lexicon: corpus.lexicon() });
+  const cairn = await Cairn.open({ home, embedder: synth, config: {} });
+  await storeCorpus(cairn, corpus, n);
+  const db = (cairn.store as SqliteStore).db;
+  const page = db.prepare('SELECT seq, body FROM entries WHERE seq > ? ORDER BY seq LIMIT ?');
+  let vectors = 0;
+  for (let after = 0; ; ) {
+    const rows = page.all(after, 5000) as Array<{ seq: number; body: string }>;
+    if (rows.length === 0) break;
+    await cairn.store.putVectors(USE_LITE_MODEL_ID, rows.map((r) => ({ seq: r.seq, vector: synth.embedOne(r.body) })));
+    vectors += rows.length;
+    after = rows[rows.length - 1]!.seq;
+  }
+  await cairn.search(query, { mode: 'hybrid', limit: 10 }); // builds and saves the ANN index
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  await cairn.close();
+  return { home, vectors };
+}
+
+/** Home embedded for real with the default embedder (use-lite), like a user's. */
+async function realHome(n: number, corpus: Corpus, query: string): Promise<{ home: string; vectors: number; embedMs: number }> {
+  const home = mkdtempSync(join(tmpdir(), `cairn-cold-real-${scaleLabel(n)}-`));
+  const cairn = await Cairn.open({ home, config: {} });
+  await storeCorpus(cairn, corpus, n);
+  const t0 = performance.now();
+  const progress = await cairn.embedPending();
+  const embedMs = performance.now() - t0;
+  await cairn.search(query, { mode: 'hybrid', limit: 10 });
+  (cairn.store as SqliteStore).db.pragma('wal_checkpoint(TRUNCATE)');
+  await cairn.close();
+  return { home, vectors: progress.done, embedMs };
+}
+
+function timeCli(cli: string, home: string, args: string[], runs: number, check: (stdout: string) => string | null): { wall: Dist; ok: boolean; note?: string } {
+  const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_HOME: home };
+  delete env.NODE_OPTIONS;
+  delete env.CAIRN_TEST;
+  delete env.NODE_TEST_CONTEXT;
+  const times: number[] = [];
+  let note: string | undefined;
+  let ok = true;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const r = cli === '' ? spawnSync(process.execPath, args, { env, encoding: 'utf8' }) : spawnSync(process.execPath, [cli, ...args], { env, encoding: 'utf8' });
+    times.push(performance.now() - t0);
+    if (r.status !== 0) {
+      ok = false;
+      note = `exit ${r.status}: ${(r.stderr || r.stdout).trim().slice(0, 300)}`;
+    } else if (i === 0) {
+      const problem = check(r.stdout);
+      if (problem) {
+        ok = false;
+        note = problem;
+      }
+    }
+  }
+  return { wall: dist(times), ok, ...(note ? { note } : {}) };
+}
+
+function checkSearch(expectedMode: string) {
+  return (stdout: string): string | null => {
+    try {
+      const res = JSON.parse(stdout) as { mode?: string; degraded?: string; results?: unknown[] };
+      if (res.mode !== expectedMode) return `ran in mode ${res.mode}${res.degraded ? ` (${res.degraded})` : ''}`;
+      if (!res.results?.length) return 'no results';
+      return null;
+    } catch {
+      return `output is not JSON: ${stdout.slice(0, 200)}`;
+    }
+  };
+}
+
+export async function runColdStart(options: ColdStartOptions): Promise<ColdStartResult> {
+  const log = options.log ?? (() => undefined);
+  const cli = options.cli ?? join(REPO, 'dist', 'interfaces', 'cli', 'main.js');
+  if (!existsSync(cli)) throw new Error(`${cli} not found: run "npm run build" first`);
+  const newestSrc = newestMtime(join(REPO, 'src'));
+  const staleWarning = newestSrc.mtimeMs > statSync(cli).mtimeMs ? `${newestSrc.path} is newer than ${cli}: the CLI measured may not match src (run "npm run build")` : null;
+  if (staleWarning) log(`warning: ${staleWarning}`);
+
+  const corpus = new Corpus({ seed: options.seed + 100 });
+  const queries = generateQueries(corpus, options.runs, options.memories, options.seed + 101).map((q) => q.text);
+  const homes: ColdStartResult['homes'] = {};
+  const runs: ColdRun[] = [];
+  const cleanup: string[] = [];
+
+  const rotate = (make: (q: string) => string[]) => {
+    let i = 0;
+    return () => make(queries[i++ % queries.length]!);
+  };
+  const measure = (name: string, home: string, argsFor: () => string[], check: (s: string) => string | null, useCli = true) => {
+    // spawnSync takes one argument list per run; rotate queries across runs.
+    const times: number[] = [];
+    let ok = true;
+    let note: string | undefined;
+    let args: string[] = [];
+    for (let i = 0; i < options.runs; i++) {
+      args = argsFor();
+      const r = timeCli(useCli ? cli : '', home, args, 1, i === 0 ? check : () => null);
+      times.push(r.wall.p50);
+      if (!r.ok) {
+        ok = false;
+        note ??= r.note;
+      }
+    }
+    runs.push({ name, home, args, wall: dist(times), ok, ...(note ? { note } : {}) });
+    log(`  ${name}: p50/p95 ${pair(dist(times), 0)}${ok ? '' : ` (problem: ${note})`}`);
+  };
+
+  measure('node -e 0 (process start floor)', tmpdir(), () => ['-e', '0'], () => null, false);
+
+  log(`cold start: seeding a ${scaleLabel(options.memories)} home (synthetic vectors under ${USE_LITE_MODEL_ID})`);
+  let t0 = performance.now();
+  const a = await syntheticHome(options.memories, corpus, queries[0]!);
+  cleanup.push(a.home);
+  homes.synthetic = {
+    memories: options.memories,
+    vectors: a.vectors,
+    bytes: dirSize(a.home).total,
+    seedMs: performance.now() - t0,
+    note: `synthetic vectors stored as ${USE_LITE_MODEL_ID}; index saved on disk; the CLI embeds the query with the real use-lite`,
+  };
+  const label = scaleLabel(options.memories);
+  measure(`search --json (hybrid), ${label} home`, a.home, rotate((q) => ['search', q, '--json']), checkSearch('hybrid'));
+  measure(`search --mode bm25 --json, ${label} home`, a.home, rotate((q) => ['search', q, '--mode', 'bm25', '--json']), checkSearch('bm25'));
+  measure(`status --json, ${label} home`, a.home, () => ['status', '--json'], (s) => (s.includes('"ok"') ? null : `unexpected output: ${s.slice(0, 200)}`));
+
+  let realEmbedding: ColdStartResult['realEmbedding'] = null;
+  if (options.realMemories > 0) {
+    log(`cold start: seeding a ${int(options.realMemories)}-memory home embedded for real with use-lite (takes a while)`);
+    t0 = performance.now();
+    const b = await realHome(options.realMemories, new Corpus({ seed: options.seed + 200 }), queries[0]!);
+    cleanup.push(b.home);
+    realEmbedding = { memories: b.vectors, ms: b.embedMs, perSec: (b.vectors / b.embedMs) * 1000 };
+    homes.real = {
+      memories: options.realMemories,
+      vectors: b.vectors,
+      bytes: dirSize(b.home).total,
+      seedMs: performance.now() - t0,
+      note: 'every vector made by use-lite via Cairn.embedPending()',
+    };
+    log(`  real embedding: ${int(realEmbedding.perSec)} memories/s`);
+    const rl = scaleLabel(options.realMemories);
+    measure(`search --json (hybrid), ${rl} real home`, b.home, rotate((q) => ['search', q, '--json']), checkSearch('hybrid'));
+    measure(`search --mode bm25 --json, ${rl} real home`, b.home, rotate((q) => ['search', q, '--mode', 'bm25', '--json']), checkSearch('bm25'));
+  }
+  for (const dir of cleanup) rmSync(dir, { recursive: true, force: true });
+  return { cli, staleWarning, homes, realEmbedding, runs };
+}
+
+export function renderColdStart(r: ColdStartResult, targetMs: number): string {
+  const rows = r.runs.map((run) => {
+    const isSearch = run.args[0] === 'search';
+    return [run.name, `${run.wall.p50.toFixed(0)} ms`, `${run.wall.p95.toFixed(0)} ms`, isSearch ? `≤ ${targetMs} ms` : '', isSearch ? mark(run.wall.p95 <= targetMs && run.ok) : '', run.ok ? '' : (run.note ?? 'failed')];
+  });
+  const homeLines = Object.entries(r.homes).map(
+    ([name, h]) => `- ${name} home: ${int(h.memories)} memories, ${int(h.vectors)} vectors, ${mb(h.bytes)}, seeded in ${(h.seedMs / 1000).toFixed(1)} s — ${h.note}`,
+  );
+  return [
+    `### Cold start: \`node ${r.cli.replace(REPO + '/', '')} …\` as a fresh process (${r.runs[0]?.wall.n ?? 0} runs each, wall time)`,
+    '',
+    ...homeLines,
+    ...(r.realEmbedding ? [`- real use-lite document embedding via embedPending(): ${int(r.realEmbedding.perSec)} memories/s (${int(r.realEmbedding.memories)} in ${(r.realEmbedding.ms / 1000).toFixed(1)} s)`] : []),
+    ...(r.staleWarning ? [`- **warning:** ${r.staleWarning}`] : []),
+    '',
+    table(['command', 'p50', 'p95', 'target', '', 'problem'], rows),
+  ].join('\n');
+}
+
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  const args = process.argv.slice(2);
+  const val = (name: string, def: string) => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1]! : def;
+  };
+  runColdStart({
+    runs: Number(val('--runs', '10')),
+    memories: parseScale(val('--memories', '10k')),
+    realMemories: parseScale(val('--real', '2500')),
+    seed: Number(val('--seed', '42')),
+    log: (m) => process.stderr.write(m + '\n'),
+  }).then(
+    (r) => process.stdout.write(renderColdStart(r, 400) + '\n'),
+    (err: unknown) => {
+      process.stderr.write(`cold start bench failed: ${(err as Error).stack ?? String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
