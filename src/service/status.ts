@@ -33,8 +33,14 @@ export interface StatusReport {
   problems: string[];
 }
 
-export async function buildStatus(store: Store, paths: HomePaths, config: CairnConfig, model: string | null): Promise<StatusReport> {
-  const database = await store.health();
+export async function buildStatus(
+  store: Store,
+  paths: HomePaths,
+  config: CairnConfig,
+  model: string | null,
+  options: { integrity?: boolean } = {},
+): Promise<StatusReport> {
+  const database = await store.health(options);
   const stats = await store.namespaceStats();
   const vectorStats = model ? await store.vectorStats(model) : [];
   const models = await store.vectorModels();

@@ -102,10 +102,15 @@ export interface HealthReport {
   details: Record<string, unknown>;
 }
 
+export interface HealthOptions {
+  /** Also verify every page (slow on big stores: seconds at 1M memories). */
+  integrity?: boolean;
+}
+
 export interface Store {
   readonly backend: string;
   close(): Promise<void>;
-  health(): Promise<HealthReport>;
+  health(options?: HealthOptions): Promise<HealthReport>;
 
   ensureNamespace(namespace: string): Promise<void>;
   namespaceStats(): Promise<NamespaceStats[]>;
@@ -139,8 +144,15 @@ export interface Store {
   /** Seqs of the namespace's entries passing a filter, newest first, at most `limit`. */
   filterEntries(namespace: string, filter: EntryFilter, limit: number): Promise<number[]>;
 
-  /** Entries with no vector of `model`, oldest first. */
-  entriesMissingVector(model: string, limit: number, namespace?: string): Promise<Array<{ seq: number; namespace: string; text: string }>>;
+  /** Entries with no vector of `model` and seq above `afterSeq`, oldest first (page with the last seq). */
+  entriesMissingVector(
+    model: string,
+    limit: number,
+    namespace?: string,
+    afterSeq?: number,
+  ): Promise<Array<{ seq: number; namespace: string; text: string }>>;
+  /** The index entry of one record (its seq and indexed text), or null. */
+  entryFor(kind: Kind, refId: string): Promise<{ seq: number; namespace: string; text: string } | null>;
   putVectors(model: string, rows: ReadonlyArray<{ seq: number; vector: Float32Array }>): Promise<void>;
   vectorsAfter(namespace: string, model: string, afterId: number, limit: number): Promise<StoredVector[]>;
   getVectors(model: string, seqs: readonly number[]): Promise<Map<number, Float32Array>>;

@@ -74,8 +74,7 @@ function buildMemory(input: NewMemory, now: string): Memory {
 }
 
 function currentDuplicate(db: Database, namespace: string, text: string): MemoryRow | undefined {
-  return db
-    .prepare('SELECT * FROM memories WHERE namespace = ? AND dedup_key = ? AND valid_to IS NULL')
+  return stmt(db, 'SELECT * FROM memories WHERE namespace = ? AND dedup_key = ? AND valid_to IS NULL')
     .get(namespace, dedupKey(text)) as MemoryRow | undefined;
 }
 
@@ -135,8 +134,7 @@ export function listMemories(db: Database, filter: MemoryFilter): Memory[] {
   };
   filter.categories?.forEach((c, i) => (params[`c${i}`] = c));
   for (const key of Object.keys(params)) if (params[key] === undefined) delete params[key];
-  const rows = db
-    .prepare(`SELECT * FROM memories WHERE ${where.join(' AND ')} ORDER BY created_at DESC, seq DESC LIMIT @limit OFFSET @offset`)
+  const rows = stmt(db, `SELECT * FROM memories WHERE ${where.join(' AND ')} ORDER BY created_at DESC, seq DESC LIMIT @limit OFFSET @offset`)
     .all(params) as MemoryRow[];
   return rows.map(memoryFromRow);
 }

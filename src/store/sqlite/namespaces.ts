@@ -9,8 +9,7 @@ export function ensureNamespaceTx(db: Database, namespace: string, now: string):
 }
 
 export function namespaceStats(db: Database): NamespaceStats[] {
-  const rows = db
-    .prepare(
+  const rows = stmt(db, 
       `SELECT n.id AS namespace,
         (SELECT COUNT(*) FROM memories m WHERE m.namespace = n.id) AS memories,
         (SELECT COUNT(*) FROM memories m WHERE m.namespace = n.id AND m.valid_to IS NULL) AS currentMemories,

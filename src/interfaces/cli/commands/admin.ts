@@ -25,9 +25,10 @@ export function registerAdminCommands(program: Command): void {
   program
     .command('status')
     .description('Database health, counts per namespace and kind, embedder, index freshness (exit 10 when unhealthy)')
+    .option('--check', 'also verify every database page (slow on large stores)')
     .option('--json', 'print as JSON')
-    .action(async (_opts, cmd: Command) => {
-      const report = await withCairn(cmd, (cairn) => cairn.status());
+    .action(async (opts, cmd: Command) => {
+      const report = await withCairn(cmd, (cairn) => cairn.status({ integrity: Boolean(opts.check) }));
       if (globals(cmd).json) printJson(report);
       else print(formatStatus(report));
       if (!report.ok) process.exitCode = EXIT_CODES.UNHEALTHY;
