@@ -638,6 +638,20 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
     });
 
     describe('vectors and cache', () => {
+      it('a busy namespace crowding the best keyword hits never hides another namespace\'s matches', async () => {
+        // OTHER's memories all outscore NS's (the word twice, short texts), so the global top hits
+        // are all OTHER's: NS must still get its own, in BM25 order, and filters still apply.
+        await store.addMemories(Array.from({ length: 60 }, (_, i) => ({ namespace: OTHER, text: `walrus walrus ${i}` })));
+        const weak = (await add('a long note that mentions a walrus once among many other unrelated words here', { importance: 2 })).memory;
+        const strong = (await add('walrus facts: the walrus eats clams', { importance: 9 })).memory;
+        const hits = await store.keywordSearch(NS, ['walrus'], 2);
+        const entries = await store.getEntries(NS, hits.map((h) => h.seq));
+        assert.deepEqual(hits.map((h) => entries.find((e) => e.seq === h.seq)!.refId), [strong.id, weak.id]);
+        const filtered = await store.keywordSearch(NS, ['walrus'], 5, { minImportance: 5 });
+        assert.deepEqual((await store.getEntries(NS, filtered.map((h) => h.seq))).map((e) => e.refId), [strong.id]);
+        assert.equal((await store.keywordSearch(OTHER, ['walrus'], 100)).length, 60);
+      });
+
       it('entriesMissingVector → putVectors → vectorsAfter with monotonic ids and watermark paging', async () => {
         const texts = ['v one', 'v two', 'v three', 'v four', 'v five'];
         for (const [i, text] of texts.entries()) await add(text, {}, at(i));
@@ -647,6 +661,11 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         assert.ok(missing.every((m) => m.namespace === NS));
         assert.equal((await store.entriesMissingVector('model-a', 100)).length, 6, 'all namespaces without a filter');
         assert.deepEqual((await store.entriesMissingVector('model-a', 2, NS)).map((m) => m.text), texts.slice(0, 2));
+        const page2 = await store.entriesMissingVector('model-a', 2, NS, missing[1]!.seq);
+        assert.deepEqual(page2.map((m) => m.text), texts.slice(2, 4), 'afterSeq pages past the cursor');
+        const entry = await store.entryFor('memory', (await store.listMemories({ namespace: NS, limit: 1 }))[0]!.id);
+        assert.equal(entry?.text, 'v five');
+        assert.equal(await store.entryFor('memory', 'm_doesnotexist'), null);
 
         await store.putVectors('model-a', missing.slice(0, 3).map((m, i) => ({ seq: m.seq, vector: vec(i, 1, 0) })));
         assert.deepEqual((await store.entriesMissingVector('model-a', 100, NS)).map((m) => m.text), texts.slice(3));
