@@ -1,5 +1,5 @@
 // cairn init | status | export | import | reembed
-import { createReadStream, createWriteStream, existsSync, openSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, existsSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { CairnError, EXIT_CODES } from '../../../core/errors.js';
@@ -40,12 +40,22 @@ export function registerAdminCommands(program: Command): void {
     .option('-o, --output <file>', 'write to a file instead of stdout')
     .action(async (opts, cmd: Command) => {
       await withCairn(cmd, async (cairn) => {
-        const out = opts.output ? createWriteStream('', { fd: openOutput(opts.output) }) : process.stdout;
-        const count = await cairn.exportJsonl(out);
-        if (opts.output) {
+        if (!opts.output) return void (await cairn.exportJsonl(process.stdout));
+        // Claim the name first (never overwrite), write beside it, rename when complete: a failed
+        // export leaves no partial file behind.
+        closeSync(openOutput(opts.output));
+        const tmp = `${opts.output}.tmp-${process.pid}`;
+        try {
+          const out = createWriteStream(tmp, { flags: 'wx' });
+          const count = await cairn.exportJsonl(out);
           out.end();
           await finished(out);
+          renameSync(tmp, opts.output);
           process.stderr.write(`Exported ${count} memories to ${opts.output}\n`);
+        } catch (err) {
+          rmSync(tmp, { force: true });
+          rmSync(opts.output, { force: true });
+          throw err;
         }
       });
     });
