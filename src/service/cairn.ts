@@ -30,8 +30,7 @@ export interface OpenOptions {
   embedder?: Embedder | null;
   /**
    * Run a local model in this many worker threads (0: in-process, the default). The threads start
-   * loading the model at once, in parallel with opening the store: the CLI uses 1 for a fast
-   * cold search and one per core for bulk embedding.
+   * loading the model at once; the CLI uses one per core for bulk embedding (reembed, import).
    */
   embedThreads?: number;
   busyTimeoutMs?: number;
@@ -242,8 +241,9 @@ export class Cairn {
   }
 
   private async embedQuery(text: string): Promise<Float32Array> {
-    const model = this.embedder!.modelId;
-    const hit = (await this.store.cacheGet(model, [sha256(text)])).get(sha256(text));
+    // A query equal to a stored text (or a repeated query) reuses its cached vector.
+    const hash = sha256(text);
+    const hit = (await this.store.cacheGet(this.embedder!.modelId, [hash])).get(hash);
     if (hit) return hit;
     const [vec] = await this.embedder!.embed([text]);
     return vec!;
