@@ -241,7 +241,7 @@ export class Cairn {
   }
 
   private async embedQuery(text: string): Promise<Float32Array> {
-    // A query equal to a stored text (or a repeated query) reuses its cached vector.
+    // A query equal to an already embedded text reuses its cached vector (search never writes).
     const hash = sha256(text);
     const hit = (await this.store.cacheGet(this.embedder!.modelId, [hash])).get(hash);
     if (hit) return hit;
