@@ -1,10 +1,10 @@
 // What every HTTP embedder shares: probe the dimensions once, then embed in batches. Providers
 // supply only their request (wire format); the probe and batching logic lives here once.
 import type { Embedder, EmbedderInfo } from './embedder.js';
+import { onceUntilFailure } from './once.js';
 
 export abstract class BatchedHttpEmbedder implements Embedder {
   abstract readonly modelId: string;
-  private initPromise: Promise<EmbedderInfo> | undefined;
 
   constructor(
     private readonly batchSize = 64,
@@ -16,16 +16,10 @@ export abstract class BatchedHttpEmbedder implements Embedder {
   protected abstract request(texts: readonly string[], dimensions?: number): Promise<Float32Array[]>;
 
   /** Embeds a probe string once to learn the dimensions (and to fail early if the service is down). */
-  init(): Promise<EmbedderInfo> {
-    this.initPromise ??= this.request(['dimension probe'], this.probeDimensions).then(
-      ([vec]) => ({ modelId: this.modelId, dimensions: vec!.length }),
-      (err: unknown) => {
-        this.initPromise = undefined;
-        throw err;
-      },
-    );
-    return this.initPromise;
-  }
+  readonly init = onceUntilFailure(async (): Promise<EmbedderInfo> => {
+    const [vec] = await this.request(['dimension probe'], this.probeDimensions);
+    return { modelId: this.modelId, dimensions: vec!.length };
+  });
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];

@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import type { EmbedderConfig } from '../core/config.js';
 import { CairnError, ERROR_CODES, type ErrorCode } from '../core/errors.js';
 import type { Embedder, EmbedderInfo } from './embedder.js';
+import { onceUntilFailure } from './once.js';
 import type { WorkerCall, WorkerRequest, WorkerResponse } from './embed-worker.js';
 
 /** Texts per message to a worker: large enough to amortise messaging, small enough to balance. */
@@ -77,7 +78,6 @@ class EmbedThread {
 
 export class WorkerEmbedder implements Embedder {
   private readonly threads: EmbedThread[];
-  private initPromise: Promise<EmbedderInfo> | undefined;
 
   /**
    * Spawns the threads at once and starts loading the model in each, so the load overlaps with
@@ -92,16 +92,10 @@ export class WorkerEmbedder implements Embedder {
     void this.init().catch(() => undefined); // preload; a failure is reported by the next call
   }
 
-  init(): Promise<EmbedderInfo> {
-    this.initPromise ??= Promise.all(this.threads.map((t) => t.request({ type: 'init' }))).then(
-      ([first]) => ({ modelId: this.modelId, dimensions: first!.dimensions! }),
-      (err: unknown) => {
-        this.initPromise = undefined;
-        throw err;
-      },
-    );
-    return this.initPromise;
-  }
+  readonly init = onceUntilFailure(async (): Promise<EmbedderInfo> => {
+    const [first] = await Promise.all(this.threads.map((t) => t.request({ type: 'init' })));
+    return { modelId: this.modelId, dimensions: first!.dimensions! };
+  });
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
