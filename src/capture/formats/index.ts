@@ -1,0 +1,47 @@
+// One entry point for the transcript parsers: pick one by format name, or parse a batch of lines
+// in one call. The capture layer (files, databases, checkpoints, redaction) builds on this.
+import { invalidInput } from '../../core/errors.js';
+import type { ParseResult } from '../turn-draft.js';
+import { createClaudeCodeParser } from './claude-code.js';
+import type { ParserOptions, TranscriptParser } from './common.js';
+import { createGenericJsonlParser } from './generic-jsonl.js';
+import { createOpenClawParser } from './openclaw.js';
+
+export type { ParserOptions, TranscriptParser } from './common.js';
+export { createClaudeCodeParser } from './claude-code.js';
+export { createGenericJsonlParser } from './generic-jsonl.js';
+export { createOpenClawParser } from './openclaw.js';
+
+/** Format names, as used for a source's `kind` and a turn's provenance `source`. */
+export const TRANSCRIPT_FORMATS = ['openclaw', 'claude-code', 'jsonl'] as const;
+export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
+
+export function isTranscriptFormat(name: string): name is TranscriptFormat {
+  return (TRANSCRIPT_FORMATS as readonly string[]).includes(name);
+}
+
+const FACTORIES: Record<TranscriptFormat, (options?: ParserOptions) => TranscriptParser> = {
+  openclaw: createOpenClawParser,
+  'claude-code': createClaudeCodeParser,
+  jsonl: createGenericJsonlParser,
+};
+
+/** A new parser for `format`; an unknown format name is an INVALID_INPUT error. */
+export function createParser(format: string, options: ParserOptions = {}): TranscriptParser {
+  if (!isTranscriptFormat(format)) {
+    throw invalidInput(`Unknown transcript format "${format.slice(0, 40)}": use one of ${TRANSCRIPT_FORMATS.join(', ')}`);
+  }
+  return FACTORIES[format](options);
+}
+
+/**
+ * Parses complete input in one go: numbers lines from `firstLine` (default 1), pushes them all,
+ * flushes, and returns everything. For a whole file or a test; a growing file wants `createParser`.
+ */
+export function parseLines(format: string, lines: Iterable<string>, options: ParserOptions & { firstLine?: number } = {}): ParseResult {
+  const parser = createParser(format, options);
+  let lineNo = options.firstLine ?? 1;
+  for (const line of lines) parser.push(line, lineNo++);
+  parser.flush();
+  return parser.take();
+}
