@@ -45,8 +45,10 @@ export async function embedEntries(store: Store, embedder: Embedder, batch: Read
 /** Embeds missing vectors until none are left (or `max` is reached). */
 export async function embedPending(store: Store, embedder: Embedder, options: IndexerOptions = {}): Promise<IndexProgress> {
   const batchSize = options.batchSize ?? 64;
-  const total = options.onProgress ? await countMissing(store, embedder.modelId, options.namespace) : 0;
+  // Index-only counts: with nothing missing, skip the scan for missing vectors altogether.
+  const total = await countMissing(store, embedder.modelId, options.namespace);
   const progress: IndexProgress = { done: 0, total, cached: 0 };
+  if (total === 0) return progress;
   const limit = options.max ?? Infinity;
   let cursor = 0;
   while (progress.done < limit) {
