@@ -1,6 +1,7 @@
 // The one service facade. CLI, MCP, HTTP, the daemon and library users all call this class; it
 // validates input, talks to the store, the embedder and search, and nothing else reaches past it.
 import { mkdirSync, writeFileSync, existsSync, renameSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
 import { loadConfigFile, parseConfig, type CairnConfig, type CairnConfigInput } from '../core/config.js';
@@ -15,6 +16,9 @@ import type { Store } from '../store/store.js';
 import { hybridSearch, type SearchResult, type VectorSide } from '../search/hybrid.js';
 import { VectorIndex } from '../search/vector-index.js';
 import { embedEntries, embedPending, type IndexProgress } from './indexer.js';
+import { ingestFile, type IngestReport } from '../capture/ingest-file.js';
+import { openTranscript } from '../capture/file-reader.js';
+import { TRANSCRIPT_FORMATS, isTranscriptFormat, type TranscriptFormat } from '../capture/formats/index.js';
 import { exportJsonl, importJsonl, type ImportReport } from './jsonl.js';
 import { parseId, parseInput, searchInputSchema, storeInputSchema, type SearchInput, type StoreInput } from './inputs.js';
 import { buildStatus, type StatusReport } from './status.js';
@@ -55,6 +59,25 @@ export interface SearchResponse {
   results: SearchResult[];
   /** Why the vector side was not used, when it was not. */
   degraded?: string;
+}
+
+export interface IngestOptions {
+  format: TranscriptFormat | string;
+  namespace?: string;
+  /** The transcripts are complete: flush held turns (see IngestFileOptions.final). */
+  final?: boolean;
+  batchLines?: number;
+}
+
+export interface IngestResponse {
+  namespace: string;
+  format: TranscriptFormat;
+  /** One per path, in order: a report, or the error that stopped that file (others still ran). */
+  files: Array<{ path: string; report?: Omit<IngestReport, 'insertedIds'>; error?: { code: string; message: string } }>;
+  turnsInserted: number;
+  /** Vectors made for the new turns (0 without an embedder). */
+  embedded: number;
+  warning?: string;
 }
 
 /** CAIRN_BUSY_TIMEOUT_MS: how long to wait for another process's write lock (default 5000 ms). */
@@ -274,6 +297,46 @@ export class Cairn {
     dropped += await this.store.dropVectorsExcept(this.embedder.modelId);
     VectorIndex.removeOtherModels(this.paths.indexDir, this.embedder.modelId);
     return { ...progress, dropped };
+  }
+
+  /**
+   * Captures what is new in each transcript file since its checkpoint (registering the file as a
+   * source of the namespace), then embeds the new turns. Every path is checked first: one that
+   * cannot be read throws (NOT_FOUND or INVALID_INPUT) before anything is stored. A file that
+   * fails later (it vanished meanwhile) gets an `error` entry and the other files still run.
+   */
+  async ingest(paths: readonly string[], options: IngestOptions): Promise<IngestResponse> {
+    const format = options.format;
+    if (!isTranscriptFormat(format)) {
+      throw new CairnError(ERROR_CODES.INVALID_INPUT, `Unknown transcript format "${String(format).slice(0, 40)}": use one of ${TRANSCRIPT_FORMATS.join(', ')}`);
+    }
+    if (paths.length === 0) throw new CairnError(ERROR_CODES.INVALID_INPUT, 'No transcript paths given');
+    const ns = this.namespace(options.namespace);
+    const absolute = paths.map((p) => resolvePath(p));
+    for (const path of absolute) await (await openTranscript(path, null)).close();
+    const response: IngestResponse = { namespace: ns, format, files: [], turnsInserted: 0, embedded: 0 };
+    for (const path of absolute) {
+      try {
+        const source = await this.store.addSource(ns, format, path);
+        const { insertedIds: _ids, ...report } = await ingestFile(this.store, {
+          path, format, namespace: ns, sourceId: source.id, final: options.final, batchLines: options.batchLines,
+        });
+        response.files.push({ path, report });
+        response.turnsInserted += report.turnsInserted;
+      } catch (err) {
+        const code = err instanceof CairnError ? err.code : ERROR_CODES.INTERNAL;
+        response.files.push({ path, error: { code, message: (err as Error).message } });
+      }
+    }
+    if (this.embedder && response.turnsInserted > 0) {
+      try {
+        response.embedded = (await this.embedPending({ namespace: ns })).done;
+      } catch (err) {
+        // The turns are stored (and searchable by keyword); vectors can be rebuilt with reembed.
+        response.warning = `captured, but not embedded: ${(err as Error).message}; run "cairn reembed"`;
+      }
+    }
+    return response;
   }
 
   /** Health, counts and index freshness; `integrity` also verifies every database page (slow). */

@@ -15,8 +15,13 @@ const OC_CWD = '/home/ana/.openclaw/workspace';
 const CC_SESSION = '4f35e220-c435-4cf7-b9b9-f40426042847';
 
 /** The fields most tests compare: one tuple per turn. */
+/** Fallback ids carry a content hash (`line-3-1a2b3c4d`); most assertions only care about the line. */
+function plainId(id: string): string {
+  return id.replace(/^(line-\d+)-[0-9a-f]{8}$/, '$1');
+}
+
 function rows(result: ParseResult): Array<[number, string, string, string, string | null, string]> {
-  return result.turns.map((t) => [t.line, t.role, t.kind, t.messageId, t.speaker, t.text]);
+  return result.turns.map((t) => [t.line, t.role, t.kind, plainId(t.messageId), t.speaker, t.text]);
 }
 
 const line = (value: unknown): string => JSON.stringify(value);
@@ -327,9 +332,9 @@ describe('Claude Code', () => {
 
   it('uses options.sessionId, else "unknown" with one issue, and line ids for missing uuids', () => {
     const bare = line({ type: 'user', timestamp: '2026-02-18T11:00:00Z', message: { role: 'user', content: 'hi' } });
-    assert.deepEqual(parseLines('claude-code', [bare], { sessionId: 'file-stem' }).turns.map((t) => [t.sessionId, t.messageId]), [['file-stem', 'line-1']]);
+    assert.deepEqual(parseLines('claude-code', [bare], { sessionId: 'file-stem' }).turns.map((t) => [t.sessionId, plainId(t.messageId)]), [['file-stem', 'line-1']]);
     const result = parseLines('claude-code', [bare, bare]);
-    assert.deepEqual(result.turns.map((t) => [t.sessionId, t.messageId]), [['unknown', 'line-1'], ['unknown', 'line-2']]);
+    assert.deepEqual(result.turns.map((t) => [t.sessionId, plainId(t.messageId)]), [['unknown', 'line-1'], ['unknown', 'line-2']]);
     assert.deepEqual(result.issues.map((i) => [i.line, i.reason]), [
       [1, 'line has no sessionId and none was given; used "unknown"'],
       [1, 'line has no uuid; used the line number'],
@@ -339,11 +344,20 @@ describe('Claude Code', () => {
 });
 
 describe('generic JSONL chat', () => {
+  it('a record without an id gets its line number plus a content hash: stable on re-read, new content never collides', () => {
+    const a = parseLines('jsonl', [line({ role: 'user', content: 'first version' })]).turns[0]!.messageId;
+    const again = parseLines('jsonl', [line({ role: 'user', content: 'first version' })]).turns[0]!.messageId;
+    const rewritten = parseLines('jsonl', [line({ role: 'user', content: 'after truncation' })]).turns[0]!.messageId;
+    assert.match(a, /^line-1-[0-9a-f]{8}$/);
+    assert.equal(again, a);
+    assert.notEqual(rewritten, a);
+  });
+
   it('parses the fixture: ids, sessions, speakers, timestamps, extra fields', () => {
     const result = parseFixture('jsonl', 'generic-chat.jsonl', { sessionId: 'chat-file', fallbackTimestamp: '2026-04-02T00:00:00Z' });
     assert.deepEqual(result.issues, []);
     assert.equal(result.skipped, 1); // NO_REPLY
-    assert.deepEqual(result.turns.map((t) => [t.line, t.sessionId, t.messageId, t.role, t.kind, t.speaker, t.text, t.timestamp, t.meta]), [
+    assert.deepEqual(result.turns.map((t) => [t.line, t.sessionId, plainId(t.messageId), t.role, t.kind, t.speaker, t.text, t.timestamp, t.meta]), [
       [1, 'team-chat', 'm1', 'user', 'message', 'Caroline', 'We moved standup to 9:30.', '2026-04-01T09:00:00.000Z', {}],
       [2, 'team-chat', 'm2', 'assistant', 'message', null, 'Noted.\n\nStandup is now at 9:30.', '2026-04-01T09:00:05.000Z', {}],
       [3, 'team-chat', 'line-3', 'user', 'message', 'Caroline', 'ok thanks', '2026-04-01T09:00:05.000Z', {}],
@@ -354,7 +368,7 @@ describe('generic JSONL chat', () => {
 
   it('uses the caller fallback time and the default session when the file has neither', () => {
     const result = parseLines('jsonl', [line({ role: 'user', content: 'first words' })], { fallbackTimestamp: '2026-04-02T08:00:00+02:00' });
-    assert.deepEqual(result.turns.map((t) => [t.sessionId, t.messageId, t.timestamp]), [['default', 'line-1', '2026-04-02T06:00:00.000Z']]);
+    assert.deepEqual(result.turns.map((t) => [t.sessionId, plainId(t.messageId), t.timestamp]), [['default', 'line-1', '2026-04-02T06:00:00.000Z']]);
     assert.deepEqual(result.issues, []);
   });
 

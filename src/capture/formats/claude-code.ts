@@ -5,10 +5,7 @@
 import { EXCERPT_CHARS, MAX_TURN_CHARS, cleanText, toolCallSummary, toolResultLine } from '../clean.js';
 import type { DraftKind, DraftRole, TurnDraft } from '../turn-draft.js';
 import { userText } from './claude-code-text.js';
-import {
-  Collector, Timestamps, compact, contentText, isRecord, joinPieces, preview, readRecord, str,
-  type JsonRecord, type ParserOptions, type TranscriptParser,
-} from './common.js';
+import { Collector, Timestamps, compact, contentText, isRecord, joinPieces, preview, readRecord, str, type JsonRecord, type ParserOptions, type TranscriptParser, fallbackMessageId } from './common.js';
 
 /** Line types that carry no conversation: dropped and counted as skipped (as are `system` lines). */
 export const CLAUDE_CODE_NOISE_TYPES = ['progress', 'file-history-snapshot', 'queue-operation', 'attachment', 'summary'] as const;
@@ -75,7 +72,7 @@ export function createClaudeCodeParser(options: ParserOptions = {}): TranscriptP
     let uuid = str(rec.uuid);
     if (!uuid) {
       out.issue(lineNo, 'line has no uuid; used the line number');
-      uuid = `line-${lineNo}`;
+      uuid = fallbackMessageId(lineNo, rec);
     }
     const timestamp = times.resolve([rec.timestamp], lineNo, out);
     const meta = compact({ cwd, gitBranch, isSidechain: typeof rec.isSidechain === 'boolean' ? rec.isSidechain : undefined });
@@ -127,7 +124,7 @@ export function createClaudeCodeParser(options: ParserOptions = {}): TranscriptP
     // Synthetic messages ("API Error: …", "No response requested.") are Claude Code talking, not the model.
     if (msg.model === '<synthetic>' || rec.isApiErrorMessage === true) return out.skip();
     const messageId = str(msg.id);
-    const uuid = str(rec.uuid) ?? `line-${lineNo}`;
+    const uuid = str(rec.uuid) ?? fallbackMessageId(lineNo, rec);
     if (pending && messageId === pending.baseId) {
       if (pending.uuids.has(uuid)) return out.skip(); // the same part written twice
       pending.uuids.add(uuid);

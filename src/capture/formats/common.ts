@@ -1,6 +1,7 @@
 // Pieces every transcript parser shares: the parser contract, reading one JSONL line into a
 // record (reporting, never throwing), resolving timestamps with a fallback, collecting results,
 // and flattening string-or-blocks message content.
+import { createHash } from 'node:crypto';
 import type { ParseIssue, ParseResult, TurnDraft } from '../turn-draft.js';
 
 /** Options every parser accepts. */
@@ -202,4 +203,13 @@ export function scalar(value: unknown, maxChars = 200): string | number | boolea
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value === 'boolean') return value;
   return undefined;
+}
+
+/**
+ * Id for a record that has none: its line number plus a hash of its content. A file truncated and
+ * rewritten with other lines at the same numbers then never collides with what was captured
+ * before (the store dedups by id), while re-reading the same line gives the same id.
+ */
+export function fallbackMessageId(lineNo: number, rec: unknown): string {
+  return `line-${lineNo}-${createHash('sha256').update(JSON.stringify(rec) ?? '').digest('hex').slice(0, 8)}`;
 }

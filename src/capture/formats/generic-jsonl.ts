@@ -3,10 +3,7 @@
 // turn, so nothing is held back.
 import { MAX_TURN_CHARS, cleanText, stripProtocolTokens } from '../clean.js';
 import type { DraftRole } from '../turn-draft.js';
-import {
-  Collector, Timestamps, contentText, preview, readRecord, scalar,
-  type JsonRecord, type ParserOptions, type TranscriptParser,
-} from './common.js';
+import { Collector, Timestamps, contentText, preview, readRecord, scalar, type JsonRecord, type ParserOptions, type TranscriptParser, fallbackMessageId } from './common.js';
 
 const ROLES: Readonly<Record<string, DraftRole>> = { user: 'user', assistant: 'assistant', system: 'system', tool: 'tool' };
 const KNOWN_FIELDS = new Set(['role', 'content', 'timestamp', 'id', 'session', 'speaker']);
@@ -20,7 +17,7 @@ export const DEFAULT_SESSION = 'default';
  *
  * - `role` is user, assistant, system or tool (any case); missing or other roles are issues.
  * - `content` is a string or an array of `{type:'text', text}` blocks; other types are issues.
- * - `id` (string or number) is the messageId; without one it is `line-<n>`, stable as long as the
+ * - `id` (string or number) is the messageId; without one it is `line-<n>-<content hash>`, stable as long as the
  *   file is only appended to (the usual case for a chat log), so re-reading never doubles a turn.
  * - `session` names the session, else `options.sessionId` (e.g. the file name), else "default".
  * - `timestamp` (ISO or epoch seconds/milliseconds) is optional: without it the previous line's
@@ -60,7 +57,7 @@ export function createGenericJsonlParser(options: ParserOptions = {}): Transcrip
     }
     out.emit({
       sessionId: field(rec, 'session', lineNo) ?? options.sessionId ?? DEFAULT_SESSION,
-      messageId: field(rec, 'id', lineNo) ?? `line-${lineNo}`,
+      messageId: field(rec, 'id', lineNo) ?? fallbackMessageId(lineNo, rec),
       role,
       speaker: field(rec, 'speaker', lineNo) ?? null,
       text,

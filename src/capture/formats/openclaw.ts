@@ -6,10 +6,7 @@ import {
   EXCERPT_CHARS, MAX_TURN_CHARS, cleanText, removeTagged, stripProtocolTokens, toolCallSummary, toolResultLine,
 } from '../clean.js';
 import type { DraftKind, DraftRole } from '../turn-draft.js';
-import {
-  Collector, Timestamps, compact, contentText, isRecord, joinPieces, preview, readRecord, scalar, str,
-  type JsonRecord, type ParserOptions, type TranscriptParser,
-} from './common.js';
+import { Collector, Timestamps, compact, contentText, isRecord, joinPieces, preview, readRecord, scalar, str, type JsonRecord, type ParserOptions, type TranscriptParser, fallbackMessageId } from './common.js';
 import { stripInbound, stripReplyTags, triggerOf, type Inbound } from './openclaw-inbound.js';
 
 /** Record types that are not conversation: dropped and counted as skipped. */
@@ -52,7 +49,7 @@ export function createOpenClawParser(options: ParserOptions = {}): TranscriptPar
     let messageId = str(rec.id);
     if (!messageId) {
       out.issue(lineNo, 'record has no id; used the line number');
-      messageId = `line-${lineNo}`;
+      messageId = fallbackMessageId(lineNo, rec);
     }
     const timestamp = times.resolve(time, lineNo, out);
     out.emit({ sessionId: session, messageId, role, speaker, text, timestamp, line: lineNo, kind, meta: compact({ parentId: str(rec.parentId), cwd, ...meta }) });

@@ -3,6 +3,7 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT_CODES } from '../../core/errors.js';
 import { registerAdminCommands } from './commands/admin.js';
+import { registerIngestCommand } from './commands/ingest.js';
 import { registerMemoryCommands } from './commands/memory.js';
 import { registerSearchCommand } from './commands/search.js';
 import { reportError } from './run.js';
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerAdminCommands(program);
   registerMemoryCommands(program);
   registerSearchCommand(program);
+  registerIngestCommand(program);
   for (const cmd of program.commands) cmd.exitOverride();
   return program;
 }

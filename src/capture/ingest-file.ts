@@ -1,0 +1,208 @@
+// Captures one transcript file into the store, exactly once: read from the stored checkpoint,
+// parse, redact, and commit each batch of turns together with the checkpoint that covers exactly
+// the lines those turns came from (one transaction). A crash between batches re-reads at most one
+// uncommitted batch, and the store's dedup by (namespace, session, message id) keeps that from
+// doubling anything; a restart after rotation, truncation or a rewrite is safe for the same reason.
+import { basename, resolve } from 'node:path';
+import { invalidInput } from '../core/errors.js';
+import type { NewTurn } from '../core/types.js';
+import type { Store } from '../store/store.js';
+import { MAX_LINE_BYTES, openTranscript, type FileCheckpoint, type FileLine, type RestartReason } from './file-reader.js';
+import { createParser, isTranscriptFormat, TRANSCRIPT_FORMATS, type TranscriptFormat } from './formats/index.js';
+import type { TranscriptParser } from './formats/common.js';
+import type { ParseIssue, TurnDraft } from './turn-draft.js';
+import { redact } from './redact.js';
+
+/** Lines per committed batch by default: small transactions, few of them. */
+export const DEFAULT_BATCH_LINES = 1000;
+
+export interface IngestFileOptions {
+  path: string;
+  format: TranscriptFormat | string;
+  namespace: string;
+  /** The registered source (store.addSource) whose checkpoint this file uses. */
+  sourceId: number;
+  batchLines?: number;
+  /**
+   * The transcript is complete: flush turns the parser still holds (a Claude Code response whose
+   * later parts could still arrive) and checkpoint past them. Without it they stay uncommitted and
+   * the checkpoint stops at their first line, so the next run rebuilds them whole. Use it when the
+   * session has ended (SessionEnd hook, a one-off import of old files).
+   */
+  final?: boolean;
+  /** Line cap in bytes (default MAX_LINE_BYTES); longer lines are skipped as issues. */
+  maxLineBytes?: number;
+}
+
+export interface IngestReport {
+  path: string;
+  /** Complete lines read in this run (held lines are read again next run). */
+  linesRead: number;
+  turnsInserted: number;
+  /** Turns already stored (same namespace, session and message id). */
+  duplicates: number;
+  /** Records dropped on purpose by the parser (noise, empty turns). */
+  skipped: number;
+  /** Lines that could not be read as-is, with their 1-based line numbers. */
+  issues: ParseIssue[];
+  /** Secrets replaced, per kind. */
+  redactions: Record<string, number>;
+  /** Set when reading restarted from the top instead of the checkpoint, and why. */
+  restarted?: RestartReason;
+  /** Line the checkpoint now stands after. */
+  checkpointLine: number;
+  /** Ids of the turns inserted (for embedding or follow-up work). */
+  insertedIds: string[];
+}
+
+/** The checkpoint key of a file: its absolute path. */
+export function fileKey(path: string): string {
+  return resolve(path);
+}
+
+/** The session id a file name implies: `<id>.jsonl`, `<id>.jsonl.reset.<ts>` → `<id>`. */
+export function sessionFromFileName(path: string): string {
+  const name = basename(path);
+  const at = name.indexOf('.jsonl');
+  if (at > 0) return name.slice(0, at);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(0, dot) : name;
+}
+
+/**
+ * Ingests what is new in one file since its checkpoint. Throws a CairnError (NOT_FOUND or
+ * INVALID_INPUT) before touching the store when the file cannot be read; malformed lines are
+ * skipped and reported in `issues`, never thrown.
+ */
+export async function ingestFile(store: Store, options: IngestFileOptions): Promise<IngestReport> {
+  if (!isTranscriptFormat(options.format)) {
+    throw invalidInput(`Unknown transcript format "${String(options.format).slice(0, 40)}": use one of ${TRANSCRIPT_FORMATS.join(', ')}`);
+  }
+  const batchLines = options.batchLines ?? DEFAULT_BATCH_LINES;
+  if (!Number.isSafeInteger(batchLines) || batchLines < 1) throw invalidInput('batchLines must be a positive integer');
+  const path = fileKey(options.path);
+  const stored = await store.getCheckpoint(options.sourceId, path);
+  const reader = await openTranscript(path, stored, { maxLineBytes: options.maxLineBytes });
+  try {
+    const parser = createParser(options.format, { sessionId: sessionFromFileName(path), fallbackTimestamp: reader.mtime });
+    const run = new IngestRun(store, options, parser, reader.start, (line) => reader.checkpointAfter(line), path);
+    for await (const line of reader.lines()) {
+      run.read(line);
+      if (run.linesSinceCommit >= batchLines) await run.commit();
+    }
+    if (options.final) parser.flush();
+    await run.commit();
+    return run.report(reader.restarted);
+  } finally {
+    await reader.close();
+  }
+}
+
+/** The state of one ingest: the open batch, the positions of uncommitted lines, the totals. */
+class IngestRun {
+  private batch: NewTurn[] = [];
+  /** Lines read since the last commit, by line number: where a checkpoint could stand. */
+  private readonly positions = new Map<number, FileLine>();
+  private committed: FileCheckpoint;
+  private lastLine: FileLine | null = null;
+  linesSinceCommit = 0;
+  private readonly totals = { linesRead: 0, turnsInserted: 0, duplicates: 0, skipped: 0 };
+  private readonly issues: ParseIssue[] = [];
+  private readonly redactions: Record<string, number> = {};
+  private readonly insertedIds: string[] = [];
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: IngestFileOptions,
+    private readonly parser: TranscriptParser,
+    start: FileCheckpoint,
+    private readonly checkpointAfter: (line: FileLine | null) => FileCheckpoint,
+    private readonly key: string,
+  ) {
+    this.committed = start;
+  }
+
+  read(line: FileLine): void {
+    this.totals.linesRead++;
+    this.linesSinceCommit++;
+    this.positions.set(line.lineNo, line);
+    this.lastLine = line;
+    if (line.text === null) this.issues.push({ line: line.lineNo, reason: `line of ${line.length} bytes exceeds the ${this.options.maxLineBytes ?? MAX_LINE_BYTES}-byte limit; skipped` });
+    else this.parser.push(line.text, line.lineNo);
+    this.collect();
+  }
+
+  private collect(): void {
+    const { turns, issues, skipped } = this.parser.take();
+    this.issues.push(...issues);
+    this.totals.skipped += skipped;
+    for (const draft of turns) this.batch.push(this.toTurn(draft));
+  }
+
+  private toTurn(draft: TurnDraft): NewTurn {
+    const { text, counts } = redact(draft.text);
+    const metaCounts: Record<string, number> = { ...counts };
+    const meta: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(draft.meta)) {
+      if (typeof value !== 'string') meta[key] = value;
+      else {
+        const r = redact(value);
+        meta[key] = r.text;
+        for (const [kind, n] of Object.entries(r.counts)) metaCounts[kind] = (metaCounts[kind] ?? 0) + n;
+      }
+    }
+    for (const [kind, n] of Object.entries(metaCounts)) this.redactions[kind] = (this.redactions[kind] ?? 0) + n;
+    const speaker = draft.speaker === null ? null : redact(draft.speaker).text;
+    return {
+      namespace: this.options.namespace,
+      sourceId: this.options.sourceId,
+      sessionId: draft.sessionId,
+      messageId: draft.messageId,
+      role: draft.role,
+      speaker,
+      text,
+      timestamp: draft.timestamp,
+      line: draft.line,
+      meta: { ...meta, kind: draft.kind, source: this.options.format, ...(Object.keys(metaCounts).length ? { redactions: metaCounts } : {}) },
+    };
+  }
+
+  /**
+   * Commits the batch with the checkpoint after the last line whose turns are all out of the
+   * parser: just before `pendingFrom()` while a merge is held, else after the last line read.
+   */
+  async commit(): Promise<void> {
+    this.collect();
+    const pending = this.parser.pendingFrom();
+    const target = pending === null ? this.lastLine : this.positions.get(pending - 1) ?? null;
+    const checkpoint = target === null ? this.committed : this.checkpointAfter(target);
+    const moved = checkpoint.offset !== this.committed.offset || checkpoint.ino !== this.committed.ino || checkpoint.lineNo !== this.committed.lineNo;
+    // Nothing to write. (A restart with no complete line yet is not recorded: the next run
+    // detects the same replacement or truncation and restarts again, which is harmless.)
+    if (this.batch.length === 0 && !moved) return this.reset();
+    const result = await this.store.addTurns(this.batch, { sourceId: this.options.sourceId, key: this.key, state: { ...checkpoint } });
+    this.totals.turnsInserted += result.inserted.length;
+    this.totals.duplicates += result.duplicates;
+    for (const turn of result.inserted) this.insertedIds.push(turn.id);
+    this.committed = checkpoint;
+    for (const lineNo of this.positions.keys()) if (lineNo <= checkpoint.lineNo) this.positions.delete(lineNo);
+    this.reset();
+  }
+
+  private reset(): void {
+    this.batch = [];
+    this.linesSinceCommit = 0;
+  }
+
+  report(restarted: RestartReason | undefined): IngestReport {
+    return {
+      path: this.key,
+      ...this.totals,
+      issues: this.issues,
+      redactions: this.redactions,
+      ...(restarted ? { restarted } : {}),
+      checkpointLine: this.committed.lineNo,
+      insertedIds: this.insertedIds,
+    };
+  }
+}
