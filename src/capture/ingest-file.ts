@@ -8,7 +8,7 @@ import { invalidInput } from '../core/errors.js';
 import type { NewTurn } from '../core/types.js';
 import type { Store } from '../store/store.js';
 import { MAX_LINE_BYTES, openTranscript, type FileCheckpoint, type FileLine, type RestartReason } from './file-reader.js';
-import { createParser, isTranscriptFormat, TRANSCRIPT_FORMATS, type TranscriptFormat } from './formats/index.js';
+import { createParser, parseTranscriptFormat, type TranscriptFormat } from './formats/index.js';
 import type { TranscriptParser } from './formats/common.js';
 import type { ParseIssue, TurnDraft } from './turn-draft.js';
 import { redact } from './redact.js';
@@ -75,9 +75,7 @@ export function sessionFromFileName(path: string): string {
  * skipped and reported in `issues`, never thrown.
  */
 export async function ingestFile(store: Store, options: IngestFileOptions): Promise<IngestReport> {
-  if (!isTranscriptFormat(options.format)) {
-    throw invalidInput(`Unknown transcript format "${String(options.format).slice(0, 40)}": use one of ${TRANSCRIPT_FORMATS.join(', ')}`);
-  }
+  parseTranscriptFormat(options.format);
   const batchLines = options.batchLines ?? DEFAULT_BATCH_LINES;
   if (!Number.isSafeInteger(batchLines) || batchLines < 1) throw invalidInput('batchLines must be a positive integer');
   const path = fileKey(options.path);

@@ -28,6 +28,3 @@ export function parseTime(value: string, label: string, now = Date.now()): strin
 
 export const DAY_MS = 86_400_000;
 
-export function ageDays(iso: string, now = Date.now()): number {
-  return (now - Date.parse(iso)) / DAY_MS;
-}

@@ -1,6 +1,5 @@
 // A short excerpt of a result around the query's words, so a person (or an agent with a token
 // budget) sees why it matched without reading the whole text.
-import { tokenize } from './query-terms.js';
 
 const DEFAULT_WIDTH = 240;
 
@@ -39,7 +38,3 @@ export function makeSnippet(text: string, terms: readonly string[], width = DEFA
   return (start > 0 ? '…' : '') + flat.slice(start, end).trim() + (end < flat.length ? '…' : '');
 }
 
-/** Tokens of a text matched against query terms: used by tests and explain output. */
-export function matchedTerms(text: string, terms: readonly string[]): string[] {
-  return [...new Set(tokenize(text).filter((w) => matchesTerm(w, terms)))];
-}

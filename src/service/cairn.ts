@@ -18,7 +18,7 @@ import { VectorIndex } from '../search/vector-index.js';
 import { embedEntries, embedPending, type IndexProgress } from './indexer.js';
 import { ingestFile, type IngestReport } from '../capture/ingest-file.js';
 import { openTranscript } from '../capture/file-reader.js';
-import { TRANSCRIPT_FORMATS, isTranscriptFormat, type TranscriptFormat } from '../capture/formats/index.js';
+import { parseTranscriptFormat, type TranscriptFormat } from '../capture/formats/index.js';
 import { exportJsonl, importJsonl, type ImportReport } from './jsonl.js';
 import { parseId, parseInput, searchInputSchema, storeInputSchema, type SearchInput, type StoreInput } from './inputs.js';
 import { buildStatus, type StatusReport } from './status.js';
@@ -96,7 +96,6 @@ export class Cairn {
   readonly defaultNamespace: string;
   readonly store: Store;
   private readonly embedder: Embedder | null;
-  private embedderReady: Promise<number> | null = null;
   private vectorIndex: VectorIndex | null = null;
 
   private constructor(paths: HomePaths, config: CairnConfig, store: Store, embedder: Embedder | null, namespace: string) {
@@ -145,12 +144,6 @@ export class Cairn {
 
   namespace(ns?: string): string {
     return ns === undefined ? this.defaultNamespace : parseNamespace(ns);
-  }
-
-  private async dimensions(): Promise<number> {
-    if (!this.embedder) throw new CairnError(ERROR_CODES.EMBEDDER, 'No embedder configured');
-    this.embedderReady ??= this.embedder.init().then((info) => info.dimensions);
-    return this.embedderReady;
   }
 
   private index(): VectorIndex {
@@ -275,7 +268,6 @@ export class Cairn {
   /** Embeds every entry that lacks a vector for the active model. */
   async embedPending(options: { namespace?: string; onProgress?: (p: IndexProgress) => void } = {}): Promise<IndexProgress> {
     if (!this.embedder) throw new CairnError(ERROR_CODES.EMBEDDER, 'No embedder configured (embedder.provider is "none")');
-    await this.dimensions();
     return embedPending(this.store, this.embedder, options);
   }
 
@@ -306,10 +298,7 @@ export class Cairn {
    * fails later (it vanished meanwhile) gets an `error` entry and the other files still run.
    */
   async ingest(paths: readonly string[], options: IngestOptions): Promise<IngestResponse> {
-    const format = options.format;
-    if (!isTranscriptFormat(format)) {
-      throw new CairnError(ERROR_CODES.INVALID_INPUT, `Unknown transcript format "${String(format).slice(0, 40)}": use one of ${TRANSCRIPT_FORMATS.join(', ')}`);
-    }
+    const format = parseTranscriptFormat(options.format);
     if (paths.length === 0) throw new CairnError(ERROR_CODES.INVALID_INPUT, 'No transcript paths given');
     const ns = this.namespace(options.namespace);
     const absolute = paths.map((p) => resolvePath(p));

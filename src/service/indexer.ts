@@ -15,8 +15,6 @@ export interface IndexerOptions {
   batchSize?: number;
   namespace?: string;
   onProgress?: (p: IndexProgress) => void;
-  /** Stop after this many entries (the CLI's store embeds just what it wrote). */
-  max?: number;
 }
 
 async function countMissing(store: Store, model: string, namespace?: string): Promise<number> {
@@ -42,17 +40,16 @@ export async function embedEntries(store: Store, embedder: Embedder, batch: Read
   return batch.length - todo.length;
 }
 
-/** Embeds missing vectors until none are left (or `max` is reached). */
+/** Embeds missing vectors until none are left. */
 export async function embedPending(store: Store, embedder: Embedder, options: IndexerOptions = {}): Promise<IndexProgress> {
   const batchSize = options.batchSize ?? 64;
   // Index-only counts: with nothing missing, skip the scan for missing vectors altogether.
   const total = await countMissing(store, embedder.modelId, options.namespace);
   const progress: IndexProgress = { done: 0, total, cached: 0 };
   if (total === 0) return progress;
-  const limit = options.max ?? Infinity;
   let cursor = 0;
-  while (progress.done < limit) {
-    const batch = await store.entriesMissingVector(embedder.modelId, Math.min(batchSize, limit - progress.done), options.namespace, cursor);
+  for (;;) {
+    const batch = await store.entriesMissingVector(embedder.modelId, batchSize, options.namespace, cursor);
     if (batch.length === 0) break;
     cursor = batch[batch.length - 1]!.seq;
     progress.cached += await embedEntries(store, embedder, batch);

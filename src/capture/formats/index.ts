@@ -26,12 +26,15 @@ const FACTORIES: Record<TranscriptFormat, (options?: ParserOptions) => Transcrip
   jsonl: createGenericJsonlParser,
 };
 
+/** Validates a format name from the outside; an unknown one is an INVALID_INPUT error. */
+export function parseTranscriptFormat(name: unknown): TranscriptFormat {
+  if (typeof name === 'string' && isTranscriptFormat(name)) return name;
+  throw invalidInput(`Unknown transcript format "${String(name).slice(0, 40)}": use one of ${TRANSCRIPT_FORMATS.join(', ')}`);
+}
+
 /** A new parser for `format`; an unknown format name is an INVALID_INPUT error. */
 export function createParser(format: string, options: ParserOptions = {}): TranscriptParser {
-  if (!isTranscriptFormat(format)) {
-    throw invalidInput(`Unknown transcript format "${format.slice(0, 40)}": use one of ${TRANSCRIPT_FORMATS.join(', ')}`);
-  }
-  return FACTORIES[format](options);
+  return FACTORIES[parseTranscriptFormat(format)](options);
 }
 
 /**
