@@ -11,7 +11,8 @@ import { MAX_LINE_BYTES, openTranscript, type FileCheckpoint, type FileLine, typ
 import { createParser, parseTranscriptFormat, type TranscriptFormat } from './formats/index.js';
 import type { TranscriptParser } from './formats/common.js';
 import type { ParseIssue, TurnDraft } from './turn-draft.js';
-import { redact } from './redact.js';
+import { draftToTurn } from './to-turn.js';
+import { mergeStats, readError, readStats, type CaptureStats } from './capture-stats.js';
 
 /** Lines per committed batch by default: small transactions, few of them. */
 export const DEFAULT_BATCH_LINES = 1000;
@@ -83,7 +84,7 @@ export async function ingestFile(store: Store, options: IngestFileOptions): Prom
   const reader = await openTranscript(path, stored, { maxLineBytes: options.maxLineBytes });
   try {
     const parser = createParser(options.format, { sessionId: sessionFromFileName(path), fallbackTimestamp: reader.mtime });
-    const run = new IngestRun(store, options, parser, reader.start, (line) => reader.checkpointAfter(line), path);
+    const run = new IngestRun(store, options, parser, reader.start, (line) => reader.checkpointAfter(line), path, stored);
     for await (const line of reader.lines()) {
       run.read(line);
       if (run.linesSinceCommit >= batchLines) await run.commit();
@@ -106,8 +107,17 @@ class IngestRun {
   linesSinceCommit = 0;
   private readonly totals = { linesRead: 0, turnsInserted: 0, duplicates: 0, skipped: 0 };
   private readonly issues: ParseIssue[] = [];
+  /** Issues not yet covered by a committed checkpoint (their lines may be read again). */
+  private openIssues: ParseIssue[] = [];
   private readonly redactions: Record<string, number> = {};
+  /** Redactions and skips since the last commit, for the stored stats. */
+  private pendingRedactions: Record<string, number> = {};
+  private pendingSkipped = 0;
   private readonly insertedIds: string[] = [];
+  /** Cumulative stats as committed (stored with every checkpoint). */
+  private stats: CaptureStats;
+  /** The stored state carries an error that the next write must clear. */
+  private staleError: boolean;
 
   constructor(
     private readonly store: Store,
@@ -116,8 +126,11 @@ class IngestRun {
     start: FileCheckpoint,
     private readonly checkpointAfter: (line: FileLine | null) => FileCheckpoint,
     private readonly key: string,
+    stored: unknown,
   ) {
     this.committed = start;
+    this.stats = readStats(stored);
+    this.staleError = readError(stored) !== null;
   }
 
   read(line: FileLine): void {
@@ -125,44 +138,29 @@ class IngestRun {
     this.linesSinceCommit++;
     this.positions.set(line.lineNo, line);
     this.lastLine = line;
-    if (line.text === null) this.issues.push({ line: line.lineNo, reason: `line of ${line.length} bytes exceeds the ${this.options.maxLineBytes ?? MAX_LINE_BYTES}-byte limit; skipped` });
+    if (line.text === null) this.addIssue({ line: line.lineNo, reason: `line of ${line.length} bytes exceeds the ${this.options.maxLineBytes ?? MAX_LINE_BYTES}-byte limit; skipped` });
     else this.parser.push(line.text, line.lineNo);
     this.collect();
   }
 
+  private addIssue(issue: ParseIssue): void {
+    this.issues.push(issue);
+    this.openIssues.push(issue);
+  }
+
   private collect(): void {
     const { turns, issues, skipped } = this.parser.take();
-    this.issues.push(...issues);
+    for (const issue of issues) this.addIssue(issue);
     this.totals.skipped += skipped;
+    this.pendingSkipped += skipped;
     for (const draft of turns) this.batch.push(this.toTurn(draft));
   }
 
   private toTurn(draft: TurnDraft): NewTurn {
-    const { text, counts } = redact(draft.text);
-    const metaCounts: Record<string, number> = { ...counts };
-    const meta: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(draft.meta)) {
-      if (typeof value !== 'string') meta[key] = value;
-      else {
-        const r = redact(value);
-        meta[key] = r.text;
-        for (const [kind, n] of Object.entries(r.counts)) metaCounts[kind] = (metaCounts[kind] ?? 0) + n;
-      }
-    }
-    for (const [kind, n] of Object.entries(metaCounts)) this.redactions[kind] = (this.redactions[kind] ?? 0) + n;
-    const speaker = draft.speaker === null ? null : redact(draft.speaker).text;
-    return {
-      namespace: this.options.namespace,
-      sourceId: this.options.sourceId,
-      sessionId: draft.sessionId,
-      messageId: draft.messageId,
-      role: draft.role,
-      speaker,
-      text,
-      timestamp: draft.timestamp,
-      line: draft.line,
-      meta: { ...meta, kind: draft.kind, source: this.options.format, ...(Object.keys(metaCounts).length ? { redactions: metaCounts } : {}) },
-    };
+    const counts: Record<string, number> = {};
+    const turn = draftToTurn(draft, { namespace: this.options.namespace, sourceId: this.options.sourceId, source: this.options.format }, counts);
+    for (const into of [this.redactions, this.pendingRedactions]) for (const [k, n] of Object.entries(counts)) into[k] = (into[k] ?? 0) + n;
+    return turn;
   }
 
   /**
@@ -177,12 +175,31 @@ class IngestRun {
     const moved = checkpoint.offset !== this.committed.offset || checkpoint.ino !== this.committed.ino || checkpoint.lineNo !== this.committed.lineNo;
     // Nothing to write. (A restart with no complete line yet is not recorded: the next run
     // detects the same replacement or truncation and restarts again, which is harmless.)
-    if (this.batch.length === 0 && !moved) return this.reset();
-    const result = await this.store.addTurns(this.batch, { sourceId: this.options.sourceId, key: this.key, state: { ...checkpoint } });
+    if (this.batch.length === 0 && !moved && !this.staleError) return this.reset();
+    let consumed = 0;
+    for (const lineNo of this.positions.keys()) if (lineNo <= checkpoint.lineNo) consumed++;
+    const covered = this.openIssues.filter((i) => i.line <= checkpoint.lineNo);
+    const delta: CaptureStats = {
+      linesRead: consumed,
+      turns: this.batch.length,
+      skipped: this.pendingSkipped,
+      malformed: covered.length,
+      redactions: this.pendingRedactions,
+      lastCaptureAt: consumed > 0 ? new Date().toISOString() : null,
+      recentIssues: covered,
+    };
+    // The stats go in with the turns they count, in the same transaction.
+    const next = mergeStats(this.stats, delta);
+    const result = await this.store.addTurns(this.batch, { sourceId: this.options.sourceId, key: this.key, state: { ...checkpoint, stats: next } });
     this.totals.turnsInserted += result.inserted.length;
     this.totals.duplicates += result.duplicates;
     for (const turn of result.inserted) this.insertedIds.push(turn.id);
     this.committed = checkpoint;
+    this.stats = next;
+    this.staleError = false;
+    this.openIssues = this.openIssues.filter((i) => i.line > checkpoint.lineNo);
+    this.pendingRedactions = {};
+    this.pendingSkipped = 0;
     for (const lineNo of this.positions.keys()) if (lineNo <= checkpoint.lineNo) this.positions.delete(lineNo);
     this.reset();
   }

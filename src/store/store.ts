@@ -87,6 +87,12 @@ export interface CheckpointState {
   state: Record<string, unknown>;
 }
 
+export interface CheckpointRecord {
+  key: string;
+  state: Record<string, unknown>;
+  updatedAt: string;
+}
+
 export interface AddTurnsResult {
   inserted: Turn[];
   /** Turns already present (same namespace, session and message id). */
@@ -136,6 +142,8 @@ export interface Store {
   removeSource(id: number): Promise<boolean>;
   getCheckpoint(sourceId: number, key: string): Promise<Record<string, unknown> | null>;
   putCheckpoint(checkpoint: CheckpointState): Promise<void>;
+  /** Every checkpoint of a source, by key (status totals, a renamed file finding its state). */
+  listCheckpoints(sourceId: number): Promise<CheckpointRecord[]>;
 
   /** BM25 over the index entries of one namespace; `terms` are already tokenised words, OR-ed. */
   keywordSearch(namespace: string, terms: readonly string[], limit: number, filter?: EntryFilter): Promise<KeywordHit[]>;

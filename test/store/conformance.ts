@@ -455,6 +455,10 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         assert.deepEqual(await store.getCheckpoint(src.id, 'a'), { offset: 3 });
         assert.deepEqual(await store.getCheckpoint(src.id, 'b'), { offset: 2 });
         assert.equal(await store.getCheckpoint(src.id, 'c'), null);
+        const listed = await store.listCheckpoints(src.id);
+        assert.deepEqual(listed.map((c) => [c.key, c.state]), [['a', { offset: 3 }], ['b', { offset: 2 }]]);
+        assert.ok(listed.every((c) => !Number.isNaN(Date.parse(c.updatedAt))));
+        assert.deepEqual(await store.listCheckpoints(987654), []);
       });
     });
 

@@ -117,6 +117,9 @@ export class SqliteStore implements Store {
   getCheckpoint(sourceId: number, key: string) {
     return this.run(() => turns.getCheckpoint(this.db, sourceId, key));
   }
+  listCheckpoints(sourceId: number) {
+    return this.run(() => turns.listCheckpoints(this.db, sourceId));
+  }
   putCheckpoint(cp: CheckpointState) {
     return this.run(() => turns.putCheckpoint(this.db, cp, nowIso()));
   }

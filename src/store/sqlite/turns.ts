@@ -4,7 +4,7 @@ import type { Database } from 'better-sqlite3';
 import { stmt } from './statements.js';
 import { newId } from '../../core/ids.js';
 import type { NewTurn, Source, Turn } from '../../core/types.js';
-import type { AddTurnsResult, CheckpointState } from '../store.js';
+import type { AddTurnsResult, CheckpointRecord, CheckpointState } from '../store.js';
 import { sourceFromRow, turnFromRow, type SourceRow, type TurnRow } from './rows.js';
 import { ensureNamespaceTx } from './namespaces.js';
 
@@ -104,6 +104,11 @@ export function removeSource(db: Database, id: number): boolean {
 export function getCheckpoint(db: Database, sourceId: number, key: string): Record<string, unknown> | null {
   const row = stmt(db, 'SELECT state FROM checkpoints WHERE source_id = ? AND key = ?').get(sourceId, key) as { state: string } | undefined;
   return row ? (JSON.parse(row.state) as Record<string, unknown>) : null;
+}
+
+export function listCheckpoints(db: Database, sourceId: number): CheckpointRecord[] {
+  const rows = stmt(db, 'SELECT key, state, updated_at FROM checkpoints WHERE source_id = ? ORDER BY key').all(sourceId) as Array<{ key: string; state: string; updated_at: string }>;
+  return rows.map((r) => ({ key: r.key, state: JSON.parse(r.state) as Record<string, unknown>, updatedAt: r.updated_at }));
 }
 
 export function putCheckpoint(db: Database, cp: CheckpointState, now: string): void {
