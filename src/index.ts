@@ -3,6 +3,8 @@ export { Cairn } from './service/cairn.js';
 export type { OpenOptions, StoreResult, SearchOptions, SearchResponse } from './service/cairn.js';
 export type { StatusReport, NamespaceStatus } from './service/status.js';
 export type { ImportReport } from './service/jsonl.js';
+export type { IngestOptions, IngestResponse } from './service/ingest.js';
+export type { AddSourceInput, SourceStatus } from './service/sources.js';
 export type { SearchResult } from './search/hybrid.js';
 export type { ScoreParts, DecayTier } from './search/ranking.js';
 export type { Memory, NewMemory, Turn, NewTurn, Provenance, Category, Kind, Source } from './core/types.js';

@@ -4,7 +4,7 @@
 // truncated or rewritten. Reading streams in fixed chunks (constant memory whatever the file
 // size), yields only complete lines, and never reads a trailing line that has no newline yet.
 import { createHash, type Hash } from 'node:crypto';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { CairnError, ERROR_CODES, invalidInput } from '../core/errors.js';
 import { isRecord } from './formats/common.js';
 
@@ -102,6 +102,10 @@ export async function openTranscript(path: string, checkpoint: unknown, options:
   if (!(maxLineBytes > 0) || !(chunkBytes > 0)) throw invalidInput('maxLineBytes and chunkBytes must be positive');
   let fh: FileHandle;
   try {
+    // Checked before opening: opening a FIFO for reading would block until a writer appears.
+    const kind = await stat(path);
+    if (kind.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    if (!kind.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'ENOTFILE' });
     fh = await open(path, 'r');
   } catch (err) {
     throw unreadable(path, err);
@@ -114,7 +118,7 @@ export async function openTranscript(path: string, checkpoint: unknown, options:
     const top: FileCheckpoint = { ...file, offset: 0, lineNo: 0, lastLineHash: null, lastLineLength: 0 };
     let start = top;
     let restarted: RestartReason | undefined;
-    if (checkpoint !== null && checkpoint !== undefined) {
+    if (!isBookkeepingOnly(checkpoint)) {
       const cp = parseFileCheckpoint(checkpoint);
       if (!cp) restarted = 'invalid-checkpoint';
       else if (cp.dev !== file.dev || cp.ino !== file.ino) restarted = 'replaced';
@@ -128,6 +132,15 @@ export async function openTranscript(path: string, checkpoint: unknown, options:
     if (err instanceof CairnError) throw err;
     throw unreadable(path, err);
   }
+}
+
+/**
+ * No position stored yet: nothing, or only capture bookkeeping (an error recorded before the
+ * file could ever be read, running stats). Reading starts at the top without calling it a restart.
+ */
+function isBookkeepingOnly(checkpoint: unknown): boolean {
+  if (checkpoint === null || checkpoint === undefined) return true;
+  return isRecord(checkpoint) && Object.keys(checkpoint).every((k) => k === 'error' || k === 'stats');
 }
 
 async function hashRange(fh: FileHandle, from: number, to: number, chunkBytes: number): Promise<string> {

@@ -33,6 +33,8 @@ export interface IngestFileOptions {
   final?: boolean;
   /** Line cap in bytes (default MAX_LINE_BYTES); longer lines are skipped as issues. */
   maxLineBytes?: number;
+  /** Stop after the batch in progress is committed (a daemon shutting down). */
+  signal?: AbortSignal;
 }
 
 export interface IngestReport {
@@ -54,6 +56,8 @@ export interface IngestReport {
   checkpointLine: number;
   /** Ids of the turns inserted (for embedding or follow-up work). */
   insertedIds: string[];
+  /** The parser still holds an unfinished turn (a response whose parts may still arrive). */
+  held: boolean;
 }
 
 /** The checkpoint key of a file: its absolute path. */
@@ -87,11 +91,14 @@ export async function ingestFile(store: Store, options: IngestFileOptions): Prom
     const run = new IngestRun(store, options, parser, reader.start, (line) => reader.checkpointAfter(line), path, stored);
     for await (const line of reader.lines()) {
       run.read(line);
-      if (run.linesSinceCommit >= batchLines) await run.commit();
+      if (run.linesSinceCommit >= batchLines) {
+        await run.commit();
+        if (options.signal?.aborted) break;
+      }
     }
-    if (options.final) parser.flush();
+    if (options.final && !options.signal?.aborted) parser.flush();
     await run.commit();
-    return run.report(reader.restarted);
+    return { ...run.report(reader.restarted), held: parser.pendingFrom() !== null };
   } finally {
     await reader.close();
   }
@@ -158,7 +165,7 @@ class IngestRun {
 
   private toTurn(draft: TurnDraft): NewTurn {
     const counts: Record<string, number> = {};
-    const turn = draftToTurn(draft, { namespace: this.options.namespace, sourceId: this.options.sourceId, source: this.options.format }, counts);
+    const turn = draftToTurn(draft, { namespace: this.options.namespace, sourceId: this.options.sourceId, source: this.options.format, path: this.key }, counts);
     for (const into of [this.redactions, this.pendingRedactions]) for (const [k, n] of Object.entries(counts)) into[k] = (into[k] ?? 0) + n;
     return turn;
   }
@@ -209,7 +216,7 @@ class IngestRun {
     this.linesSinceCommit = 0;
   }
 
-  report(restarted: RestartReason | undefined): IngestReport {
+  report(restarted: RestartReason | undefined): Omit<IngestReport, 'held'> {
     return {
       path: this.key,
       ...this.totals,

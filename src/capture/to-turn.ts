@@ -9,6 +9,8 @@ export interface TurnTarget {
   sourceId: number;
   /** Format name kept in the turn's meta as its provenance `source` (openclaw, claude-code, jsonl). */
   source: string;
+  /** The file or database the turn was read from, kept in meta for provenance. */
+  path?: string;
 }
 
 /** Adds `counts` into `into` (per kind). */
@@ -44,6 +46,6 @@ export function draftToTurn(draft: TurnDraft, target: TurnTarget, redactions: Re
     text,
     timestamp: draft.timestamp,
     line: draft.line,
-    meta: { ...meta, kind: draft.kind, source: target.source, ...(Object.keys(metaCounts).length ? { redactions: metaCounts } : {}) },
+    meta: { ...meta, kind: draft.kind, source: target.source, ...(target.path ? { path: target.path } : {}), ...(Object.keys(metaCounts).length ? { redactions: metaCounts } : {}) },
   };
 }

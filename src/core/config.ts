@@ -1,5 +1,6 @@
 // The validated config file (<home>/config.json). Strict schemas: an unknown key or a wrong type is
 // an error that names the key, never a silent default.
+import { isValidTimeZone } from './local-time.js';
 import { readFileSync, existsSync } from 'node:fs';
 import { z } from 'zod';
 import { CairnError, ERROR_CODES } from './errors.js';
@@ -65,13 +66,31 @@ export const searchConfigSchema = z.strictObject({
   importanceWeight: z.number().min(0).max(1).default(0.1),
 });
 
+export const captureConfigSchema = z.strictObject({
+  /** Quiet time after a file event before capturing, so a burst of appends is read once. */
+  debounceMs: z.number().int().min(0).max(60_000).default(250),
+  /** Full rescan of every source (the safety net under the file watcher). */
+  rescanSeconds: z.number().int().min(1).max(86_400).default(30),
+  /** A file quiet this long releases a response held open for its remaining parts. */
+  settleSeconds: z.number().int().min(1).max(3600).default(10),
+  /** Lines per committed batch. */
+  batchLines: z.number().int().min(1).max(100_000).default(1000),
+  /** Embed new turns right after capture (otherwise `cairn reembed` does it later). */
+  embed: z.boolean().default(true),
+});
+
 export const configSchema = z.strictObject({
   defaultNamespace: z
     .string()
     .regex(NAMESPACE_PATTERN)
     .refine((v) => !v.includes('..'), 'must not contain ".."')
     .default('default'),
-  timezone: z.string().min(1).default(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
+  timezone: z
+    .string()
+    .min(1)
+    .refine(isValidTimeZone, 'must be an IANA time zone such as "Europe/Berlin" or "UTC"')
+    .default(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
+  capture: captureConfigSchema.default(captureConfigSchema.parse({})),
   embedder: embedderConfigSchema.default({ provider: 'use-lite' }),
   search: searchConfigSchema.default(searchConfigSchema.parse({})),
   limits: z

@@ -10,6 +10,10 @@ export interface HomePaths {
   config: string;
   database: string;
   indexDir: string;
+  /** The capture daemon's lock (who runs it) and its last reported state. */
+  daemonLock: string;
+  daemonState: string;
+  logDir: string;
 }
 
 function underTestRunner(): boolean {
@@ -31,6 +35,9 @@ export function resolveHome(explicit?: string): HomePaths {
     config: join(root, 'config.json'),
     database: join(root, 'cairn.db'),
     indexDir: join(root, 'index'),
+    daemonLock: join(root, 'run', 'daemon.lock'),
+    daemonState: join(root, 'run', 'daemon.json'),
+    logDir: join(root, 'logs'),
   };
 }
 

@@ -5,6 +5,9 @@ import { CairnError, ERROR_CODES } from './errors.js';
 /** Lower-case letters, digits, dot, underscore, dash; starts with a letter or digit; ≤ 64 chars. */
 export const NAMESPACE_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
+/** Names of the data directory's own files and folders: a namespace folder must not collide. */
+export const RESERVED_NAMESPACES: ReadonlySet<string> = new Set(['index', 'logs', 'run', 'cairn.db', 'cairn.db-wal', 'cairn.db-shm', 'cairn.db-journal', 'config.json', 'cairn.lock']);
+
 export type Namespace = string & { readonly __brand: 'Namespace' };
 
 export function parseNamespace(value: unknown): Namespace {
@@ -19,5 +22,26 @@ export function parseNamespace(value: unknown): Namespace {
       `Invalid namespace ${shown}: use 1–64 characters of a-z, 0-9, ".", "_", "-", starting with a letter or digit`,
     );
   }
+  if (RESERVED_NAMESPACES.has(value)) {
+    throw new CairnError(ERROR_CODES.INVALID_NAMESPACE, `Namespace "${value}" is reserved (the data directory uses that name); choose another`);
+  }
   return value as Namespace;
+}
+
+/**
+ * A valid namespace made from an outside name (an OpenClaw agent id, a Claude Code project):
+ * lower-cased, other characters folded to "-", trimmed to 64. Null when nothing usable remains.
+ */
+export function namespaceFromName(name: string): Namespace | null {
+  let ns = name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/\.{2,}/g, '.')
+    .replace(/-{2,}/g, '-')
+    .replace(/^[^a-z0-9]+/, '')
+    .slice(0, 64)
+    .replace(/[._-]+$/, '');
+  if (RESERVED_NAMESPACES.has(ns)) ns = `${ns}-ns`;
+  return NAMESPACE_PATTERN.test(ns) && !ns.includes('..') ? (ns as Namespace) : null;
 }

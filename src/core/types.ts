@@ -29,6 +29,10 @@ export interface Provenance {
   messageId?: string;
   /** Line number (files) or sequence number (databases) of the original record. */
   line?: number;
+  /** Last line of a span of lines starting at `line` (a document chunk), inclusive. */
+  endLine?: number;
+  /** Heading trail of a document chunk, e.g. `Projects > Staging`. */
+  heading?: string;
   path?: string;
   role?: string;
   speaker?: string;

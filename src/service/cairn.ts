@@ -1,14 +1,13 @@
 // The one service facade. CLI, MCP, HTTP, the daemon and library users all call this class; it
 // validates input, talks to the store, the embedder and search, and nothing else reaches past it.
 import { mkdirSync, writeFileSync, existsSync, renameSync } from 'node:fs';
-import { resolve as resolvePath } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
 import { loadConfigFile, parseConfig, type CairnConfig, type CairnConfigInput } from '../core/config.js';
 import { resolveHome, type HomePaths } from '../core/home.js';
 import { parseNamespace } from '../core/namespace.js';
 import { sha256 } from '../core/text.js';
-import type { Memory } from '../core/types.js';
+import type { Memory, Source } from '../core/types.js';
 import type { Embedder } from '../embed/embedder.js';
 import { createThreadedEmbedder } from '../embed/factory.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
@@ -16,9 +15,9 @@ import type { Store } from '../store/store.js';
 import { hybridSearch, type SearchResult, type VectorSide } from '../search/hybrid.js';
 import { VectorIndex } from '../search/vector-index.js';
 import { embedEntries, embedPending, type IndexProgress } from './indexer.js';
-import { ingestFile, type IngestReport } from '../capture/ingest-file.js';
-import { openTranscript } from '../capture/file-reader.js';
-import { parseTranscriptFormat, type TranscriptFormat } from '../capture/formats/index.js';
+import type { CaptureDeps } from './capture.js';
+import { ingestPaths, type IngestOptions, type IngestResponse } from './ingest.js';
+import { addSources, findSource, sourceStatuses, type AddSourceInput, type SourceStatus } from './sources.js';
 import { exportJsonl, importJsonl, type ImportReport } from './jsonl.js';
 import { parseId, parseInput, searchInputSchema, storeInputSchema, type SearchInput, type StoreInput } from './inputs.js';
 import { buildStatus, type StatusReport } from './status.js';
@@ -59,25 +58,6 @@ export interface SearchResponse {
   results: SearchResult[];
   /** Why the vector side was not used, when it was not. */
   degraded?: string;
-}
-
-export interface IngestOptions {
-  format: TranscriptFormat | string;
-  namespace?: string;
-  /** The transcripts are complete: flush held turns (see IngestFileOptions.final). */
-  final?: boolean;
-  batchLines?: number;
-}
-
-export interface IngestResponse {
-  namespace: string;
-  format: TranscriptFormat;
-  /** One per path, in order: a report, or the error that stopped that file (others still ran). */
-  files: Array<{ path: string; report?: Omit<IngestReport, 'insertedIds'>; error?: { code: string; message: string } }>;
-  turnsInserted: number;
-  /** Vectors made for the new turns (0 without an embedder). */
-  embedded: number;
-  warning?: string;
 }
 
 /** CAIRN_BUSY_TIMEOUT_MS: how long to wait for another process's write lock (default 5000 ms). */
@@ -266,7 +246,7 @@ export class Cairn {
   }
 
   /** Embeds every entry that lacks a vector for the active model. */
-  async embedPending(options: { namespace?: string; onProgress?: (p: IndexProgress) => void } = {}): Promise<IndexProgress> {
+  async embedPending(options: { namespace?: string; limit?: number; onProgress?: (p: IndexProgress) => void } = {}): Promise<IndexProgress> {
     if (!this.embedder) throw new CairnError(ERROR_CODES.EMBEDDER, 'No embedder configured (embedder.provider is "none")');
     return embedPending(this.store, this.embedder, options);
   }
@@ -291,41 +271,31 @@ export class Cairn {
     return { ...progress, dropped };
   }
 
-  /**
-   * Captures what is new in each transcript file since its checkpoint (registering the file as a
-   * source of the namespace), then embeds the new turns. Every path is checked first: one that
-   * cannot be read throws (NOT_FOUND or INVALID_INPUT) before anything is stored. A file that
-   * fails later (it vanished meanwhile) gets an `error` entry and the other files still run.
-   */
+  /** Captures what is new in transcript files (see ingestPaths), then views and vectors. */
   async ingest(paths: readonly string[], options: IngestOptions): Promise<IngestResponse> {
-    const format = parseTranscriptFormat(options.format);
-    if (paths.length === 0) throw new CairnError(ERROR_CODES.INVALID_INPUT, 'No transcript paths given');
-    const ns = this.namespace(options.namespace);
-    const absolute = paths.map((p) => resolvePath(p));
-    for (const path of absolute) await (await openTranscript(path, null)).close();
-    const response: IngestResponse = { namespace: ns, format, files: [], turnsInserted: 0, embedded: 0 };
-    for (const path of absolute) {
-      try {
-        const source = await this.store.addSource(ns, format, path);
-        const { insertedIds: _ids, ...report } = await ingestFile(this.store, {
-          path, format, namespace: ns, sourceId: source.id, final: options.final, batchLines: options.batchLines,
-        });
-        response.files.push({ path, report });
-        response.turnsInserted += report.turnsInserted;
-      } catch (err) {
-        const code = err instanceof CairnError ? err.code : ERROR_CODES.INTERNAL;
-        response.files.push({ path, error: { code, message: (err as Error).message } });
-      }
-    }
-    if (this.embedder && response.turnsInserted > 0) {
-      try {
-        response.embedded = (await this.embedPending({ namespace: ns })).done;
-      } catch (err) {
-        // The turns are stored (and searchable by keyword); vectors can be rebuilt with reembed.
-        response.warning = `captured, but not embedded: ${(err as Error).message}; run "cairn reembed"`;
-      }
-    }
-    return response;
+    return ingestPaths(this.captureDeps(), paths, this.namespace(options.namespace), options);
+  }
+
+  /** What capture needs from the facade; `embed` is null without an embedder or when disabled. */
+  captureDeps(): CaptureDeps {
+    const embed = this.embedder && this.config.capture.embed ? async (ns: string) => (await this.embedPending({ namespace: ns })).done : null;
+    return { store: this.store, paths: this.paths, timeZone: this.config.timezone, embed };
+  }
+
+  /** Registers sources (the kind's default locations when no path is given). */
+  async addSources(input: AddSourceInput): Promise<Source[]> {
+    return addSources(this.store, this.defaultNamespace, input);
+  }
+
+  async sourceStatuses(options: { watchedOnly?: boolean } = {}): Promise<SourceStatus[]> {
+    return sourceStatuses(this.store, options);
+  }
+
+  /** Stops capturing a source; the turns it produced stay. */
+  async removeSource(ref: string | number, kind?: string): Promise<Source> {
+    const source = await findSource(this.store, ref, kind);
+    await this.store.removeSource(source.id);
+    return source;
   }
 
   /** Health, counts and index freshness; `integrity` also verifies every database page (slow). */

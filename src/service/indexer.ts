@@ -14,6 +14,8 @@ export interface IndexProgress {
 export interface IndexerOptions {
   batchSize?: number;
   namespace?: string;
+  /** Stop after about this many entries (a daemon interleaves embedding with capture). */
+  limit?: number;
   onProgress?: (p: IndexProgress) => void;
 }
 
@@ -42,7 +44,7 @@ export async function embedEntries(store: Store, embedder: Embedder, batch: Read
 
 /** Embeds missing vectors until none are left. */
 export async function embedPending(store: Store, embedder: Embedder, options: IndexerOptions = {}): Promise<IndexProgress> {
-  const batchSize = options.batchSize ?? 64;
+  const batchSize = Math.min(options.batchSize ?? 64, options.limit ?? Infinity);
   // Index-only counts: with nothing missing, skip the scan for missing vectors altogether.
   const total = await countMissing(store, embedder.modelId, options.namespace);
   const progress: IndexProgress = { done: 0, total, cached: 0 };
@@ -55,6 +57,7 @@ export async function embedPending(store: Store, embedder: Embedder, options: In
     progress.cached += await embedEntries(store, embedder, batch);
     progress.done += batch.length;
     options.onProgress?.({ ...progress, total: Math.max(progress.total, progress.done) });
+    if (options.limit !== undefined && progress.done >= options.limit) break;
   }
   return progress;
 }

@@ -3,7 +3,21 @@
 // (search still works on BM25) that names the command that fixes it.
 import type { CairnConfig } from '../core/config.js';
 import type { HomePaths } from '../core/home.js';
+import { readFileSync } from 'node:fs';
 import type { HealthReport, Store } from '../store/store.js';
+import { lockHolder } from '../core/lock.js';
+import { sourceStatuses, type SourceStatus } from './sources.js';
+
+export interface DaemonStatus {
+  running: boolean;
+  pid?: number;
+  host?: string;
+  startedAt?: string;
+  /** The daemon's last full scan and queue, as it last reported them. */
+  lastScanAt?: string | null;
+  queued?: number;
+  turnsCaptured?: number;
+}
 
 export interface NamespaceStatus {
   namespace: string;
@@ -28,6 +42,7 @@ export interface StatusReport {
     otherModels: Array<{ model: string; dimensions: number; vectors: number }>;
   };
   namespaces: NamespaceStatus[];
+  capture: { daemon: DaemonStatus; sources: SourceStatus[]; redactions: number; malformed: number };
   totals: { memories: number; turns: number; documents: number; vectors: number };
   warnings: string[];
   problems: string[];
@@ -59,6 +74,18 @@ export async function buildStatus(
     warnings.push(`vectors of other models are stored (${otherModels.map((m) => m.model).join(', ')}): the embedder changed; run "cairn reembed"`);
   }
   if (!model) warnings.push('no embedder configured: search is BM25 only');
+  const sources = await sourceStatuses(store, { watchedOnly: true });
+  for (const src of sources) {
+    if (src.missing) warnings.push(`source ${src.id} (${src.kind} ${src.path}) no longer exists`);
+    if (src.errors.length) warnings.push(`source ${src.id} (${src.kind}): ${src.errors.length} unit(s) cannot be captured; first: ${src.errors[0]!.message}`);
+  }
+  const count = (f: (s: SourceStatus) => number) => sources.reduce((n, s) => n + f(s), 0);
+  const capture = {
+    daemon: daemonStatus(paths),
+    sources,
+    redactions: count((s) => Object.values(s.stats.redactions).reduce((a, b) => a + b, 0)),
+    malformed: count((s) => s.stats.malformed),
+  };
   const sum = (key: 'memories' | 'turns' | 'documents' | 'vectors') => namespaces.reduce((n, s) => n + s[key], 0);
   return {
     ok: database.ok,
@@ -67,8 +94,28 @@ export async function buildStatus(
     embedder: { provider: config.embedder.provider, model },
     index: { fresh: pending === 0 && otherModels.length === 0, pending, otherModels },
     namespaces,
+    capture,
     totals: { memories: sum('memories'), turns: sum('turns'), documents: sum('documents'), vectors: sum('vectors') },
     warnings,
     problems: database.problems,
   };
+}
+
+function daemonStatus(paths: HomePaths): DaemonStatus {
+  const holder = lockHolder(paths.daemonLock);
+  if (!holder) return { running: false };
+  let state: Partial<DaemonStatus> = {};
+  try {
+    const raw = JSON.parse(readFileSync(paths.daemonState, 'utf8')) as Record<string, unknown>;
+    if (raw.pid === holder.pid) {
+      state = {
+        lastScanAt: typeof raw.lastScanAt === 'string' ? raw.lastScanAt : null,
+        queued: typeof raw.queued === 'number' ? raw.queued : undefined,
+        turnsCaptured: typeof raw.turnsCaptured === 'number' ? raw.turnsCaptured : undefined,
+      };
+    }
+  } catch {
+    /* not written yet */
+  }
+  return { running: true, pid: holder.pid, host: holder.host, startedAt: holder.startedAt, ...state };
 }

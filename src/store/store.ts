@@ -99,6 +99,56 @@ export interface AddTurnsResult {
   duplicates: number;
 }
 
+/** One chunk of a Markdown file, as the chunker cut it (line numbers 1-based, inclusive). */
+export interface DocumentChunkInput {
+  /** Heading trail, e.g. `Projects > Staging`; empty before the first heading. */
+  heading: string;
+  text: string;
+  startLine: number;
+  endLine: number;
+}
+
+export interface ReplaceDocumentInput {
+  namespace: string;
+  sourceId: number | null;
+  /** Absolute path of the file: with the namespace, what identifies the document. */
+  path: string;
+  /** Hash of the file's bytes: equal to the stored one means nothing to do. */
+  fileHash: string;
+  /** The file's modification time (ISO): what "when" means for its chunks. */
+  time: string;
+  chunks: readonly DocumentChunkInput[];
+}
+
+export interface ReplaceDocumentResult {
+  inserted: number;
+  removed: number;
+  /** True when the stored file had this hash already (or is absent and has no chunks now). */
+  unchanged: boolean;
+}
+
+export interface DocumentFile {
+  path: string;
+  fileHash: string;
+  chunks: number;
+}
+
+export interface DocumentChunk {
+  id: string;
+  namespace: string;
+  sourceId: number | null;
+  path: string;
+  /** 0-based position of the chunk in its file. */
+  chunk: number;
+  heading: string;
+  text: string;
+  startLine: number;
+  endLine: number;
+  fileHash: string;
+  time: string;
+  createdAt: string;
+}
+
 export interface HealthReport {
   ok: boolean;
   backend: string;
@@ -136,6 +186,10 @@ export interface Store {
 
   addTurns(turns: readonly NewTurn[], checkpoint?: CheckpointState): Promise<AddTurnsResult>;
   getTurn(namespace: string, id: string): Promise<Turn | null>;
+  /** Turns of a namespace in insertion order after `afterSeq` (views that follow the log). */
+  turnsAfter(namespace: string, afterSeq: number, limit: number): Promise<Array<{ seq: number; turn: Turn }>>;
+  /** Stored turns per source id. */
+  sourceTurnCounts(): Promise<Map<number, number>>;
 
   addSource(namespace: string, kind: string, path: string, options?: Record<string, unknown>): Promise<Source>;
   listSources(namespace?: string): Promise<Source[]>;
@@ -144,6 +198,18 @@ export interface Store {
   putCheckpoint(checkpoint: CheckpointState): Promise<void>;
   /** Every checkpoint of a source, by key (status totals, a renamed file finding its state). */
   listCheckpoints(sourceId: number): Promise<CheckpointRecord[]>;
+
+  /**
+   * Makes the stored chunks of one file equal `chunks`, in one transaction: a no-op when the stored
+   * hash equals `fileHash` (the rows only move to `sourceId` if another source had them);
+   * otherwise the file's chunks and their entries (and so their vectors) are replaced.
+   */
+  replaceDocument(input: ReplaceDocumentInput): Promise<ReplaceDocumentResult>;
+  /** Drops every chunk of one file with its entries; returns how many chunks went. */
+  removeDocument(namespace: string, path: string): Promise<number>;
+  /** Indexed files of a namespace, sorted by path; `sourceId` narrows to one source, `null` to unsourced files. */
+  documentFiles(namespace: string, sourceId?: number | null): Promise<DocumentFile[]>;
+  getDocumentChunk(namespace: string, id: string): Promise<DocumentChunk | null>;
 
   /** BM25 over the index entries of one namespace; `terms` are already tokenised words, OR-ed. */
   keywordSearch(namespace: string, terms: readonly string[], limit: number, filter?: EntryFilter): Promise<KeywordHit[]>;

@@ -6,6 +6,8 @@ import { registerAdminCommands } from './commands/admin.js';
 import { registerIngestCommand } from './commands/ingest.js';
 import { registerMemoryCommands } from './commands/memory.js';
 import { registerSearchCommand } from './commands/search.js';
+import { registerSourcesCommands } from './commands/sources.js';
+import { registerWatchCommand } from './commands/watch.js';
 import { reportError } from './run.js';
 
 const VERSION = '0.1.0';
@@ -25,7 +27,13 @@ export function buildProgram(): Command {
   registerMemoryCommands(program);
   registerSearchCommand(program);
   registerIngestCommand(program);
-  for (const cmd of program.commands) cmd.exitOverride();
+  registerSourcesCommands(program);
+  registerWatchCommand(program);
+  const override = (c: Command): void => {
+    c.exitOverride();
+    c.commands.forEach(override);
+  };
+  program.commands.forEach(override);
   return program;
 }
 

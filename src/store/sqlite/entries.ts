@@ -97,10 +97,31 @@ interface EntryRow {
   t_line: number | null;
   t_source_kind: string | null;
   t_source_path: string | null;
+  t_meta_path: string | null;
+  d_text: string | null;
+  d_created: string | null;
+  d_path: string | null;
+  d_heading: string | null;
+  d_start: number | null;
+  d_end: number | null;
   body: string;
 }
 
+function documentProvenance(r: EntryRow): Provenance[] {
+  if (r.d_path === null || r.d_start === null || r.d_end === null) return [];
+  const prov: Provenance = { source: 'markdown', path: r.d_path, line: r.d_start, endLine: r.d_end };
+  if (r.d_heading) prov.heading = r.d_heading;
+  return [prov];
+}
+
 function entryFromRow(r: EntryRow): IndexEntry {
+  if (r.kind === 'document') {
+    return {
+      seq: r.seq, namespace: r.namespace, kind: r.kind, refId: r.ref_id, text: r.d_text ?? r.body, time: r.time,
+      createdAt: r.d_created ?? r.time, category: r.category, importance: r.importance, current: r.current === 1,
+      validTo: null, provenance: documentProvenance(r),
+    };
+  }
   if (r.kind === 'memory') {
     return {
       seq: r.seq, namespace: r.namespace, kind: r.kind, refId: r.ref_id, text: r.m_text ?? r.body, time: r.time,
@@ -110,7 +131,8 @@ function entryFromRow(r: EntryRow): IndexEntry {
   }
   const prov: Provenance = {
     source: r.t_source_kind ?? undefined,
-    path: r.t_source_path ?? undefined,
+    // The transcript file (or database) the turn came from; older turns only know their source root.
+    path: r.t_meta_path ?? r.t_source_path ?? undefined,
     sessionId: r.t_session ?? undefined,
     messageId: r.t_message ?? undefined,
     line: r.t_line ?? undefined,
@@ -138,11 +160,14 @@ export function getEntries(db: Database, namespace: string, seqs: readonly numbe
         `SELECT e.seq, e.namespace, e.kind, e.ref_id, e.time, e.category, e.importance, e.current, e.body,
            m.text AS m_text, m.created_at AS m_created, m.valid_to AS m_valid_to, m.provenance AS m_prov,
            t.text AS t_text, t.created_at AS t_created, t.session_id AS t_session, t.message_id AS t_message,
-           t.role AS t_role, t.speaker AS t_speaker, t.line AS t_line, s.kind AS t_source_kind, s.path AS t_source_path
+           t.role AS t_role, t.speaker AS t_speaker, t.line AS t_line, s.kind AS t_source_kind, s.path AS t_source_path, json_extract(t.meta, '$.path') AS t_meta_path,
+           d.text AS d_text, d.created_at AS d_created, d.path AS d_path, d.heading AS d_heading,
+           d.start_line AS d_start, d.end_line AS d_end
          FROM entries e
          LEFT JOIN memories m ON e.kind = 'memory' AND m.id = e.ref_id
          LEFT JOIN turns t ON e.kind = 'turn' AND t.id = e.ref_id
          LEFT JOIN sources s ON s.id = t.source_id
+         LEFT JOIN documents d ON e.kind = 'document' AND d.id = e.ref_id
          WHERE +e.namespace = ? AND e.seq IN (${chunk.map(() => '?').join(',')})`,
       )
       .all(namespace, ...chunk) as EntryRow[];

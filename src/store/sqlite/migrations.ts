@@ -120,7 +120,34 @@ CREATE INDEX entries_ns_kind ON entries (namespace, kind);
 CREATE INDEX memories_ns_superseded ON memories (namespace) WHERE valid_to IS NOT NULL;
 `;
 
-export const MIGRATIONS: readonly string[] = [V1, V2];
+// Markdown kept elsewhere, indexed read-only: one row per chunk, each with a 'document' entry.
+// A path is unique per namespace (not per source) so two sources covering one file share it.
+// The source_id index serves both documentFiles(source) and the SET NULL when a source goes.
+const V3 = `
+CREATE TABLE documents (
+  id TEXT PRIMARY KEY,
+  namespace TEXT NOT NULL REFERENCES namespaces(id),
+  source_id INTEGER REFERENCES sources(id) ON DELETE SET NULL,
+  path TEXT NOT NULL,
+  chunk INTEGER NOT NULL,
+  heading TEXT NOT NULL,
+  text TEXT NOT NULL,
+  start_line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL,
+  file_hash TEXT NOT NULL,
+  time TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  UNIQUE (namespace, path, chunk)
+);
+CREATE INDEX documents_source ON documents (source_id);
+`;
+
+// Per-source turn counts (status) and removing a source (SET NULL) without scanning every turn.
+const V4 = `
+CREATE INDEX turns_source ON turns (source_id) WHERE source_id IS NOT NULL;
+`;
+
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

@@ -1,5 +1,6 @@
 // Row ↔ record mapping for the SQLite backend: JSON columns parsed in one place.
 import type { Category, Memory, Provenance, Source, Turn } from '../../core/types.js';
+import type { DocumentChunk } from '../store.js';
 
 export interface MemoryRow {
   seq: number;
@@ -44,6 +45,21 @@ export interface SourceRow {
   kind: string;
   path: string;
   options: string;
+  created_at: string;
+}
+
+export interface DocumentRow {
+  id: string;
+  namespace: string;
+  source_id: number | null;
+  path: string;
+  chunk: number;
+  heading: string;
+  text: string;
+  start_line: number;
+  end_line: number;
+  file_hash: string;
+  time: string;
   created_at: string;
 }
 
@@ -92,6 +108,23 @@ export function sourceFromRow(row: SourceRow): Source {
     kind: row.kind,
     path: row.path,
     options: JSON.parse(row.options) as Record<string, unknown>,
+    createdAt: row.created_at,
+  };
+}
+
+export function documentFromRow(row: DocumentRow): DocumentChunk {
+  return {
+    id: row.id,
+    namespace: row.namespace,
+    sourceId: row.source_id,
+    path: row.path,
+    chunk: row.chunk,
+    heading: row.heading,
+    text: row.text,
+    startLine: row.start_line,
+    endLine: row.end_line,
+    fileHash: row.file_hash,
+    time: row.time,
     createdAt: row.created_at,
   };
 }

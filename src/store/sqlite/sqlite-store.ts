@@ -3,12 +3,22 @@
 // and maps SQLite errors to typed ones.
 import type { Database } from 'better-sqlite3';
 import type { Kind, Memory, NewMemory, NewTurn } from '../../core/types.js';
-import type { AddMemoryOptions, CheckpointState, EntryFilter, HealthOptions, HealthReport, MemoryFilter, Store } from '../store.js';
+import type {
+  AddMemoryOptions,
+  CheckpointState,
+  EntryFilter,
+  HealthOptions,
+  HealthReport,
+  MemoryFilter,
+  ReplaceDocumentInput,
+  Store,
+} from '../store.js';
 import { openDatabase, mapSqliteError, type OpenOptions } from './open.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import * as memories from './memories.js';
 import * as turns from './turns.js';
 import * as entries from './entries.js';
+import * as documents from './documents.js';
 import { ensureNamespaceTx, namespaceStats } from './namespaces.js';
 
 const nowIso = (): string => new Date().toISOString();
@@ -45,7 +55,7 @@ export class SqliteStore implements Store {
         if (check !== 'ok') problems.push(`quick_check: ${check}`);
       }
       // A cheap read of every table the engine depends on proves the schema is usable.
-      for (const table of ['namespaces', 'memories', 'turns', 'entries', 'vectors']) this.db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get();
+      for (const table of ['namespaces', 'memories', 'turns', 'documents', 'entries', 'vectors']) this.db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get();
       const version = this.db.pragma('user_version', { simple: true }) as number;
       if (version !== SCHEMA_VERSION) problems.push(`schema version ${version}, expected ${SCHEMA_VERSION}`);
       const journal = this.db.pragma('journal_mode', { simple: true }) as string;
@@ -102,6 +112,12 @@ export class SqliteStore implements Store {
   addTurns(list: readonly NewTurn[], checkpoint?: CheckpointState) {
     return this.run(() => turns.addTurns(this.db, list, checkpoint, nowIso()));
   }
+  turnsAfter(namespace: string, afterSeq: number, limit: number) {
+    return this.run(() => turns.turnsAfter(this.db, namespace, afterSeq, limit));
+  }
+  sourceTurnCounts() {
+    return this.run(() => turns.sourceTurnCounts(this.db));
+  }
   getTurn(namespace: string, id: string) {
     return this.run(() => turns.getTurn(this.db, namespace, id));
   }
@@ -122,6 +138,19 @@ export class SqliteStore implements Store {
   }
   putCheckpoint(cp: CheckpointState) {
     return this.run(() => turns.putCheckpoint(this.db, cp, nowIso()));
+  }
+
+  replaceDocument(input: ReplaceDocumentInput) {
+    return this.run(() => documents.replaceDocument(this.db, input, nowIso()));
+  }
+  removeDocument(namespace: string, path: string) {
+    return this.run(() => documents.removeDocument(this.db, namespace, path));
+  }
+  documentFiles(namespace: string, sourceId?: number | null) {
+    return this.run(() => documents.documentFiles(this.db, namespace, sourceId));
+  }
+  getDocumentChunk(namespace: string, id: string) {
+    return this.run(() => documents.getDocumentChunk(this.db, namespace, id));
   }
 
   keywordSearch(namespace: string, terms: readonly string[], limit: number, filter?: EntryFilter) {

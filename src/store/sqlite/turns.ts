@@ -74,6 +74,16 @@ export function getTurn(db: Database, namespace: string, id: string): Turn | nul
   return row ? turnFromRow(row) : null;
 }
 
+export function turnsAfter(db: Database, namespace: string, afterSeq: number, limit: number): Array<{ seq: number; turn: Turn }> {
+  const rows = stmt(db, 'SELECT * FROM turns WHERE namespace = ? AND seq > ? ORDER BY seq LIMIT ?').all(namespace, afterSeq, limit) as Array<TurnRow & { seq: number }>;
+  return rows.map((r) => ({ seq: r.seq, turn: turnFromRow(r) }));
+}
+
+export function sourceTurnCounts(db: Database): Map<number, number> {
+  const rows = stmt(db, 'SELECT source_id, COUNT(*) AS n FROM turns WHERE source_id IS NOT NULL GROUP BY source_id').all() as Array<{ source_id: number; n: number }>;
+  return new Map(rows.map((r) => [r.source_id, r.n]));
+}
+
 export function addSource(db: Database, namespace: string, kind: string, path: string, options: Record<string, unknown>, now: string): Source {
   return db
     .transaction((): Source => {

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { EXIT_CODES, type ErrorCode } from '../../../core/errors.js';
 import { TRANSCRIPT_FORMATS } from '../../../capture/formats/index.js';
-import type { IngestResponse } from '../../../service/cairn.js';
+import type { IngestResponse } from '../../../service/ingest.js';
 import { THREADS, globals, print, printJson, withCairn } from '../run.js';
 
 /** Issues printed per file; the rest are summarised (the JSON output has them all). */

@@ -1,5 +1,6 @@
 // Terminal rendering of the status report.
 import type { StatusReport } from '../../../service/status.js';
+import type { SourceStatus } from '../../../service/sources.js';
 
 export function formatStatus(r: StatusReport): string {
   const lines = [
@@ -15,8 +16,28 @@ export function formatStatus(r: StatusReport): string {
     );
   }
   if (r.namespaces.length === 0) lines.push('(no namespaces yet: store a memory with "cairn store")');
+  const d = r.capture.daemon;
+  lines.push('', d.running ? `Capture daemon: running (pid ${d.pid}, since ${d.startedAt}${d.lastScanAt ? `, last scan ${d.lastScanAt}` : ''}${d.queued ? `, ${d.queued} queued` : ''})` : 'Capture daemon: not running (start it with "cairn watch")');
+  if (r.capture.sources.length === 0) lines.push('No sources: cairn sources add openclaw|claude-code|jsonl|markdown [PATH]');
+  else lines.push(`Sources: ${r.capture.sources.length} · ${r.capture.malformed} malformed lines skipped · ${r.capture.redactions} secrets redacted`);
+  for (const s of r.capture.sources) lines.push(formatSource(s));
   for (const w of r.warnings) lines.push(`warning: ${w}`);
   for (const p of r.problems) lines.push(`problem: ${p}`);
+  return lines.join('\n');
+}
+
+/** One source as a short block of text. */
+export function formatSource(s: SourceStatus): string {
+  const secrets = Object.values(s.stats.redactions).reduce((a, b) => a + b, 0);
+  const ns = s.namespaceFrom === 'fixed' ? s.namespace : `per ${s.namespaceFrom}`;
+  const lines = [
+    `[${s.id}] ${s.kind} ${s.path}${s.missing ? '  (MISSING)' : ''}${s.watched ? '' : '  (one-off)'}`,
+    `     namespace ${ns} · ${s.units} units · ${s.turns} turns · ${s.stats.linesRead} lines read · ${s.stats.malformed} malformed · ${s.stats.skipped} skipped · ${secrets} secrets redacted`,
+    `     last capture ${s.stats.lastCaptureAt ?? 'never'}${s.pendingBytes > 0 ? ` · ${s.pendingBytes} bytes waiting for ${s.lagSeconds}s` : ' · caught up'}`,
+  ];
+  for (const issue of s.stats.recentIssues.slice(-3)) lines.push(`     malformed: line ${issue.line}: ${issue.reason}`);
+  for (const e of s.errors.slice(0, 5)) lines.push(`     ERROR ${e.key}: ${e.message} (${e.at})`);
+  if (s.errors.length > 5) lines.push(`     … ${s.errors.length - 5} more errors (see --json)`);
   return lines.join('\n');
 }
 

@@ -1,0 +1,103 @@
+// Layer 4's readable view: `<data>/<namespace>/raw/realtime-YYYY-MM-DD.md`, one file per local
+// day, appended as turns arrive. It follows the turn log by sequence number with a watermark
+// file, so any process that captures (daemon, `cairn ingest`) brings it up to date, and a crash
+// between the store commit and the append only delays lines, never drops them.
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { namespaceDir, type HomePaths } from '../core/home.js';
+import type { Namespace } from '../core/namespace.js';
+import type { Turn } from '../core/types.js';
+import type { Store } from '../store/store.js';
+import { localDayTime } from '../core/local-time.js';
+
+const PAGE = 1000;
+/** A lock older than this belongs to a process that died mid-append. */
+const STALE_LOCK_MS = 60_000;
+
+export function realtimeDir(paths: HomePaths, namespace: Namespace): string {
+  return join(namespaceDir(paths, namespace), 'raw');
+}
+
+function readWatermark(file: string): number {
+  try {
+    const seq = (JSON.parse(readFileSync(file, 'utf8')) as { seq?: unknown }).seq;
+    return typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0 ? seq : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function writeWatermark(file: string, seq: number): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify({ seq }) + '\n');
+  renameSync(tmp, file);
+}
+
+/** Takes the view's lock, or returns null when another live process holds it. */
+function tryLock(file: string): (() => void) | null {
+  try {
+    closeSync(openSync(file, 'wx'));
+  } catch {
+    try {
+      if (Date.now() - statSync(file).mtimeMs < STALE_LOCK_MS) return null;
+      unlinkSync(file);
+      closeSync(openSync(file, 'wx'));
+    } catch {
+      return null;
+    }
+  }
+  return () => {
+    try {
+      unlinkSync(file);
+    } catch {
+      /* already gone */
+    }
+  };
+}
+
+function renderTurn(turn: Turn, time: string): string {
+  const who = turn.speaker ? `${turn.role} (${turn.speaker})` : turn.role;
+  const source = typeof turn.meta.source === 'string' ? `${turn.meta.source} ` : '';
+  const where = `${source}${turn.sessionId.slice(0, 12)}#${turn.messageId.slice(0, 24)}${turn.line ? ` L${turn.line}` : ''}`;
+  // Quoted, so text that looks like Markdown headings or lists cannot break the page's structure.
+  const body = turn.text.split('\n').map((l) => (l === '' ? '>' : `> ${l}`)).join('\n');
+  return `### ${time} · ${who} · ${where}\n${body}\n\n`;
+}
+
+/**
+ * Appends turns stored since the last call to the namespace's daily view files. Returns how many
+ * were written (0 when another process holds the view: it will write them).
+ */
+export async function updateRealtimeView(store: Store, paths: HomePaths, namespace: Namespace, timeZone: string): Promise<number> {
+  const dir = realtimeDir(paths, namespace);
+  mkdirSync(dir, { recursive: true });
+  const release = tryLock(join(dir, '.realtime.lock'));
+  if (!release) return 0;
+  const markFile = join(dir, '.realtime.json');
+  let written = 0;
+  try {
+    let seq = readWatermark(markFile);
+    for (;;) {
+      const page = await store.turnsAfter(namespace, seq, PAGE);
+      if (page.length === 0) break;
+      const byDay = new Map<string, string[]>();
+      for (const { turn } of page) {
+        const local = localDayTime(turn.timestamp, timeZone) ?? localDayTime(turn.createdAt, timeZone)!;
+        const list = byDay.get(local.day) ?? [];
+        list.push(renderTurn(turn, local.time));
+        byDay.set(local.day, list);
+      }
+      for (const [day, chunks] of byDay) {
+        const file = join(dir, `realtime-${day}.md`);
+        const header = existsSync(file) ? '' : `# Raw log · ${namespace} · ${day} (${timeZone})\n\n`;
+        appendFileSync(file, header + chunks.join(''));
+      }
+      seq = page[page.length - 1]!.seq;
+      writeWatermark(markFile, seq);
+      written += page.length;
+    }
+  } finally {
+    release();
+  }
+  return written;
+}

@@ -1,0 +1,249 @@
+// `cairn watch`: one long-lived process per data directory. It watches every registered source
+// (chokidar, with a periodic rescan as the safety net for missed events), debounces bursts of
+// appends, captures through the same code as `cairn ingest`, updates the realtime views, and
+// embeds in small slices between captures. SIGINT/SIGTERM finish the batch being committed,
+// then exit cleanly; a kill -9 loses nothing because every batch commits with its checkpoint.
+import { statSync, writeFileSync, renameSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import type { Source } from '../core/types.js';
+import type { Cairn } from '../service/cairn.js';
+import { afterCapture, captureOne, scanSource, type CaptureDeps } from '../service/capture.js';
+import { watchedSources } from '../service/sources.js';
+import { unitForPath, watchRoot, type CaptureUnit } from '../capture/sources/units.js';
+import type { UnitResult } from '../capture/sources/capture-unit.js';
+import { acquireLock } from '../core/lock.js';
+import type { Logger } from './logger.js';
+import { WorkQueue, type CaptureTask } from './work-queue.js';
+
+/** Entries embedded per slice: small enough that a waiting capture starts within a second or two. */
+const EMBED_SLICE = 32;
+
+export interface DaemonOptions {
+  logger: Logger;
+  /** Overrides of the config's capture timings (tests). */
+  debounceMs?: number;
+  rescanSeconds?: number;
+  settleSeconds?: number;
+}
+
+export interface DaemonState {
+  pid: number;
+  startedAt: string;
+  lastScanAt: string | null;
+  sources: number;
+  queued: number;
+  turnsCaptured: number;
+}
+
+export class Daemon {
+  private readonly queue = new WorkQueue();
+  private readonly abort = new AbortController();
+  private readonly debounces = new Map<string, NodeJS.Timeout>();
+  private readonly settles = new Map<string, NodeJS.Timeout>();
+  private readonly lastErrors = new Map<string, string>();
+  private sources = new Map<number, Source>();
+  private watcher: FSWatcher | null = null;
+  private watched = new Set<string>();
+  private rescanTimer: NodeJS.Timeout | null = null;
+  private loop: Promise<void> | null = null;
+  private release: (() => void) | null = null;
+  private readonly deps: CaptureDeps;
+  private readonly state: DaemonState;
+  private readonly timing: { debounceMs: number; rescanMs: number; settleMs: number; batchLines: number };
+
+  constructor(private readonly cairn: Cairn, private readonly options: DaemonOptions) {
+    const capture = cairn.config.capture;
+    this.timing = {
+      debounceMs: options.debounceMs ?? capture.debounceMs,
+      rescanMs: (options.rescanSeconds ?? capture.rescanSeconds) * 1000,
+      settleMs: (options.settleSeconds ?? capture.settleSeconds) * 1000,
+      batchLines: capture.batchLines,
+    };
+    // Views are updated right after each capture; vectors come later, in slices, from the queue.
+    this.deps = { ...cairn.captureDeps(), embed: null };
+    this.state = { pid: process.pid, startedAt: new Date().toISOString(), lastScanAt: null, sources: 0, queued: 0, turnsCaptured: 0 };
+  }
+
+  private get log(): Logger {
+    return this.options.logger;
+  }
+
+  /** Takes the lock (CONFLICT when another daemon runs), scans everything, starts watching. */
+  async start(): Promise<void> {
+    this.release = acquireLock(this.cairn.paths.daemonLock, 'cairn watch');
+    this.watcher = watch([], {
+      ignoreInitial: true,
+      followSymlinks: false,
+      ignored: (path: string) => /(^|[/\\])(node_modules|\.git|\.obsidian|\.trash)([/\\]|$)/.test(path),
+    });
+    this.watcher.on('add', (p) => this.onChange(p));
+    this.watcher.on('change', (p) => this.onChange(p));
+    this.watcher.on('unlink', (p) => this.onChange(p, true));
+    this.watcher.on('error', (err) => this.log.warn({ err: String(err) }, 'file watcher error'));
+    await this.refreshSources();
+    this.rescanTimer = setInterval(() => void this.rescan(), this.timing.rescanMs);
+    this.loop = this.run();
+    this.log.info({ home: this.cairn.paths.root, sources: this.sources.size, rescanSeconds: this.timing.rescanMs / 1000 }, 'cairn watch started');
+  }
+
+  /** Finishes the batch in progress, stops watching, releases the lock. */
+  async stop(reason: string): Promise<void> {
+    if (this.abort.signal.aborted) return;
+    this.log.info({ reason }, 'stopping: finishing the current batch');
+    this.abort.abort();
+    if (this.rescanTimer) clearInterval(this.rescanTimer);
+    for (const t of [...this.debounces.values(), ...this.settles.values()]) clearTimeout(t);
+    this.queue.wakeUp();
+    await this.watcher?.close();
+    await this.loop;
+    this.writeState();
+    this.release?.();
+    this.log.info({ turnsCaptured: this.state.turnsCaptured }, 'cairn watch stopped');
+  }
+
+  private get stopping(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  /** Reloads the registered sources (another process may have added or removed one) and queues a scan of each. */
+  private async refreshSources(): Promise<void> {
+    const list = await watchedSources(this.cairn.store);
+    this.sources = new Map(list.map((s) => [s.id, s]));
+    const roots = new Set(list.map((s) => watchRoot(s)));
+    const added = [...roots].filter((r) => !this.watched.has(r));
+    const removed = [...this.watched].filter((r) => !roots.has(r));
+    if (added.length) this.watcher?.add(added);
+    if (removed.length) this.watcher?.unwatch(removed);
+    this.watched = roots;
+    for (const s of list) this.queue.addScan(s.id);
+    this.state.sources = list.length;
+  }
+
+  private async rescan(): Promise<void> {
+    if (this.stopping) return;
+    try {
+      await this.refreshSources();
+    } catch (err) {
+      this.log.error({ err: (err as Error).message }, 'rescan failed');
+    }
+  }
+
+  private onChange(path: string, removed = false): void {
+    if (this.stopping) return;
+    const abs = resolve(path);
+    for (const source of this.sources.values()) {
+      const root = resolve(source.path);
+      if (abs !== root && !abs.startsWith(root + sep)) continue;
+      const unit = unitForPath(source, abs);
+      // A removed transcript keeps its turns; only a Markdown tree must drop the file's chunks.
+      if (!unit || (removed && unit.type !== 'markdown')) continue;
+      this.debounce({ source, unit, final: false });
+    }
+  }
+
+  private debounce(task: CaptureTask): void {
+    const key = `${task.source.id}\0${task.unit.path}`;
+    clearTimeout(this.debounces.get(key));
+    this.debounces.set(key, setTimeout(() => {
+      this.debounces.delete(key);
+      this.queue.addCapture(task);
+    }, this.timing.debounceMs));
+  }
+
+  /** A file holding an unfinished response is captured with `final` once it has been quiet long enough. */
+  private scheduleSettle(source: Source, unit: CaptureUnit): void {
+    const key = `${source.id}\0${unit.path}`;
+    clearTimeout(this.settles.get(key));
+    this.settles.set(key, setTimeout(() => {
+      this.settles.delete(key);
+      let quietMs = Infinity;
+      try {
+        quietMs = Date.now() - statSync(unit.path).mtimeMs;
+      } catch {
+        return;
+      }
+      if (quietMs >= this.timing.settleMs) this.queue.addCapture({ source, unit, final: true });
+      else this.scheduleSettle(source, unit);
+    }, this.timing.settleMs));
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      const job = this.queue.next();
+      if (!job) {
+        this.writeState();
+        await this.queue.waitForWork();
+        continue;
+      }
+      try {
+        if ('capture' in job) await this.capture(job.capture);
+        else if ('scan' in job) await this.scan(job.scan);
+        else await this.embed(job.embed);
+      } catch (err) {
+        this.log.error({ err: (err as Error).message }, 'capture job failed');
+      }
+    }
+  }
+
+  private async capture(task: CaptureTask): Promise<void> {
+    const result = await captureOne(this.deps, task.source, task.unit, { final: task.final, batchLines: this.timing.batchLines, signal: this.abort.signal });
+    await this.handle(task.source, [result]);
+  }
+
+  private async scan(sourceId: number): Promise<void> {
+    const source = this.sources.get(sourceId);
+    if (!source) return;
+    const scan = await scanSource(this.deps, source, { batchLines: this.timing.batchLines, signal: this.abort.signal, shouldStop: () => this.stopping });
+    for (const e of scan.walkErrors) this.reportError(`${source.id}:${e.path}`, { source: source.id, path: e.path }, e.message);
+    await this.handle(source, scan.results);
+    this.state.lastScanAt = new Date().toISOString();
+  }
+
+  private async handle(source: Source, results: UnitResult[]): Promise<void> {
+    for (const r of results) {
+      const key = `${source.id}:${r.unit.path}`;
+      if (r.error) this.reportError(key, { source: source.id, path: r.unit.path, code: r.error.code }, r.error.message);
+      else if (this.lastErrors.delete(key)) this.log.info({ source: source.id, path: r.unit.path }, 'readable again');
+      if (r.turnsInserted > 0 || r.malformed > 0 || (r.documents ?? 0) > 0) {
+        this.log.info(
+          { source: source.id, kind: source.kind, path: r.unit.path, namespace: r.unit.namespace, turns: r.turnsInserted, duplicates: r.duplicates, malformed: r.malformed, documents: r.documents, redactions: r.redactions, adoptedFrom: r.adoptedFrom },
+          'captured',
+        );
+      }
+      this.state.turnsCaptured += r.turnsInserted;
+      if (r.held && !this.stopping) this.scheduleSettle(source, r.unit);
+      if (this.cairn.captureDeps().embed && (r.turnsInserted > 0 || (r.documents ?? 0) > 0)) this.queue.addEmbed(r.unit.namespace);
+    }
+    const after = await afterCapture(this.deps, results);
+    if (after.warning) this.log.warn({ source: source.id }, after.warning);
+  }
+
+  /** Logs an error once per distinct message per unit (a rescan must not repeat it every 30 s). */
+  private reportError(key: string, fields: Record<string, unknown>, message: string): void {
+    if (this.lastErrors.get(key) === message) return;
+    this.lastErrors.set(key, message);
+    this.log.error({ ...fields, err: message }, 'cannot capture');
+  }
+
+  private async embed(namespace: string): Promise<void> {
+    try {
+      const progress = await this.cairn.embedPending({ namespace, limit: EMBED_SLICE });
+      if (progress.done < EMBED_SLICE) this.queue.doneEmbed(namespace);
+    } catch (err) {
+      this.queue.doneEmbed(namespace);
+      this.log.warn({ namespace, err: (err as Error).message }, 'embedding failed; turns stay searchable by keyword (cairn reembed rebuilds vectors)');
+    }
+  }
+
+  private writeState(): void {
+    this.state.queued = this.queue.size;
+    const state = this.cairn.paths.daemonState;
+    try {
+      writeFileSync(`${state}.tmp`, JSON.stringify(this.state) + '\n');
+      renameSync(`${state}.tmp`, state);
+    } catch {
+      /* informational only */
+    }
+  }
+}

@@ -1,0 +1,72 @@
+// The daemon's one line of work: captures first (they make new turns searchable), embedding in
+// small slices only when no capture waits, so a long backfill never delays a fresh line.
+import type { Source } from '../core/types.js';
+import type { CaptureUnit } from '../capture/sources/units.js';
+
+export interface CaptureTask {
+  source: Source;
+  unit: CaptureUnit;
+  final: boolean;
+}
+
+export class WorkQueue {
+  private readonly captures = new Map<string, CaptureTask>();
+  private readonly scans = new Set<number>();
+  private readonly embeds = new Set<string>();
+  private wake: (() => void) | null = null;
+
+  private notify(): void {
+    this.wake?.();
+    this.wake = null;
+  }
+
+  /** A unit to capture; a task already waiting for it is merged (final wins). */
+  addCapture(task: CaptureTask): void {
+    const key = `${task.source.id}\0${task.unit.path}`;
+    const waiting = this.captures.get(key);
+    this.captures.set(key, waiting ? { ...task, final: waiting.final || task.final } : task);
+    this.notify();
+  }
+
+  addScan(sourceId: number): void {
+    this.scans.add(sourceId);
+    this.notify();
+  }
+
+  addEmbed(namespace: string): void {
+    this.embeds.add(namespace);
+    this.notify();
+  }
+
+  doneEmbed(namespace: string): void {
+    this.embeds.delete(namespace);
+  }
+
+  get size(): number {
+    return this.captures.size + this.scans.size + this.embeds.size;
+  }
+
+  /** The next job by priority, or null when idle. */
+  next(): { capture: CaptureTask } | { scan: number } | { embed: string } | null {
+    for (const [key, task] of this.captures) {
+      this.captures.delete(key);
+      return { capture: task };
+    }
+    for (const id of this.scans) {
+      this.scans.delete(id);
+      return { scan: id };
+    }
+    for (const ns of this.embeds) return { embed: ns };
+    return null;
+  }
+
+  /** Resolves when work arrives (or `wakeUp` is called). */
+  waitForWork(): Promise<void> {
+    if (this.size > 0) return Promise.resolve();
+    return new Promise((resolve) => (this.wake = resolve));
+  }
+
+  wakeUp(): void {
+    this.notify();
+  }
+}

@@ -1,0 +1,38 @@
+// cairn watch: the capture daemon in the foreground (run it under systemd, launchd or nohup).
+import type { Command } from 'commander';
+import { createLogger } from '../../../daemon/logger.js';
+import { Daemon } from '../../../daemon/daemon.js';
+import { THREADS, intOption, openCairn } from '../run.js';
+
+export function registerWatchCommand(program: Command): void {
+  program
+    .command('watch')
+    .description('Capture continuously from every registered source (one per data directory; logs to <home>/logs/cairn.log)')
+    .option('--quiet', 'log to the file only, not to stdout')
+    .option('--debounce-ms <ms>', 'quiet time after a change before capturing', intOption('debounce-ms', 0, 60_000))
+    .option('--rescan-seconds <s>', 'full rescan interval (safety net for missed events)', intOption('rescan-seconds', 1, 86_400))
+    .option('--settle-seconds <s>', 'quiet time before a held response is captured as final', intOption('settle-seconds', 1, 3600))
+    .action(async (opts: { quiet?: boolean; debounceMs?: number; rescanSeconds?: number; settleSeconds?: number }, cmd: Command) => {
+      const cairn = await openCairn(cmd, { embedThreads: THREADS.bulk });
+      const logger = createLogger(cairn.paths.logDir, { quiet: opts.quiet });
+      const daemon = new Daemon(cairn, { logger, debounceMs: opts.debounceMs, rescanSeconds: opts.rescanSeconds, settleSeconds: opts.settleSeconds });
+      try {
+        await daemon.start();
+      } catch (err) {
+        await cairn.close();
+        throw err;
+      }
+      await new Promise<void>((resolve) => {
+        const stop = (signal: string) => {
+          process.removeAllListeners('SIGINT');
+          process.removeAllListeners('SIGTERM');
+          daemon.stop(signal).then(() => cairn.close()).then(resolve, (err: unknown) => {
+            logger.error({ err: String(err) }, 'shutdown failed');
+            resolve();
+          });
+        };
+        process.once('SIGINT', () => stop('SIGINT'));
+        process.once('SIGTERM', () => stop('SIGTERM'));
+      });
+    });
+}

@@ -1,0 +1,82 @@
+// Capture as a stage of the pipeline: capture units of sources, then hand what is new to the
+// stages after it (the realtime view now; embedding; judge and memory when they arrive). The
+// daemon and `cairn ingest` both come through here, so they behave the same.
+import type { HomePaths } from '../core/home.js';
+import { parseNamespace } from '../core/namespace.js';
+import type { Source } from '../core/types.js';
+import type { Store } from '../store/store.js';
+import { updateRealtimeView } from '../consolidate/realtime-view.js';
+import { captureUnit, type UnitOptions, type UnitResult } from '../capture/sources/capture-unit.js';
+import { listUnits, type CaptureUnit } from '../capture/sources/units.js';
+
+export interface CaptureDeps {
+  store: Store;
+  paths: HomePaths;
+  timeZone: string;
+  /** Embeds what is missing in a namespace; null without an embedder or when capture must not embed. */
+  embed: ((namespace: string) => Promise<number>) | null;
+}
+
+export interface AfterCapture {
+  embedded: number;
+  /** Turns appended to realtime views. */
+  viewed: number;
+  warning?: string;
+}
+
+export interface SourceScan {
+  source: Source;
+  results: UnitResult[];
+  /** Folders under the root that could not be listed. */
+  walkErrors: Array<{ path: string; message: string }>;
+}
+
+/** Captures every unit of a source as the disk stands now. */
+export async function scanSource(deps: CaptureDeps, source: Source, options: UnitOptions & { shouldStop?: () => boolean } = {}): Promise<SourceScan> {
+  const { units, errors } = await listUnits(source);
+  const results: UnitResult[] = [];
+  for (const unit of units) {
+    if (options.shouldStop?.()) break;
+    results.push(await captureUnit(deps.store, source, unit, options));
+  }
+  return { source, results, walkErrors: errors };
+}
+
+export async function captureOne(deps: CaptureDeps, source: Source, unit: CaptureUnit, options: UnitOptions = {}): Promise<UnitResult> {
+  return captureUnit(deps.store, source, unit, options);
+}
+
+/**
+ * The stages after capture, for the namespaces that received turns or documents: the realtime
+ * view, then vectors. A failure here never undoes capture: it is returned as a warning.
+ */
+export async function afterCapture(deps: CaptureDeps, results: readonly UnitResult[]): Promise<AfterCapture> {
+  const touched = new Set<string>();
+  const embedOnly = new Set<string>();
+  for (const r of results) {
+    if (r.turnsInserted > 0) touched.add(r.unit.namespace);
+    else if ((r.documents ?? 0) > 0) embedOnly.add(r.unit.namespace);
+  }
+  const out: AfterCapture = { embedded: 0, viewed: 0 };
+  const warnings: string[] = [];
+  for (const ns of touched) {
+    try {
+      out.viewed += await updateRealtimeView(deps.store, deps.paths, parseNamespace(ns), deps.timeZone);
+    } catch (err) {
+      warnings.push(`realtime view of ${ns} not updated: ${(err as Error).message}`);
+    }
+  }
+  if (deps.embed) {
+    for (const ns of new Set([...touched, ...embedOnly])) {
+      try {
+        out.embedded += await deps.embed(ns);
+      } catch (err) {
+        // The turns are stored and searchable by keyword; vectors can be rebuilt with reembed.
+        warnings.push(`captured, but not embedded: ${(err as Error).message}; run "cairn reembed"`);
+        break;
+      }
+    }
+  }
+  if (warnings.length) out.warning = warnings.join('; ');
+  return out;
+}

@@ -1,0 +1,75 @@
+// `cairn ingest PATH…`: the daemon's capture code run once over named files. A file inside a
+// watched source of the same format and namespace shares that source's checkpoint, so a hook and
+// the daemon never read the same lines twice; other files get a one-off source of their own.
+import { resolve as resolvePath } from 'node:path';
+import { CairnError, ERROR_CODES } from '../core/errors.js';
+import type { Source } from '../core/types.js';
+import { openTranscript } from '../capture/file-reader.js';
+import { ingestFile, type IngestReport } from '../capture/ingest-file.js';
+import { parseTranscriptFormat, type TranscriptFormat } from '../capture/formats/index.js';
+import { unitForPath } from '../capture/sources/units.js';
+import { afterCapture, type CaptureDeps } from './capture.js';
+import { watchedSources } from './sources.js';
+
+export interface IngestOptions {
+  format: TranscriptFormat | string;
+  namespace?: string;
+  /** The transcripts are complete: flush held turns (see IngestFileOptions.final). */
+  final?: boolean;
+  batchLines?: number;
+}
+
+export interface IngestResponse {
+  namespace: string;
+  format: TranscriptFormat;
+  /** One per path, in order: a report, or the error that stopped that file (others still ran). */
+  files: Array<{ path: string; report?: Omit<IngestReport, 'insertedIds' | 'held'>; error?: { code: string; message: string } }>;
+  turnsInserted: number;
+  /** Vectors made for the new turns (0 without an embedder). */
+  embedded: number;
+  warning?: string;
+}
+
+/** The source whose checkpoint a file uses: a watched one that captures it here, else its own. */
+async function sourceFor(deps: CaptureDeps, path: string, format: TranscriptFormat, namespace: string, watched: Source[]): Promise<Source> {
+  for (const source of watched) {
+    const unit = unitForPath(source, path);
+    if (unit?.type === 'file' && unit.format === format && unit.namespace === namespace) return source;
+  }
+  const existing = (await deps.store.listSources(namespace)).find((s) => s.kind === format && s.path === path);
+  return existing ?? deps.store.addSource(namespace, format, path);
+}
+
+/**
+ * Captures what is new in each file since its checkpoint, then runs the stages after capture.
+ * Every path is checked first: one that cannot be read throws (NOT_FOUND or INVALID_INPUT) before
+ * anything is stored. A file that fails later (it vanished meanwhile) gets an `error` entry and
+ * the other files still run.
+ */
+export async function ingestPaths(deps: CaptureDeps, paths: readonly string[], namespace: string, options: IngestOptions): Promise<IngestResponse> {
+  const format = parseTranscriptFormat(options.format);
+  if (paths.length === 0) throw new CairnError(ERROR_CODES.INVALID_INPUT, 'No transcript paths given');
+  const absolute = paths.map((p) => resolvePath(p));
+  for (const path of absolute) await (await openTranscript(path, null)).close();
+  const watched = await watchedSources(deps.store);
+  const response: IngestResponse = { namespace, format, files: [], turnsInserted: 0, embedded: 0 };
+  for (const path of absolute) {
+    try {
+      const source = await sourceFor(deps, path, format, namespace, watched);
+      const { insertedIds: _ids, held: _held, ...report } = await ingestFile(deps.store, {
+        path, format, namespace, sourceId: source.id, final: options.final, batchLines: options.batchLines,
+      });
+      response.files.push({ path, report });
+      response.turnsInserted += report.turnsInserted;
+    } catch (err) {
+      const code = err instanceof CairnError ? err.code : ERROR_CODES.INTERNAL;
+      response.files.push({ path, error: { code, message: (err as Error).message } });
+    }
+  }
+  if (response.turnsInserted > 0) {
+    const after = await afterCapture(deps, [{ unit: { type: 'file', path: '', format, namespace }, turnsInserted: response.turnsInserted, duplicates: 0, read: 0, malformed: 0, redactions: {}, insertedIds: [], held: false }]);
+    response.embedded = after.embedded;
+    if (after.warning) response.warning = after.warning;
+  }
+  return response;
+}
