@@ -139,3 +139,50 @@ describe('cairn watch: bad input', () => {
     }
   });
 });
+
+describe('cairn watch over an OpenClaw home (JSONL sessions, archives, SQLite store, workspace notes)', () => {
+  it('captures each agent into its namespace, never re-reads a reset archive, follows the database, indexes notes', async () => {
+    const { OpenClawDb, header, user, assistant } = await import('../helpers/openclaw-db-fixture.js');
+    const { renameSync } = await import('node:fs');
+    const home = makeHome(NO_EMBEDDER);
+    const oc = join(home, 'openclaw');
+    const sessions = join(oc, 'agents', 'ana', 'sessions');
+    mkdirSync(sessions, { recursive: true });
+    mkdirSync(join(oc, 'agents', 'bob', 'agent'), { recursive: true });
+    mkdirSync(join(oc, 'workspace-ana', 'memory'), { recursive: true });
+    const live = join(sessions, 's1.jsonl');
+    writeFileSync(live, [header('s1'), user('u0000001', 'The staging database moved to port 5433'), assistant('a0000001', 'Noted, port 5433 for staging')].map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const db = new OpenClawDb(join(oc, 'agents', 'bob', 'agent', 'openclaw-agent.sqlite'));
+    db.append('b1', 0, [header('b1'), user('u0000002', 'Invoices are sent on the first Monday')]);
+    writeFileSync(join(oc, 'workspace-ana', 'MEMORY.md'), '# Ana\n\n## Preferences\nAna prefers tea over coffee.\n');
+    const env = { OPENCLAW_STATE_DIR: oc };
+    const d = startDaemon(home, ['--debounce-ms', '50', '--rescan-seconds', '1'], env);
+    try {
+      await cliJson(['sources', 'add', 'openclaw', '--json'], { home, env });
+      await cliJson(['sources', 'add', 'markdown', '--json'], { home, env });
+      await eventually(async () => (await search(home, 'ana', 'staging port')).length === 2);
+      await eventually(async () => (await search(home, 'bob', 'invoices monday')).length === 1);
+      const note = await eventually(async () => {
+        const r = await search(home, 'ana', 'tea coffee');
+        return r.length ? r : null;
+      });
+      assert.match(note[0]!.provenance[0]!.path!, /MEMORY\.md$/);
+      const hit = (await search(home, 'ana', 'staging port'))[0]!;
+      assert.equal(hit.provenance[0]!.path, live, 'provenance names the transcript file');
+
+      const linesBefore = (await cliJson(['status', '--json'], { home })).capture.sources[0].stats.linesRead;
+      renameSync(live, `${live}.reset.2026-08-10T11-00-00.000Z`);
+      db.append('b1', 2, [assistant('a0000002', 'First Monday it is, for all invoices')]);
+      await eventually(async () => (await search(home, 'bob', 'invoices monday')).length === 2);
+      await new Promise((r) => setTimeout(r, 2500)); // rescans see the archive
+      const after = (await cliJson(['status', '--json'], { home })).capture.sources[0];
+      assert.equal(after.stats.linesRead, linesBefore + 1, 'the archive was not read again (only the new database row)');
+      assert.equal((await search(home, 'ana', 'staging port')).length, 2);
+    } finally {
+      db.close();
+      d.child.kill('SIGTERM');
+      assert.equal((await d.exited).code, 0);
+      removeHome(home);
+    }
+  });
+});

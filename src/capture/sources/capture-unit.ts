@@ -122,7 +122,9 @@ async function adoptRenamed(store: Store, sourceId: number, path: string): Promi
   const ino = st.ino.toString();
   for (const cp of await store.listCheckpoints(sourceId)) {
     if (cp.key === key || cp.state.dev !== dev || cp.state.ino !== ino) continue;
-    const { error: _error, ...state } = cp.state;
+    // The position moves to the new name; the running stats stay with the old key, so the
+    // source's totals (summed over keys) do not count those lines twice.
+    const { error: _error, stats: _stats, ...state } = cp.state;
     await store.putCheckpoint({ sourceId, key, state });
     return cp.key;
   }
