@@ -37,6 +37,8 @@ export interface IngestDbOptions {
   batchRows?: number;
   /** Sessions are complete: flush what the parser still holds (see IngestFileOptions.final). */
   final?: boolean;
+  /** Stop after the page in progress is committed (a daemon shutting down). */
+  signal?: AbortSignal;
 }
 
 export interface IngestDbReport {
@@ -77,6 +79,7 @@ export async function ingestOpenClawDb(store: Store, options: IngestDbOptions): 
     const report: IngestDbReport = { path, sessions: 0, rowsRead: 0, turnsInserted: 0, duplicates: 0, skipped: 0, issues: [], redactions: {}, insertedIds: [] };
     const stored = new Map((await store.listCheckpoints(options.sourceId)).map((c) => [c.key, c.state]));
     for (const session of db.sessions()) {
+      if (options.signal?.aborted) break;
       await ingestSession(store, db, { ...options, batchRows }, report, session, stored.get(dbCheckpointKey(path, session.id)) ?? null);
     }
     return report;
@@ -114,9 +117,9 @@ async function ingestSession(store: Store, db: TranscriptDb, options: IngestDbOp
     for (const row of rows) run.read(row);
     if (rows.length > 0) from = rows[rows.length - 1]!.seq;
     await run.commit();
-    if (rows.length < options.batchRows) break;
+    if (rows.length < options.batchRows || options.signal?.aborted) break;
   }
-  if (options.final) {
+  if (options.final && !options.signal?.aborted) {
     run.flush();
     await run.commit();
   }

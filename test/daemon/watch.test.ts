@@ -186,3 +186,37 @@ describe('cairn watch over an OpenClaw home (JSONL sessions, archives, SQLite st
     }
   });
 });
+
+describe('cairn watch over Claude Code projects', () => {
+  it('one namespace per project; a response split over lines becomes one turn once the file settles', async () => {
+    const home = makeHome(NO_EMBEDDER);
+    const projects = join(home, 'claude', 'projects');
+    const proj = join(projects, '-home-ana-billing');
+    mkdirSync(join(proj, 'sess-1', 'subagents'), { recursive: true });
+    const base = { sessionId: 'sess-1', cwd: '/home/ana/billing', version: '2.1.37' };
+    const lines = [
+      { ...base, type: 'user', uuid: 'u1', parentUuid: null, timestamp: '2026-02-18T11:43:58.858Z', message: { role: 'user', content: 'Why do refunds fail for euro invoices?' } },
+      { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', requestId: 'r1', timestamp: '2026-02-18T11:44:02.101Z', message: { id: 'msg_1', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'The currency rounding drops a cent' }] } },
+      { ...base, type: 'assistant', uuid: 'a2', parentUuid: 'a1', requestId: 'r1', timestamp: '2026-02-18T11:44:03.101Z', message: { id: 'msg_1', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'so the ledger totals never match.' }] } },
+    ];
+    writeFileSync(join(proj, 'sess-1.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    writeFileSync(join(proj, 'sess-1', 'subagents', 'agent-7.jsonl'), JSON.stringify({ ...base, isSidechain: true, type: 'user', uuid: 's1', parentUuid: null, timestamp: '2026-02-18T11:45:00.000Z', message: { role: 'user', content: 'Search the ledger module for rounding helpers' } }) + '\n');
+    const env = { CLAUDE_CONFIG_DIR: join(home, 'claude'), HOME: join(home, 'fake-home') };
+    await cliJson(['sources', 'add', 'claude-code', '--json'], { home, env });
+    const d = startDaemon(home, ['--debounce-ms', '50', '--settle-seconds', '1'], env);
+    try {
+      const ns = 'home-ana-billing';
+      await eventually(async () => (await search(home, ns, 'refunds euro invoices')).length === 1);
+      await eventually(async () => (await search(home, ns, 'rounding helpers ledger')).length >= 1);
+      const merged = await eventually(async () => {
+        const r = await search(home, ns, 'ledger totals never match');
+        return r.find((x) => /never match/.test(x.text)) ?? null;
+      }, 15_000);
+      assert.match(merged.text, /drops a cent[\s\S]*ledger totals never match/);
+    } finally {
+      d.child.kill('SIGTERM');
+      assert.equal((await d.exited).code, 0);
+      removeHome(home);
+    }
+  });
+});

@@ -74,7 +74,7 @@ async function captureFile(store: Store, source: Source, unit: Extract<CaptureUn
 }
 
 async function captureDb(store: Store, source: Source, unit: Extract<CaptureUnit, { type: 'db' }>, options: UnitOptions, result: UnitResult): Promise<void> {
-  const report = await ingestOpenClawDb(store, { path: unit.path, namespace: unit.namespace, sourceId: source.id, batchRows: options.batchLines, final: options.final });
+  const report = await ingestOpenClawDb(store, { path: unit.path, namespace: unit.namespace, sourceId: source.id, batchRows: options.batchLines, final: options.final, signal: options.signal });
   Object.assign(result, {
     turnsInserted: report.turnsInserted,
     duplicates: report.duplicates,
