@@ -2,7 +2,7 @@
 // day, appended as turns arrive. It follows the turn log by sequence number with a watermark
 // file, so any process that captures (daemon, `cairn ingest`) brings it up to date, and a crash
 // between the store commit and the append only delays lines, never drops them.
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { namespaceDir, type HomePaths } from '../core/home.js';
 import type { Namespace } from '../core/namespace.js';
@@ -55,12 +55,16 @@ function tryLock(file: string): (() => void) | null {
   };
 }
 
+/** Transcript-supplied fields (speaker, ids) stay on the heading line: line breaks and controls become spaces. */
+const oneLine = (s: string): string => s.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ');
+
 function renderTurn(turn: Turn, time: string): string {
-  const who = turn.speaker ? `${turn.role} (${turn.speaker})` : turn.role;
+  const who = oneLine(turn.speaker ? `${turn.role} (${turn.speaker})` : turn.role);
   const source = typeof turn.meta.source === 'string' ? `${turn.meta.source} ` : '';
-  const where = `${source}${turn.sessionId.slice(0, 12)}#${turn.messageId.slice(0, 24)}${turn.line ? ` L${turn.line}` : ''}`;
+  const where = oneLine(`${source}${turn.sessionId.slice(0, 12)}#${turn.messageId.slice(0, 24)}${turn.line ? ` L${turn.line}` : ''}`);
   // Quoted, so text that looks like Markdown headings or lists cannot break the page's structure.
-  const body = turn.text.split('\n').map((l) => (l === '' ? '>' : `> ${l}`)).join('\n');
+  // A lone CR ends a line in Markdown too.
+  const body = turn.text.split(/\r\n|\r|\n/).map((l) => (l === '' ? '>' : `> ${l}`)).join('\n');
   return `### ${time} · ${who} · ${where}\n${body}\n\n`;
 }
 
@@ -71,7 +75,8 @@ function renderTurn(turn: Turn, time: string): string {
 export async function updateRealtimeView(store: Store, paths: HomePaths, namespace: Namespace, timeZone: string): Promise<number> {
   const dir = realtimeDir(paths, namespace);
   mkdirSync(dir, { recursive: true });
-  const release = tryLock(join(dir, '.realtime.lock'));
+  const lockFile = join(dir, '.realtime.lock');
+  const release = tryLock(lockFile);
   if (!release) return 0;
   const markFile = join(dir, '.realtime.json');
   let written = 0;
@@ -95,6 +100,13 @@ export async function updateRealtimeView(store: Store, paths: HomePaths, namespa
       seq = page[page.length - 1]!.seq;
       writeWatermark(markFile, seq);
       written += page.length;
+      // Still alive: a long catch-up must not look like a stale lock to another process.
+      try {
+        const now = new Date();
+        utimesSync(lockFile, now, now);
+      } catch {
+        /* gone: released below all the same */
+      }
     }
   } finally {
     release();

@@ -11,6 +11,8 @@ export const ERROR_CODES = {
   STORE_CORRUPT: 'STORE_CORRUPT',
   STORE: 'STORE',
   EMBEDDER: 'EMBEDDER',
+  /** A chat model (the LLM judge) failed: HTTP error, timeout, unusable answer, open circuit. */
+  LLM: 'LLM',
   UNHEALTHY: 'UNHEALTHY',
   INTERNAL: 'INTERNAL',
 } as const;
@@ -31,6 +33,7 @@ export const EXIT_CODES: Record<ErrorCode | 'USAGE', number> = {
   STORE: 8,
   EMBEDDER: 9,
   UNHEALTHY: 10,
+  LLM: 11,
 };
 
 export class CairnError extends Error {

@@ -15,7 +15,8 @@ export interface LockHolder {
 function readHolder(path: string): LockHolder | null {
   try {
     const raw = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockHolder>;
-    return typeof raw.pid === 'number' && typeof raw.host === 'string' && typeof raw.startedAt === 'string' ? (raw as LockHolder) : null;
+    // pid 0 or below would make kill(pid, 0) probe a process group and always look alive.
+    return typeof raw.pid === 'number' && Number.isSafeInteger(raw.pid) && raw.pid > 0 && typeof raw.host === 'string' && typeof raw.startedAt === 'string' ? (raw as LockHolder) : null;
   } catch {
     return null;
   }

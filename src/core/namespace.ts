@@ -35,6 +35,8 @@ export function parseNamespace(value: unknown): Namespace {
 export function namespaceFromName(name: string): Namespace | null {
   let ns = name
     .normalize('NFKD')
+    // Accents split off by NFKD go, so "Crème" is "creme", not "cre-me".
+    .replace(/\p{M}+/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9._-]+/g, '-')
     .replace(/\.{2,}/g, '.')

@@ -4,7 +4,7 @@
 // embeds in small slices between captures. SIGINT/SIGTERM finish the batch being committed,
 // then exit cleanly; a kill -9 loses nothing because every batch commits with its checkpoint.
 import { statSync, writeFileSync, renameSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Source } from '../core/types.js';
 import type { Cairn } from '../service/cairn.js';
@@ -133,8 +133,7 @@ export class Daemon {
     if (this.stopping) return;
     const abs = resolve(path);
     for (const source of this.sources.values()) {
-      const root = resolve(source.path);
-      if (abs !== root && !abs.startsWith(root + sep)) continue;
+      // unitForPath knows what belongs to a source (including a database root's -wal beside it).
       const unit = unitForPath(source, abs);
       // A removed transcript keeps its turns; only a Markdown tree must drop the file's chunks.
       if (!unit || (removed && unit.type !== 'markdown')) continue;

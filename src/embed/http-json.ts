@@ -3,7 +3,11 @@
 // a flaky or wrong endpoint surfaces as one clear CairnError(EMBEDDER) instead of bad vectors.
 import type { z } from 'zod';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
+import { describeNetworkError, excerpt, isAbortLike, parseRetryAfter } from '../core/http.js';
 import { normalize } from './embedder.js';
+
+// Re-exported: the embedders and their tests import these from here.
+export { joinUrl, parseRetryAfter } from '../core/http.js';
 
 /** How often and how long to retry 408/429/5xx answers and network errors. */
 export interface RetryPolicy {
@@ -30,13 +34,6 @@ export interface PostJsonRequest<T> {
   retry?: Partial<RetryPolicy>;
 }
 
-const EXCERPT_CHARS = 300;
-
-function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat || '(empty body)';
-}
-
 function embedderError(message: string, details?: Record<string, unknown>, cause?: unknown): CairnError {
   return new CairnError(ERROR_CODES.EMBEDDER, message, details, cause === undefined ? undefined : { cause });
 }
@@ -45,30 +42,10 @@ function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
-/** Parses Retry-After (delta seconds or an HTTP date) into ms; undefined when absent or unusable. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (value === null || value.trim() === '') return undefined;
-  const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
-}
-
 /** Exponential backoff with jitter for the given 1-based attempt that just failed. */
 export function backoffMs(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
   const base = policy.baseDelayMs * 2 ** (attempt - 1);
   return Math.min(policy.maxDelayMs, Math.round(base * (0.75 + random() * 0.5)));
-}
-
-/** Describes a fetch rejection: timeout, refused connection, DNS failure, … */
-function describeNetworkError(err: unknown): string {
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.message || cause?.code || (err instanceof Error ? err.message : String(err));
-}
-
-function isTimeout(err: unknown): boolean {
-  return err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -96,7 +73,7 @@ export async function postJson<T>(req: PostJsonRequest<T>): Promise<T> {
       });
       text = await response.text();
     } catch (err) {
-      if (isTimeout(err)) {
+      if (isAbortLike(err)) {
         throw embedderError(
           `${req.service} did not answer within ${req.timeoutMs} ms (${where}); raise timeoutMs in the embedder config if the model is slow to load`,
           { url: req.url, timeoutMs: req.timeoutMs },
@@ -174,9 +151,4 @@ export interface HttpEmbedderOptions {
   retry?: Partial<RetryPolicy>;
   /** Texts per request (default 64). */
   batchSize?: number;
-}
-
-/** Joins a base URL and a path without doubling or losing the slash. */
-export function joinUrl(base: string, path: string): string {
-  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }

@@ -273,7 +273,12 @@ export class Cairn {
 
   /** Captures what is new in transcript files (see ingestPaths), then views and vectors. */
   async ingest(paths: readonly string[], options: IngestOptions): Promise<IngestResponse> {
-    return ingestPaths(this.captureDeps(), paths, this.namespace(options.namespace), options);
+    return ingestPaths(
+      this.captureDeps(),
+      paths,
+      { given: options.namespace === undefined ? undefined : this.namespace(options.namespace), fallback: this.defaultNamespace },
+      options,
+    );
   }
 
   /** What capture needs from the facade; `embed` is null without an embedder or when disabled. */

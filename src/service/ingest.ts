@@ -23,21 +23,26 @@ export interface IngestResponse {
   namespace: string;
   format: TranscriptFormat;
   /** One per path, in order: a report, or the error that stopped that file (others still ran). */
-  files: Array<{ path: string; report?: Omit<IngestReport, 'insertedIds' | 'held'>; error?: { code: string; message: string } }>;
+  files: Array<{ path: string; /** Where its turns went (a watched source's namespace when none was given). */ namespace?: string; report?: Omit<IngestReport, 'insertedIds' | 'held'>; error?: { code: string; message: string } }>;
   turnsInserted: number;
   /** Vectors made for the new turns (0 without an embedder). */
   embedded: number;
   warning?: string;
 }
 
-/** The source whose checkpoint a file uses: a watched one that captures it here, else its own. */
-async function sourceFor(deps: CaptureDeps, path: string, format: TranscriptFormat, namespace: string, watched: Source[]): Promise<Source> {
+/**
+ * The source whose checkpoint a file uses, and the namespace its turns go to: a watched source
+ * that captures the file (in the namespace given, or in its own when none was given), else a
+ * one-off source of the file in the given or default namespace.
+ */
+async function sourceFor(deps: CaptureDeps, path: string, format: TranscriptFormat, namespace: { given?: string; fallback: string }, watched: Source[]): Promise<{ source: Source; namespace: string }> {
   for (const source of watched) {
     const unit = unitForPath(source, path);
-    if (unit?.type === 'file' && unit.format === format && unit.namespace === namespace) return source;
+    if (unit?.type === 'file' && unit.format === format && (namespace.given === undefined || unit.namespace === namespace.given)) return { source, namespace: unit.namespace };
   }
-  const existing = (await deps.store.listSources(namespace)).find((s) => s.kind === format && s.path === path);
-  return existing ?? deps.store.addSource(namespace, format, path);
+  const ns = namespace.given ?? namespace.fallback;
+  const existing = (await deps.store.listSources(ns)).find((s) => s.kind === format && s.path === path);
+  return { source: existing ?? (await deps.store.addSource(ns, format, path)), namespace: ns };
 }
 
 /**
@@ -46,28 +51,30 @@ async function sourceFor(deps: CaptureDeps, path: string, format: TranscriptForm
  * anything is stored. A file that fails later (it vanished meanwhile) gets an `error` entry and
  * the other files still run.
  */
-export async function ingestPaths(deps: CaptureDeps, paths: readonly string[], namespace: string, options: IngestOptions): Promise<IngestResponse> {
+export async function ingestPaths(deps: CaptureDeps, paths: readonly string[], namespace: { given?: string; fallback: string }, options: IngestOptions): Promise<IngestResponse> {
   const format = parseTranscriptFormat(options.format);
   if (paths.length === 0) throw new CairnError(ERROR_CODES.INVALID_INPUT, 'No transcript paths given');
   const absolute = paths.map((p) => resolvePath(p));
   for (const path of absolute) await (await openTranscript(path, null)).close();
   const watched = await watchedSources(deps.store);
-  const response: IngestResponse = { namespace, format, files: [], turnsInserted: 0, embedded: 0 };
+  const response: IngestResponse = { namespace: namespace.given ?? namespace.fallback, format, files: [], turnsInserted: 0, embedded: 0 };
+  const touched = new Set<string>();
   for (const path of absolute) {
     try {
-      const source = await sourceFor(deps, path, format, namespace, watched);
+      const { source, namespace: ns } = await sourceFor(deps, path, format, namespace, watched);
       const { insertedIds: _ids, held: _held, ...report } = await ingestFile(deps.store, {
-        path, format, namespace, sourceId: source.id, final: options.final, batchLines: options.batchLines,
+        path, format, namespace: ns, sourceId: source.id, final: options.final, batchLines: options.batchLines,
       });
-      response.files.push({ path, report });
+      response.files.push({ path, namespace: ns, report });
       response.turnsInserted += report.turnsInserted;
+      if (report.turnsInserted > 0) touched.add(ns);
     } catch (err) {
       const code = err instanceof CairnError ? err.code : ERROR_CODES.INTERNAL;
       response.files.push({ path, error: { code, message: (err as Error).message } });
     }
   }
-  if (response.turnsInserted > 0) {
-    const after = await afterCapture(deps, [{ unit: { type: 'file', path: '', format, namespace }, turnsInserted: response.turnsInserted, duplicates: 0, read: 0, malformed: 0, redactions: {}, insertedIds: [], held: false }]);
+  if (touched.size > 0) {
+    const after = await afterCapture(deps, [...touched].map((ns) => ({ unit: { type: 'file' as const, path: '', format, namespace: ns }, turnsInserted: 1, duplicates: 0, read: 0, malformed: 0, redactions: {}, insertedIds: [], held: false })));
     response.embedded = after.embedded;
     if (after.warning) response.warning = after.warning;
   }

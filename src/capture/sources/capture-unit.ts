@@ -2,7 +2,8 @@
 // from the format's ingest; a failure is written into the unit's checkpoint state (so `cairn
 // status` shows it and other units carry on); a file renamed inside the source (OpenClaw's
 // `.jsonl` → `.jsonl.reset.<ts>`) inherits its old checkpoint instead of being read again.
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
 import type { Source } from '../../core/types.js';
 import type { Store } from '../../store/store.js';
@@ -57,6 +58,7 @@ export async function captureUnit(store: Store, source: Source, unit: CaptureUni
 }
 
 async function captureFile(store: Store, source: Source, unit: Extract<CaptureUnit, { type: 'file' }>, options: UnitOptions, result: UnitResult): Promise<void> {
+  await handOffReplaced(store, source.id, unit.path);
   const adopted = await adoptRenamed(store, source.id, unit.path);
   if (adopted) result.adoptedFrom = adopted;
   const report = await ingestFile(store, {
@@ -108,7 +110,7 @@ async function captureMarkdown(store: Store, source: Source, unit: Extract<Captu
  */
 async function adoptRenamed(store: Store, sourceId: number, path: string): Promise<string | undefined> {
   // Only archives are renamed into existence (OpenClaw's reset/deleted); other new files skip the lookup.
-  if (!/\.(reset|deleted)\.[^/\\]+$/.test(path)) return undefined;
+  if (!ARCHIVE.test(path)) return undefined;
   const key = fileKey(path);
   const own = await store.getCheckpoint(sourceId, key);
   if (own && 'dev' in own) return undefined;
@@ -129,6 +131,45 @@ async function adoptRenamed(store: Store, sourceId: number, path: string): Promi
     return cp.key;
   }
   return undefined;
+}
+
+/** OpenClaw's archive of a transcript: `<name>.jsonl.reset.<ts>` or `<name>.jsonl.deleted.<ts>`. */
+const ARCHIVE = /\.(reset|deleted)\.[^/\\]+$/;
+
+/**
+ * The other order of a rename: the new live file is captured before the archive its old inode
+ * became. Its checkpoint is about to be overwritten with the new file's, so an uncaptured archive
+ * beside it holding the checkpoint's inode is handed the position first (as adoptRenamed would
+ * have done) and is not read again, whichever of the two the daemon sees first.
+ */
+async function handOffReplaced(store: Store, sourceId: number, path: string): Promise<void> {
+  if (ARCHIVE.test(path)) return;
+  const own = await store.getCheckpoint(sourceId, fileKey(path));
+  if (!own || typeof own.dev !== 'string' || typeof own.ino !== 'string') return;
+  let names: string[];
+  try {
+    const st = await stat(path, { bigint: true });
+    if (st.dev.toString() === own.dev && st.ino.toString() === own.ino) return; // not replaced
+    names = await readdir(dirname(path));
+  } catch {
+    return; // the ingest reports the unreadable file
+  }
+  const prefix = `${basename(path)}.`;
+  for (const name of names.sort()) {
+    if (!name.startsWith(prefix) || !ARCHIVE.test(name)) continue;
+    const archive = join(dirname(path), name);
+    const theirs = await store.getCheckpoint(sourceId, fileKey(archive));
+    if (theirs && 'dev' in theirs) continue;
+    try {
+      const st = await stat(archive, { bigint: true });
+      if (st.dev.toString() !== own.dev || st.ino.toString() !== own.ino) continue;
+    } catch {
+      continue;
+    }
+    const { error: _error, stats: _stats, ...state } = own;
+    await store.putCheckpoint({ sourceId, key: fileKey(archive), state });
+    return;
+  }
 }
 
 async function recordError(store: Store, sourceId: number, key: string, error: { code: string; message: string }): Promise<void> {

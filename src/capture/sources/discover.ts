@@ -2,17 +2,18 @@
 // Environment overrides follow the agents' own: OPENCLAW_STATE_DIR, CLAUDE_CONFIG_DIR.
 import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { namespaceFromName } from '../../core/namespace.js';
 import type { SourceKind } from './kinds.js';
 
+// Absolute, so a relative override is not stored as a path the daemon would read elsewhere.
 export function openclawRoot(): string {
-  return process.env.OPENCLAW_STATE_DIR || join(homedir(), '.openclaw');
+  return resolve(process.env.OPENCLAW_STATE_DIR || join(homedir(), '.openclaw'));
 }
 
 export function claudeProjectsRoot(): string {
   const base = process.env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude');
-  return join(base, 'projects');
+  return resolve(base, 'projects');
 }
 
 /** A discovered default location, and the namespace its turns would go to when it is fixed. */
@@ -84,7 +85,8 @@ export function defaultLocations(kind: SourceKind): string[] {
  * whole because dashes inside names cannot be told from separators.
  */
 export function claudeProjectNamespace(folder: string): string | null {
-  const homePrefix = homedir().replace(/[^A-Za-z0-9]/g, '-');
+  // resolve() drops a trailing slash (HOME=/home/ana/), which Claude Code's cwd never has.
+  const homePrefix = claudeProjectFolder(resolve(homedir()));
   let name = basename(folder);
   if (name.startsWith(homePrefix + '-') && name.length > homePrefix.length + 1) name = name.slice(homePrefix.length + 1);
   return namespaceFromName(name);

@@ -1,7 +1,7 @@
 // A source's capture units: the transcript files, transcript databases and Markdown trees under
 // its root, each with the namespace its records go to. The daemon lists them on every rescan and
 // maps file-system events to them, so both paths agree on what belongs to a source.
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Source } from '../../core/types.js';
 import type { TranscriptFormat } from '../formats/index.js';
@@ -57,8 +57,10 @@ export function namespaceFor(source: Source, path: string): string {
 export function unitForPath(source: Source, changed: string): CaptureUnit | null {
   const root = resolve(source.path);
   const path = resolve(changed);
-  if (path !== root && !path.startsWith(root + sep)) return null;
   const kind = source.kind as SourceKind;
+  // A database given as the root writes beside itself (root-wal, root-shm): those are the root too.
+  const inside = path === root || path.startsWith(root + sep) || (kind === 'openclaw' && path.replace(/-(wal|shm|journal)$/, '') === root);
+  if (!inside) return null;
   const namespace = namespaceFor(source, path);
   switch (kind) {
     case 'openclaw': {
@@ -87,6 +89,9 @@ export async function listUnits(source: Source): Promise<{ units: CaptureUnit[];
   const root = resolve(source.path);
   if (source.kind === 'markdown') return { units: [markdownUnit(source)], errors: [] };
   if (!isDir(root)) {
+    // A missing root is flagged on the source (status: missing); as a unit it would record an
+    // error under the root's key that nothing clears once the root is back as a folder.
+    if (!existsSync(root)) return { units: [], errors: [] };
     const unit = unitForPath(source, root);
     return { units: unit ? [unit] : [], errors: [] };
   }

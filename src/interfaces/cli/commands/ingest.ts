@@ -20,7 +20,7 @@ export function registerIngestCommand(program: Command): void {
     .option('--json', 'print the result as JSON')
     .action(async (paths: string[], opts: { format: string; final?: boolean }, cmd: Command) => {
       await withCairn(cmd, async (cairn) => {
-        const res = await cairn.ingest(paths, { format: opts.format, final: Boolean(opts.final) });
+        const res = await cairn.ingest(paths, { format: opts.format, final: Boolean(opts.final), namespace: globals(cmd).namespace });
         if (globals(cmd).json) printJson(res);
         else printHuman(res);
         const failed = res.files.find((f) => f.error);
@@ -44,6 +44,7 @@ function printHuman(res: IngestResponse): void {
     for (const issue of r.issues.slice(0, MAX_ISSUES_SHOWN)) process.stderr.write(`cairn: warning: ${file.path}:${issue.line}: ${issue.reason}\n`);
     if (r.issues.length > MAX_ISSUES_SHOWN) process.stderr.write(`cairn: warning: ${file.path}: … and ${r.issues.length - MAX_ISSUES_SHOWN} more issues (see --json)\n`);
   }
-  print(`${res.turnsInserted} new turns in namespace ${res.namespace}${res.embedded ? `, ${res.embedded} embedded` : ''}`);
+  const namespaces = [...new Set(res.files.map((f) => f.namespace).filter((n): n is string => Boolean(n)))];
+  print(`${res.turnsInserted} new turns in namespace ${namespaces.length ? namespaces.join(', ') : res.namespace}${res.embedded ? `, ${res.embedded} embedded` : ''}`);
   if (res.warning) process.stderr.write(`cairn: warning: ${res.warning}\n`);
 }

@@ -1,0 +1,12 @@
+export type { ChatClient, ChatMessage, ChatRequest, ChatResponse, ChatUsage } from './chat.js';
+export { llmConfigSchema, type LlmConfig, type LlmConfigInput, type LlmProvider } from './config.js';
+export { createChatClient } from './factory.js';
+export { OpenAIChatClient } from './openai-compatible.js';
+export { AnthropicChatClient } from './anthropic.js';
+export { OllamaChatClient } from './ollama.js';
+export { CircuitBreaker, withBreaker, type BreakerState, type BreakerStats, type CircuitBreakerOptions } from './circuit-breaker.js';
+export { Budget, InMemoryBudgetLedger, budgetDay, costUsd, DEFAULT_DAILY_CAP_USD, type BudgetLedger, type BudgetTotals, type Prices } from './budget.js';
+export { jsonSchemaOf, parseJsonOutput } from './json-output.js';
+export { llmError, llmFailureKind, llmDetails, type LlmFailureKind, type LlmErrorDetails } from './errors.js';
+export { DEFAULT_RETRY_TUNING, fullJitterMs, systemTiming, withRetries, type Clock, type RetryTuning, type Timing } from './retry.js';
+export { DEFAULT_MAX_BODY_BYTES, type TransportOptions } from './transport.js';
