@@ -65,14 +65,24 @@ const POSSESSION_RE = /\b(?:my|our) (?!own\b|bad\b|pleasure\b|god\b|goodness\b|g
 const STRONG_DECISION_RE = new RegExp(
   '\\b(?:decided|decide to|decision(?: is| was)?(?: to|:)|settled on|opted (?:for|to)|agreed (?:to|on|that)|we agreed|from now on|going forward|' +
     'switch(?:ed|ing)? (?:over )?to|go(?:ing)? with(?! it\\b)|stick(?:ing)? with(?! it\\b)|instead of|rather than|use \\S+ instead|chose|chosen|committed to|approved|signed off|' +
+    '(?:^|[.!?]\\s+)(?:please\\s+)?(?:use|switch|go with|stick with|make|set|change|pick|keep)\\b[^.!?\\n]{0,80}\\binstead|' +
     "(?:we(?:'ll| will| shall)|let's|let us) (?:go with|use|switch|move|keep(?! \\w+ing\\b| it up| up\\b| on\\b| at it| each other| in touch)|drop|adopt|stick|ship|migrate|deprecate|remove|replace|launch|release|postpone|cancel|skip|stop|start using|not))\\b",
   'i',
 );
 /** Discovery wording that explains something, which beats the problem words it explains. */
 const STRONG_DISCOVERY_RE = /\b(?:found (?:that|out)|turns? out|turned out|root cause|caused by|the (?:cause|reason|culprit) (?:is|was)|figured out|realized that|realised that|learned that|learnt that|discovered that|til)\b/i;
-const RESOLVED_RE = /\b(?:fixed|resolved|solved|patched|worked around|workaround|no longer|now (?:works|passes|passing|working)|is working now|works now)\b/i;
+const RESOLVED_RE = /\b(?:fixed|resolved|solved|patched|worked around|workaround|no longer|anymore|since the fix|after the fix|now (?:works|passes|passing|working)|is working now|works now)\b/i;
 const EMOJI_ONLY_RE = /^[\p{Extended_Pictographic}\p{Emoji_Component}\p{Emoji_Modifier}\u200D\uFE0F\s\p{P}]+$/u;
 const TOOL_CALL_RE = /^→ tool\b/;
+
+const NON_LATIN_MIN_CHARS = 80;
+
+/** Whether most letters are outside the Latin script (the English cues cannot read the turn). */
+function mostlyNonLatin(text: string): boolean {
+  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  const latin = text.match(/\p{Script=Latin}/gu)?.length ?? 0;
+  return letters > 0 && latin / letters < 0.4;
+}
 
 const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, v));
 
@@ -129,7 +139,12 @@ function judgeText(input: JudgeInput, text: string, rawLength: number): Scored {
     const trivial = judgeShort(text, sig.sentences);
     if (trivial) return trivial;
   }
-  const scored = judgeSubstantive(input, text, sig.sentences);
+  let scored = judgeSubstantive(input, text, sig.sentences);
+  if (scored.importance < DEFAULT_THRESHOLD && rawLength >= NON_LATIN_MIN_CHARS && mostlyNonLatin(text)) {
+    // The cues are English; a substantial turn in another script cannot be read, so it is kept
+    // rather than lost (an LLM judge, when configured, reads it properly).
+    scored = { importance: DEFAULT_THRESHOLD, category: scored.category === 'noise' ? 'fact' : scored.category, reason: 'substantial text in a non-Latin script (the cues are English)' };
+  }
   if (role === 'system') {
     // System prompts are standing instructions the agent already carries; they are not news.
     return { ...scored, importance: Math.min(scored.importance, 3), reason: `system message; ${scored.reason}` };
@@ -412,11 +427,11 @@ function pickCategory(sentences: SentenceSignals[], text: string): { category: C
   }
   const lower = text.toLowerCase();
   const has = (k: CueCategory, min = 0.5): boolean => (score[k] ?? 0) >= min;
-  // Decisions: strong words always; "we will" / "let's" only with first-person weight behind them.
   // Only decision wording counts: a bare "we will" or "let's" is a plan or encouragement.
   if (has('decision') && STRONG_DECISION_RE.test(lower)) return { category: 'decision', cue: firstCue('decision', lower) };
-  // A fixed problem is an implementation; a problem still open is an issue.
   if (has('discovery') && STRONG_DISCOVERY_RE.test(lower)) return { category: 'discovery', cue: firstCue('discovery', lower) };
+  // A fixed problem is an implementation; a problem still open is an issue; one that is gone is a success.
+  if (negatedIssue > 0 && !has('issue') && RESOLVED_RE.test(lower)) return { category: 'success', cue: 'no longer failing' };
   if (has('issue') && RESOLVED_RE.test(lower)) return { category: has('success', 1) && !has('implementation') ? 'success' : 'implementation', cue: firstCue('implementation', lower) ?? 'fixed' };
   if (has('issue', 1) && !(negatedIssue > 0 && (score.issue ?? 0) < 2)) return { category: 'issue', cue: firstCue('issue', lower) };
   if (has('implementation') && (has('implementation', 1) || /\b(?:i|we)\b/.test(lower))) return { category: 'implementation', cue: firstCue('implementation', lower) };

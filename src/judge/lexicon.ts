@@ -79,7 +79,7 @@ export const CUES = {
     'decided', 'decide to', 'decision (?:is|was) to', 'decision(?=:)', 'we(?:\'ll| will| shall) (?:go with|use|switch|move|keep|drop|adopt|stick)', 'we will', "we'll",
     "let's (?:go with|use|switch|move|keep|drop|do|make|stick|try|adopt|plan|meet|book|schedule|call it|not)", 'going (?:to go )?with', 'go with', 'settled on', 'opted (?:for|to)',
     'chose', 'chosen', 'choosing', 'agreed (?:to|on|that)', 'we agreed', 'from now on', 'going forward', 'switch(?:ed|ing)? to', 'stick(?:ing)? with',
-    'instead of', 'use \\S+ instead', 'rather than', 'the plan is', "we're going with", 'final answer', 'committed to', 'approved', 'signed off',
+    'instead(?: of)?', 'rather than', 'the plan is', "we're going with", 'final answer', 'committed to', 'approved', 'signed off',
   ]),
   discovery: cue([
     'found(?: out)?', 'find out', 'learned', 'learnt', 'turns? out', 'turned out', 'realized', 'realised', 'discovered', 'noticed', 'figured out',
@@ -118,6 +118,7 @@ export const CUES = {
     'located (?:in|at)', 'is located', 'lives in', 'works (?:at|for|as)', 'runs on', 'listens on', 'port', 'version', 'deadline', 'is due', 'is on',
   ], false),
   plan: cue([
+    // An instruction to an agent is a task: see TASK_RE for the imperative form.
     'plan(?:s|ning|ned)? (?:to|on|for)', "i(?:'m| am) (?:going to|gonna|about to)", "we(?:'re| are) (?:going to|gonna|about to)", 'going to', 'gonna',
     'will', "i'll", "we'll", 'intend(?:s|ing)? to', 'schedul(?:e|ed|ing)', 'next (?:week|month|year|time|step|steps|sprint|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday|summer|spring|fall|winter)',
     'tomorrow', 'tonight', 'later (?:today|this week)', 'upcoming', 'this (?:weekend|coming)', 'hop(?:e|ing) to', 'want(?:s)? to', 'would like to', 'looking forward to',
@@ -143,6 +144,10 @@ export type CueCategory = keyof typeof CUES;
 /** Technical nouns that make an everyday verb ("added", "fixed", "moved") engineering work. */
 export const TECH_CONTEXT_RE =
   /\b(?:function|endpoint|api|tests?|file|config|configuration|schema|column|query|queries|script|module|method|component|service|server|database|db|cache|repo|repository|branch|pipeline|build|ci|dependency|dependencies|package|feature flag|bug|route|handler|migration|variable|parameter|docker|container|cluster|cron|logs?|webhook|prompt|deploy|commit|pull request|code|codebase|library|sdk|cli|env var|timeout|retry|retries|backoff|staging|production|prod|helper|plugin|workflow|lint|linter|typecheck|readme|docs)\b/i;
+
+/** An imperative engineering request ("Add a retry to the fetch helper") is a task for the agent: a plan. */
+export const TASK_RE =
+  /^(?:please\s+|can you\s+|could you\s+)?(?:add|implement|fix|refactor|migrate|create|write|update|remove|rename|build|set up|deploy|upgrade|install|configure|move|change|make|split|extract|delete|bump|enable|disable|run|test)\b/i;
 
 /** Everyday verbs that are implementation work beside a technical noun. */
 export const WEAK_IMPLEMENTATION_RE =

@@ -3,7 +3,7 @@
 // speaker's own information, so their signals count for less.
 import {
   CODE_TOKEN_RE, CUES, type CueCategory, EVENT_RE, FILLER_RE, FIRST_PERSON_RE, GREETING_RE, MAY_DATE_RE, NEGATION_BREAK_RE, NEGATOR_RE,
-  NOT_NAMES, NUMBER_RE, QUOTED_RE, REACTION_START_RE, SECOND_PERSON_RE, SELF_STATE_RE, TIME_RE, CHATTER_RE, TECH_CONTEXT_RE, WEAK_IMPLEMENTATION_RE,
+  NOT_NAMES, NUMBER_RE, QUOTED_RE, REACTION_START_RE, SECOND_PERSON_RE, SELF_STATE_RE, TIME_RE, CHATTER_RE, TECH_CONTEXT_RE, TASK_RE, WEAK_IMPLEMENTATION_RE,
 } from './lexicon.js';
 import { splitSentences } from './text.js';
 
@@ -90,8 +90,10 @@ function cueCounts(lower: string): { cues: SentenceSignals['cues']; negated: Sen
     if (hits > 0) cues[key] = hits;
     if (negs > 0) negated[key] = negs;
   }
+  const technical = TECH_CONTEXT_RE.test(lower) || CODE_TOKEN_ONE.test(lower);
+  if (technical && TASK_RE.test(lower)) cues.plan = (cues.plan ?? 0) + 1;
   const weak = WEAK_IMPLEMENTATION_RE.exec(lower);
-  if (weak && (TECH_CONTEXT_RE.test(lower) || CODE_TOKEN_ONE.test(lower))) {
+  if (weak && technical) {
     if (negatedAt(lower, weak.index)) negated.implementation = (negated.implementation ?? 0) + 1;
     else cues.implementation = (cues.implementation ?? 0) + 1;
   }
@@ -104,7 +106,7 @@ function cueCounts(lower: string): { cues: SentenceSignals['cues']; negated: Sen
       const lead = lower.slice(Math.max(0, at - 30), at);
       const tail = lower.slice(at + m[0].length, at + m[0].length + 24);
       if (/^\s*(?:[a-z]+ing|it up|up|on|at it|it|each other|in touch)\b/.test(tail) && /\b(?:keep|stick(?:ing)? with|go(?:ing)? with)$/.test(m[0])) continue;
-      if (/^(?:we|let|i)\b/.test(m[0]) || DECISION_SUBJECT_RE.test(lead) || /^[\s\p{P}]*(?:(?:so|ok|okay|then|final(?:ly)?|decision)[\s\p{P}]+)?$/u.test(lead)) owned++;
+      if (/^(?:we|let|i)\b/.test(m[0]) || IMPERATIVE_RE.test(lower) || DECISION_SUBJECT_RE.test(lead) || /^[\s\p{P}]*(?:(?:so|ok|okay|then|final(?:ly)?|decision)[\s\p{P}]+)?$/u.test(lead)) owned++;
     }
     if (owned > 0) cues.decision = owned;
     else delete cues.decision;
@@ -114,6 +116,9 @@ function cueCounts(lower: string): { cues: SentenceSignals['cues']; negated: Sen
 
 /** Non-global copy for yes/no tests: a global regex's test() carries lastIndex between calls. */
 const CODE_TOKEN_ONE = new RegExp(CODE_TOKEN_RE.source);
+
+/** A sentence that starts by telling someone what to use is the speaker's decision. */
+const IMPERATIVE_RE = /^[\s\p{P}]*(?:please\s+)?(?:use|switch|go with|stick with|keep|drop|adopt|make|set|change|pick|choose)\b/u;
 
 /** Who can decide: the speaker, the team, or an imperative ("Use X instead", "Switch to Y"). */
 const DECISION_SUBJECT_RE = /\b(?:i|we|i'm|we're|i've|we've|i'd|we'd|i'll|we'll|let's|let us|our \w+|the team|everyone|so|and)\s*(?:\w+\s+){0,2}$/;
