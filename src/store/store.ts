@@ -93,6 +93,65 @@ export interface CheckpointRecord {
   updatedAt: string;
 }
 
+/** What a judge decided about one turn. */
+export interface JudgmentRecord {
+  importance: number;
+  category: Category;
+  /** Which judge decided: `heuristic@<version>`, `llm:<provider>/<model>@<prompt version>`, … */
+  judge: string;
+  reason: string;
+  /** A self-contained restatement (LLM judges), or null. */
+  statement: string | null;
+  /** Judged by a fallback: the preferred judge should judge it again when it is back. */
+  needsRejudge: boolean;
+}
+
+export interface JudgmentInput extends JudgmentRecord {
+  turnId: string;
+  /** The memory this turn becomes (judged at or above the threshold). */
+  memory?: NewMemory;
+}
+
+export interface StoredJudgment extends JudgmentRecord {
+  turnId: string;
+  namespace: string;
+  turnSeq: number;
+  memoryId: string | null;
+  judgedAt: string;
+}
+
+export interface JudgeStats {
+  namespace: string;
+  judged: number;
+  /** Turns with no judgment yet. */
+  pending: number;
+  /** Judged turns that became (or fed) a memory. */
+  promoted: number;
+  needsRejudge: number;
+  byJudge: Record<string, number>;
+}
+
+/** LLM spending of one namespace on one local day. */
+export interface UsageRow {
+  calls: number;
+  failures: number;
+  fallbacks: number;
+  tokensIn: number;
+  tokensOut: number;
+  costUsd: number;
+}
+
+export interface FeedbackRecord {
+  id: string;
+  namespace: string;
+  /** The memory or turn the feedback is about. */
+  refId: string;
+  text: string;
+  category: string | null;
+  important: boolean;
+  createdAt: string;
+}
+
 export interface AddTurnsResult {
   inserted: Turn[];
   /** Turns already present (same namespace, session and message id). */
@@ -190,6 +249,28 @@ export interface Store {
   turnsAfter(namespace: string, afterSeq: number, limit: number): Promise<Array<{ seq: number; turn: Turn }>>;
   /** Stored turns per source id. */
   sourceTurnCounts(): Promise<Map<number, number>>;
+  /** Turns of the same session before `beforeSeq`, oldest first (a judge's context). */
+  turnsBefore(namespace: string, sessionId: string, beforeSeq: number, limit: number): Promise<Turn[]>;
+
+  /** Turns with no judgment yet, in insertion order after `afterSeq`. */
+  unjudgedTurns(namespace: string, afterSeq: number, limit: number): Promise<Array<{ seq: number; turn: Turn }>>;
+  /**
+   * Records judgments in one transaction, with the memories they create (deduplicated like
+   * addMemory) and the turns' index importance and category. Judging a turn again replaces its
+   * judgment; a memory it already produced is updated, never duplicated or deleted.
+   */
+  applyJudgments(items: readonly JudgmentInput[]): Promise<Array<{ turnId: string; memoryId: string | null; duplicate: boolean }>>;
+  /** Judged turns after `afterSeq` (re-judging), optionally since a time or only those marked for it. */
+  judgedTurns(namespace: string, afterSeq: number, limit: number, filter?: { since?: string; onlyNeedsRejudge?: boolean }): Promise<Array<{ seq: number; turn: Turn; judgment: StoredJudgment }>>;
+  getJudgment(turnId: string): Promise<StoredJudgment | null>;
+  judgeStats(): Promise<JudgeStats[]>;
+  addFeedback(feedback: Omit<FeedbackRecord, 'id' | 'createdAt'>): Promise<FeedbackRecord>;
+  /** Newest first. */
+  listFeedback(namespace: string, limit: number): Promise<FeedbackRecord[]>;
+  usageGet(namespace: string, day: string): Promise<UsageRow>;
+  usageAdd(namespace: string, day: string, delta: Partial<UsageRow>): Promise<void>;
+  /** Usage rows of a day (all namespaces), or of every day when omitted. */
+  usageList(day?: string): Promise<Array<UsageRow & { namespace: string; day: string }>>;
 
   addSource(namespace: string, kind: string, path: string, options?: Record<string, unknown>): Promise<Source>;
   listSources(namespace?: string): Promise<Source[]>;

@@ -95,7 +95,8 @@ function remention(db: Database, row: MemoryRow, input: Pick<NewMemory, 'tags' |
   return { ...existing, tags, provenance, importance, mentions: existing.mentions + count, updatedAt: now };
 }
 
-function addOne(db: Database, input: NewMemory, now: string): AddMemoryResult {
+/** Adds one memory inside the caller's transaction (dedup included). */
+export function addOne(db: Database, input: NewMemory, now: string): AddMemoryResult {
   ensureNamespaceTx(db, input.namespace, now);
   const dup = currentDuplicate(db, input.namespace, input.text);
   if (dup) return { memory: remention(db, dup, input, now), duplicate: true };

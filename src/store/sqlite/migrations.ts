@@ -147,7 +147,50 @@ const V4 = `
 CREATE INDEX turns_source ON turns (source_id) WHERE source_id IS NOT NULL;
 `;
 
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4];
+// The judge's decisions (one per turn, replaced on re-judging), user feedback, and LLM spending.
+// Unjudged = no judgments row: a batch's judgments and memories commit together, so a crash can
+// leave a turn unjudged (judged on restart) but never judged twice.
+const V5 = `
+CREATE TABLE judgments (
+  turn_id TEXT PRIMARY KEY REFERENCES turns(id),
+  namespace TEXT NOT NULL,
+  turn_seq INTEGER NOT NULL,
+  importance INTEGER NOT NULL CHECK (importance BETWEEN 1 AND 10),
+  category TEXT NOT NULL,
+  judge TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  statement TEXT,
+  memory_id TEXT,
+  needs_rejudge INTEGER NOT NULL DEFAULT 0,
+  judged_at TEXT NOT NULL
+);
+CREATE INDEX judgments_ns_seq ON judgments (namespace, turn_seq);
+CREATE INDEX judgments_rejudge ON judgments (namespace, turn_seq) WHERE needs_rejudge = 1;
+CREATE INDEX turns_ns_session_seq ON turns (namespace, session_id, seq);
+CREATE TABLE feedback (
+  id TEXT PRIMARY KEY,
+  namespace TEXT NOT NULL REFERENCES namespaces(id),
+  ref_id TEXT NOT NULL,
+  text TEXT NOT NULL,
+  category TEXT,
+  important INTEGER NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX feedback_ns_created ON feedback (namespace, created_at);
+CREATE TABLE llm_usage (
+  namespace TEXT NOT NULL,
+  day TEXT NOT NULL,
+  calls INTEGER NOT NULL DEFAULT 0,
+  failures INTEGER NOT NULL DEFAULT 0,
+  fallbacks INTEGER NOT NULL DEFAULT 0,
+  tokens_in INTEGER NOT NULL DEFAULT 0,
+  tokens_out INTEGER NOT NULL DEFAULT 0,
+  cost_usd REAL NOT NULL DEFAULT 0,
+  PRIMARY KEY (namespace, day)
+);
+`;
+
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

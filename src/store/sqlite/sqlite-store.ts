@@ -7,7 +7,10 @@ import type {
   AddMemoryOptions,
   CheckpointState,
   EntryFilter,
+  FeedbackRecord,
   HealthOptions,
+  JudgmentInput,
+  UsageRow,
   HealthReport,
   MemoryFilter,
   ReplaceDocumentInput,
@@ -19,6 +22,7 @@ import * as memories from './memories.js';
 import * as turns from './turns.js';
 import * as entries from './entries.js';
 import * as documents from './documents.js';
+import * as judgments from './judgments.js';
 import { ensureNamespaceTx, namespaceStats } from './namespaces.js';
 
 const nowIso = (): string => new Date().toISOString();
@@ -117,6 +121,39 @@ export class SqliteStore implements Store {
   }
   sourceTurnCounts() {
     return this.run(() => turns.sourceTurnCounts(this.db));
+  }
+  turnsBefore(namespace: string, sessionId: string, beforeSeq: number, limit: number) {
+    return this.run(() => judgments.turnsBefore(this.db, namespace, sessionId, beforeSeq, limit));
+  }
+  unjudgedTurns(namespace: string, afterSeq: number, limit: number) {
+    return this.run(() => judgments.unjudgedTurns(this.db, namespace, afterSeq, limit));
+  }
+  applyJudgments(items: readonly JudgmentInput[]) {
+    return this.run(() => judgments.applyJudgments(this.db, items, nowIso()));
+  }
+  judgedTurns(namespace: string, afterSeq: number, limit: number, filter?: { since?: string; onlyNeedsRejudge?: boolean }) {
+    return this.run(() => judgments.judgedTurns(this.db, namespace, afterSeq, limit, filter));
+  }
+  getJudgment(turnId: string) {
+    return this.run(() => judgments.getJudgment(this.db, turnId));
+  }
+  judgeStats() {
+    return this.run(() => judgments.judgeStats(this.db));
+  }
+  addFeedback(feedback: Omit<FeedbackRecord, 'id' | 'createdAt'>) {
+    return this.run(() => judgments.addFeedback(this.db, feedback, nowIso()));
+  }
+  listFeedback(namespace: string, limit: number) {
+    return this.run(() => judgments.listFeedback(this.db, namespace, limit));
+  }
+  usageGet(namespace: string, day: string) {
+    return this.run(() => judgments.usageGet(this.db, namespace, day));
+  }
+  usageAdd(namespace: string, day: string, delta: Partial<UsageRow>) {
+    return this.run(() => judgments.usageAdd(this.db, namespace, day, delta));
+  }
+  usageList(day?: string) {
+    return this.run(() => judgments.usageList(this.db, day));
   }
   getTurn(namespace: string, id: string) {
     return this.run(() => turns.getTurn(this.db, namespace, id));
