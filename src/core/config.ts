@@ -5,6 +5,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { z } from 'zod';
 import { CairnError, ERROR_CODES } from './errors.js';
 import { NAMESPACE_PATTERN } from './namespace.js';
+import { llmConfigSchema } from './llm-config.js';
 
 const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL');
 
@@ -79,6 +80,26 @@ export const captureConfigSchema = z.strictObject({
   embed: z.boolean().default(true),
 });
 
+export const judgeConfigSchema = z.strictObject({
+  /** Turns judged at or above this importance become memories. */
+  threshold: z.number().int().min(1).max(10).default(5),
+  /** The LLM judge; omitted: the heuristic judge only (offline). */
+  llm: llmConfigSchema.optional(),
+  /** Turns per LLM request, and earlier turns of the session sent along as context. */
+  batchSize: z.number().int().min(1).max(100).default(16),
+  contextTurns: z.number().int().min(0).max(50).default(8),
+  /** USD per namespace per local day; past it, the heuristic judges until the next day. */
+  dailyBudgetUsd: z.number().min(0).max(10_000).default(0.5),
+  /** After 3 consecutive LLM failures the heuristic takes over for this long, then one probe. */
+  coolDownSeconds: z.number().int().min(1).max(86_400).default(60),
+  /** Turns judged by the fallback are judged again by the LLM once it is back. */
+  rejudgeFallbacks: z.boolean().default(true),
+  /** Let the LLM restate a turn as a self-contained memory (dates resolved). */
+  rewrite: z.boolean().default(true),
+  /** Keep obvious noise (short acknowledgements, heartbeats) away from the LLM. */
+  prefilter: z.boolean().default(true),
+});
+
 export const configSchema = z.strictObject({
   defaultNamespace: z
     .string()
@@ -91,6 +112,7 @@ export const configSchema = z.strictObject({
     .refine(isValidTimeZone, 'must be an IANA time zone such as "Europe/Berlin" or "UTC"')
     .default(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
   capture: captureConfigSchema.default(captureConfigSchema.parse({})),
+  judge: judgeConfigSchema.default(judgeConfigSchema.parse({})),
   embedder: embedderConfigSchema.default({ provider: 'use-lite' }),
   search: searchConfigSchema.default(searchConfigSchema.parse({})),
   limits: z

@@ -18,6 +18,8 @@ import { WorkQueue, type CaptureTask } from './work-queue.js';
 
 /** Entries embedded per slice: small enough that a waiting capture starts within a second or two. */
 const EMBED_SLICE = 32;
+/** Turns judged per slice (an LLM judge sends them in its own batches). */
+const JUDGE_SLICE = 64;
 
 export interface DaemonOptions {
   logger: Logger;
@@ -34,6 +36,8 @@ export interface DaemonState {
   sources: number;
   queued: number;
   turnsCaptured: number;
+  /** The LLM judge's breaker (state, calls, failures), when one is configured. */
+  llm?: unknown;
 }
 
 export class Daemon {
@@ -61,7 +65,7 @@ export class Daemon {
       batchLines: capture.batchLines,
     };
     // Views are updated right after each capture; vectors come later, in slices, from the queue.
-    this.deps = { ...cairn.captureDeps(), embed: null };
+    this.deps = { ...cairn.captureDeps(), embed: null, judge: null };
     this.state = { pid: process.pid, startedAt: new Date().toISOString(), lastScanAt: null, sources: 0, queued: 0, turnsCaptured: 0 };
   }
 
@@ -82,6 +86,7 @@ export class Daemon {
     this.watcher.on('unlink', (p) => this.onChange(p, true));
     this.watcher.on('error', (err) => this.log.warn({ err: String(err) }, 'file watcher error'));
     await this.refreshSources();
+    await this.queueJudging();
     this.rescanTimer = setInterval(() => void this.rescan(), this.timing.rescanMs);
     this.loop = this.run();
     this.log.info({ home: this.cairn.paths.root, sources: this.sources.size, rescanSeconds: this.timing.rescanMs / 1000 }, 'cairn watch started');
@@ -124,8 +129,18 @@ export class Daemon {
     if (this.stopping) return;
     try {
       await this.refreshSources();
+      await this.queueJudging();
     } catch (err) {
       this.log.error({ err: (err as Error).message }, 'rescan failed');
+    }
+  }
+
+  /** Unjudged turns (a crash, a failed pass) and fallback judgments (once the LLM is back) get judged. */
+  private async queueJudging(): Promise<void> {
+    const llmReady = this.cairn.judging().llmReady();
+    for (const s of await this.cairn.store.judgeStats()) {
+      if (s.pending > 0) this.queue.addJudge(s.namespace);
+      else if (s.needsRejudge > 0 && llmReady) this.queue.addJudge(s.namespace, true);
     }
   }
 
@@ -178,6 +193,7 @@ export class Daemon {
       try {
         if ('capture' in job) await this.capture(job.capture);
         else if ('scan' in job) await this.scan(job.scan);
+        else if ('judge' in job) await this.judge(job.judge, job.fallbacksOnly);
         else await this.embed(job.embed);
       } catch (err) {
         this.log.error({ err: (err as Error).message }, 'capture job failed');
@@ -212,7 +228,8 @@ export class Daemon {
       }
       this.state.turnsCaptured += r.turnsInserted;
       if (r.held && !this.stopping) this.scheduleSettle(source, r.unit);
-      if (this.cairn.captureDeps().embed && (r.turnsInserted > 0 || (r.documents ?? 0) > 0)) this.queue.addEmbed(r.unit.namespace);
+      if (r.turnsInserted > 0) this.queue.addJudge(r.unit.namespace);
+      else if (this.embeds && (r.documents ?? 0) > 0) this.queue.addEmbed(r.unit.namespace);
     }
     const after = await afterCapture(this.deps, results);
     if (after.warning) this.log.warn({ source: source.id }, after.warning);
@@ -223,6 +240,30 @@ export class Daemon {
     if (this.lastErrors.get(key) === message) return;
     this.lastErrors.set(key, message);
     this.log.error({ ...fields, err: message }, 'cannot capture');
+  }
+
+  private get embeds(): boolean {
+    return this.cairn.captureDeps().embed !== null;
+  }
+
+  /** One slice of judging; requeued while turns remain, then the namespace's vectors. */
+  private async judge(namespace: string, fallbacksOnly: boolean): Promise<void> {
+    const judging = this.cairn.judging();
+    // Re-judging fallbacks only makes sense while the LLM takes requests (else it would loop).
+    if (fallbacksOnly && !judging.llmReady()) return this.queue.doneJudge(namespace);
+    try {
+      const report = fallbacksOnly
+        ? await judging.rejudge(namespace, { fallbacksOnly: true, limit: JUDGE_SLICE, signal: this.abort.signal })
+        : await judging.judgePending(namespace, { limit: JUDGE_SLICE, signal: this.abort.signal });
+      if (report.judged > 0) {
+        this.log.info({ namespace, judged: report.judged, promoted: report.promoted, byJudge: report.byJudge, fallbacks: report.fallbacks, llmRequests: report.llmRequests, costUsd: report.costUsd }, fallbacksOnly ? 're-judged fallbacks' : 'judged');
+      }
+      if (report.judged < JUDGE_SLICE) this.queue.doneJudge(namespace);
+      if (this.embeds && report.judged > 0) this.queue.addEmbed(namespace);
+    } catch (err) {
+      this.queue.doneJudge(namespace);
+      this.log.error({ namespace, err: (err as Error).message }, 'judging failed; the turns stay unjudged and are retried at the next rescan');
+    }
   }
 
   private async embed(namespace: string): Promise<void> {
@@ -237,6 +278,8 @@ export class Daemon {
 
   private writeState(): void {
     this.state.queued = this.queue.size;
+    const llm = this.cairn.judging().llmHealth();
+    if (llm) this.state.llm = llm;
     const state = this.cairn.paths.daemonState;
     try {
       writeFileSync(`${state}.tmp`, JSON.stringify(this.state) + '\n');

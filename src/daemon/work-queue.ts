@@ -1,5 +1,6 @@
-// The daemon's one line of work: captures first (they make new turns searchable), embedding in
-// small slices only when no capture waits, so a long backfill never delays a fresh line.
+// The daemon's one line of work, by priority: captures (they make new turns searchable), scans,
+// judging (important turns become memories), then embedding, the last two in small slices so a
+// long backfill never delays a fresh line.
 import type { Source } from '../core/types.js';
 import type { CaptureUnit } from '../capture/sources/units.js';
 
@@ -12,6 +13,7 @@ export interface CaptureTask {
 export class WorkQueue {
   private readonly captures = new Map<string, CaptureTask>();
   private readonly scans = new Set<number>();
+  private readonly judges = new Map<string, { fallbacksOnly: boolean }>();
   private readonly embeds = new Set<string>();
   private wake: (() => void) | null = null;
 
@@ -33,6 +35,17 @@ export class WorkQueue {
     this.notify();
   }
 
+  /** Judging of a namespace; `fallbacksOnly` re-judges what the fallback judged (LLM back). */
+  addJudge(namespace: string, fallbacksOnly = false): void {
+    const waiting = this.judges.get(namespace);
+    this.judges.set(namespace, { fallbacksOnly: waiting ? waiting.fallbacksOnly && fallbacksOnly : fallbacksOnly });
+    this.notify();
+  }
+
+  doneJudge(namespace: string): void {
+    this.judges.delete(namespace);
+  }
+
   addEmbed(namespace: string): void {
     this.embeds.add(namespace);
     this.notify();
@@ -43,11 +56,11 @@ export class WorkQueue {
   }
 
   get size(): number {
-    return this.captures.size + this.scans.size + this.embeds.size;
+    return this.captures.size + this.scans.size + this.judges.size + this.embeds.size;
   }
 
   /** The next job by priority, or null when idle. */
-  next(): { capture: CaptureTask } | { scan: number } | { embed: string } | null {
+  next(): { capture: CaptureTask } | { scan: number } | { judge: string; fallbacksOnly: boolean } | { embed: string } | null {
     for (const [key, task] of this.captures) {
       this.captures.delete(key);
       return { capture: task };
@@ -56,6 +69,7 @@ export class WorkQueue {
       this.scans.delete(id);
       return { scan: id };
     }
+    for (const [ns, job] of this.judges) return { judge: ns, fallbacksOnly: job.fallbacksOnly };
     for (const ns of this.embeds) return { embed: ns };
     return null;
   }

@@ -4,7 +4,7 @@
 // and picks a category from cue words with negation handled. The LLM judge falls back to it.
 import type { Category } from '../core/types.js';
 import {
-  ACK_RE, CHATTER_RE, CUES, type CueCategory, NEGATOR_RE, NOISE_ONLY_RE, SENTIMENT_RE, STOPWORDS, FILLER_RE, TOOL_ERROR_RE, ZERO_ERRORS_RE,
+  ACK_RE, CUES, type CueCategory, NEGATOR_RE, NOISE_ONLY_RE, SENTIMENT_RE, STOPWORDS, TOOL_ERROR_RE, ZERO_ERRORS_RE,
 } from './lexicon.js';
 import { type SentenceKind, type SentenceSignals, speakerNameSet, turnSignals } from './signals.js';
 import { coerceText, countWordChars, scanText } from './text.js';
@@ -48,11 +48,11 @@ const CONTEXT_CHARS = 4000;
 const KIND_WEIGHT: Record<SentenceKind, number> = { statement: 1, reaction: 0.35, question: 0.35, chatter: 0.15, greeting: 0 };
 
 /**
- * Importance of a substantive turn before any signal: the promotion threshold sits 0.8 points
+ * Importance of a substantive turn before any signal: promotion (rounding to 5) needs 0.75 points
  * above it, so a turn needs at least one concrete signal (a time, a name, a number, an answer to a
  * question, or several new topic words) to be kept. Set on LoCoMo conversations 0–4.
  */
-export const SCORE_BASE = { value: 3.7 };
+const SCORE_BASE = 3.75;
 
 /** Category cue points: a cue is itself a signal that the turn records something durable. */
 const CUE_POINTS: Record<CueCategory, number> = {
@@ -75,7 +75,7 @@ const RESOLVED_RE = /\b(?:fixed|resolved|solved|patched|worked around|workaround
 const EMOJI_ONLY_RE = /^[\p{Extended_Pictographic}\p{Emoji_Component}\p{Emoji_Modifier}\u200D\uFE0F\s\p{P}]+$/u;
 const TOOL_CALL_RE = /^→ tool\b/;
 
-const NON_LATIN_MIN_CHARS = 80;
+const NON_LATIN_MIN_CHARS = TRIVIAL_CHARS;
 
 /** Whether most letters are outside the Latin script (the English cues cannot read the turn). */
 function mostlyNonLatin(text: string): boolean {
@@ -314,7 +314,9 @@ export function turnFeatures(input: JudgeInput, text: string, sentences: Sentenc
     fillerWords += s.filler;
     words += s.words;
   }
-  f.novel = novelTerms(statementText, input.context) / 4;
+  const hasContext = Array.isArray(input.context) && input.context.some((c) => typeof c?.text === 'string' && c.text.trim() !== '');
+  // Without context every word looks new, so novelty says little: count it at about two thirds.
+  f.novel = (novelTerms(statementText, input.context) / 4) * (hasContext ? 1 : 0.7);
   const previous = lastOther(input);
   if (previous && statements > 0 && /\?\s*["')\]]?[\p{Extended_Pictographic}\s]*$/u.test(previous.text.slice(-200))) f.answer = 1;
   if (SHARE_RE.test(text)) f.share = 1;
@@ -350,6 +352,11 @@ function judgeSubstantive(input: JudgeInput, text: string, sentences: SentenceSi
   } else {
     category = 'fact';
   }
+  let cue = picked.cue;
+  if (category === 'fact' && mentionsLaterDate(text, input.timestamp)) {
+    category = 'plan';
+    cue = 'a later date';
+  }
 
   // Agent chatter: a turn that only announces work ("Let me check…") has nothing to remember yet.
   const chatterOnly = kinds.chatter > 0 && kinds.statement === 0;
@@ -358,7 +365,7 @@ function judgeSubstantive(input: JudgeInput, text: string, sentences: SentenceSi
   }
   if (kinds.statement === 0) points = Math.min(points, 1.5);
 
-  let importance = clamp(Math.round(SCORE_BASE.value + points), 1, 9);
+  let importance = clamp(Math.round(SCORE_BASE + points), 1, 9);
   if (category === 'decision') {
     const specific = f.name + f.number + f.time + f.code >= 2;
     importance = specific ? 8 : 7;
@@ -366,8 +373,27 @@ function judgeSubstantive(input: JudgeInput, text: string, sentences: SentenceSi
   if (category === 'noise') importance = Math.min(importance, 3);
   if (category === 'acknowledgement') importance = Math.min(importance, 4);
   if (category === 'philosophy') importance = Math.min(importance, 6);
-  const reason = `${category}${picked.cue ? ` ("${picked.cue}")` : ''}${parts.length ? `: ${parts.join(', ')}` : ''}`;
+  const reason = `${category}${cue ? ` ("${cue}")` : ''}${parts.length ? `: ${parts.join(', ')}` : ''}`;
   return { importance, category, reason };
+}
+
+const MONTH_INDEX: Record<string, number> = {
+  jan: 0, feb: 1, mar: 2, apr: 3, may: 4, jun: 5, jul: 6, aug: 7, sep: 8, oct: 9, nov: 10, dec: 11,
+};
+const ISO_DATE_RE = /\b(20\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])\b/g;
+const DAY_MONTH_YEAR_RE = /\b(\d{1,2})(?:st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*,? (20\d\d)\b/gi;
+const MONTH_DAY_YEAR_RE = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* (\d{1,2})(?:st|nd|rd|th)?,? (20\d\d)\b/gi;
+
+/** Whether the text names a full calendar date after the turn's own day: a statement about the future. */
+function mentionsLaterDate(text: string, timestamp: unknown): boolean {
+  const now = Date.parse(typeof timestamp === 'string' ? timestamp : '');
+  if (!Number.isFinite(now)) return false;
+  const day = Math.floor(now / 86_400_000);
+  const later = (y: number, m: number, d: number): boolean => Math.floor(Date.UTC(y, m, d) / 86_400_000) > day;
+  for (const m of text.matchAll(ISO_DATE_RE)) if (later(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) return true;
+  for (const m of text.matchAll(DAY_MONTH_YEAR_RE)) if (later(Number(m[3]), MONTH_INDEX[m[2]!.toLowerCase().slice(0, 3)]!, Number(m[1]))) return true;
+  for (const m of text.matchAll(MONTH_DAY_YEAR_RE)) if (later(Number(m[3]), MONTH_INDEX[m[1]!.toLowerCase().slice(0, 3)]!, Number(m[2]))) return true;
+  return false;
 }
 
 /** The most recent context turn by someone else (or any turn when speakers are unknown). */
@@ -447,9 +473,13 @@ function pickCategory(sentences: SentenceSignals[], text: string): { category: C
   return { category: null, cue: null };
 }
 
+/** Non-global copies of the cue patterns, for finding the first cue to quote in a reason. */
+const FIRST_CUE: Record<CueCategory, RegExp> = Object.fromEntries(
+  (Object.keys(CUES) as CueCategory[]).map((k) => [k, new RegExp(CUES[k].pattern.source, 'i')]),
+) as Record<CueCategory, RegExp>;
+
 function firstCue(key: CueCategory, lower: string): string | null {
-  const re = new RegExp(CUES[key].pattern.source, 'i');
-  const m = re.exec(lower);
+  const m = FIRST_CUE[key].exec(lower);
   return m ? m[0].slice(0, 40) : null;
 }
 
@@ -457,6 +487,3 @@ function firstCue(key: CueCategory, lower: string): string | null {
 export function isPromoted(judgment: Pick<Judgment, 'importance'>, threshold = DEFAULT_THRESHOLD): boolean {
   return judgment.importance >= threshold;
 }
-
-// Exported for the bench's reason breakdown and for tests of the chatter rule.
-export { CHATTER_RE, FILLER_RE };

@@ -7,7 +7,7 @@ const alt = (words: readonly string[]): string => words.join('|');
 
 /** The calibration's sentiment words: a short turn carrying one of these is kept (6). */
 export const SENTIMENT_RE =
-  /\b(amazing|wonderful|incredible|brilliant|love[sd]?|loving|thank(?:s|ful)?|thank you|appreciated?|appreciates|proud|impressed|grateful|excited|awesome|fantastic|adore)\b/i;
+  /\b(amazing|wonderful|incredible|brilliant|love[sd]?|loving|thank(?:s|ful)?|thank you|appreciated?|appreciates|proud|impressed|grateful|excited|thrilled)\b/i;
 
 /** The calibration's acknowledgement words: a short turn carrying one of these is kept (5). */
 export const ACK_RE =
@@ -96,7 +96,8 @@ export const CUES = {
     'errors?', 'bugs?', 'buggy', 'fail(?:s|ed|ing|ure|ures)?', 'broken', 'breaks', 'broke', 'crash(?:es|ed|ing)?', 'exceptions?', 'stack ?trace', 'traceback',
     'timeouts?', 'timed out', 'regressions?', 'not working', "doesn't work", "don't work", "didn't work", "won't (?:start|load|work|run|build|compile)", "can't (?:connect|find|open|load|start|log in|login|access)",
     'unable to', 'problems?', 'issues?', 'outage', 'downtime', '(?:is|was|went|are|were|goes|go) down', '(?:memory )?leaks?', 'hangs', 'stuck', 'flaky', 'blocked', 'blocker', 'denied',
-    'refused', 'corrupt(?:ed|ion)?', 'panic(?:ked)?', 'segfault', 'warnings?', 'wrong', 'missing', 'lost', 'struggl(?:e|es|ed|ing)', 'trouble',
+    'refused', 'corrupt(?:ed|ion)?', 'panic(?:ked)?', 'segfault', 'warnings?', 'wrong', 'missing', '(?:i|we|they|he|she) lost', 'lost (?:my|our|the|his|her|their|access|data|connection|track)',
+    'struggl(?:e|es|ed|ing)', 'trouble', 'null pointer', 'race condition', 'deadlock', 'off-by-one', 'memory leak', 'out of memory', 'out-of-memory', 'oom',
     'injur(?:y|ed)', 'sick', 'hurt', 'accident', 'rejected',
   ]),
   success: cue([

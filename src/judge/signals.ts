@@ -41,10 +41,10 @@ export interface TurnSignals {
  * Speaker names are vocatives and greetings in chat ("Thanks, Mel!"), not facts: they are dropped
  * from the name count. A short form of a known name counts as that name.
  */
-export function speakerNameSet(names: ReadonlyArray<string | null | undefined>): Set<string> {
+export function speakerNameSet(names: ReadonlyArray<unknown>): Set<string> {
   const set = new Set<string>();
   for (const n of names) {
-    if (!n) continue;
+    if (typeof n !== 'string' || n === '') continue;
     for (const part of n.toLowerCase().split(/[^\p{L}\p{N}'-]+/u)) if (part.length >= 2) set.add(part);
   }
   return set;
@@ -149,9 +149,15 @@ function countNames(sentence: string, speakers: ReadonlySet<string>): number {
   return names;
 }
 
+const QUESTION_END_RE = /\?["')\]]*[\s\p{Extended_Pictographic}\uFE0F]*$/u;
+const QUESTION_START_RE = /^(?:do|does|did|have|has|are|is|was|were|can|could|would|will|should|what|how|why|when|where|who|which|any)\b/;
+
 function classify(s: string, lower: string, selfContent: boolean): SentenceKind {
   const bare = lower.replace(/^[^\p{L}\p{N}]+/u, '');
-  if (/\?["')\]]*\s*$/.test(s) || /\?\s*[\p{Extended_Pictographic}\s]*$/u.test(s)) return selfContent && !/^(?:do|did|have|has|are|is|was|were|can|could|would|will|what|how|why|when|where|who|which|any)\b/.test(bare) ? 'statement' : 'question';
+  if (QUESTION_END_RE.test(s)) {
+    // "I moved to Lisbon in May, remember?" is news with a question mark; "Did you move?" asks.
+    return selfContent && !QUESTION_START_RE.test(bare) ? 'statement' : 'question';
+  }
   if (CHATTER_RE.test(bare)) return 'chatter';
   if (GREETING_RE.test(bare) && !selfContent) return 'greeting';
   if (REACTION_START_RE.test(bare) && !selfContent) return 'reaction';

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { joinUrl } from '../core/http.js';
 import type { ChatMessage, ChatRequest } from './chat.js';
-import type { LlmConfig } from './config.js';
+import type { LlmConfig } from '../core/llm-config.js';
 import { schemaInstruction, withSystemInstruction } from './json-output.js';
 import { HttpChatClient, type ProviderAnswer } from './http-client.js';
 import type { TransportOptions } from './transport.js';

@@ -1,6 +1,6 @@
 // Picks the chat client for the configured provider.
 import type { ChatClient } from './chat.js';
-import type { LlmConfig } from './config.js';
+import type { LlmConfig } from '../core/llm-config.js';
 import { AnthropicChatClient } from './anthropic.js';
 import { OllamaChatClient } from './ollama.js';
 import { OpenAIChatClient } from './openai-compatible.js';

@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import { excerpt } from '../core/http.js';
 import type { ChatClient, ChatRequest, ChatResponse, ChatUsage } from './chat.js';
-import type { LlmConfig } from './config.js';
+import type { LlmConfig } from '../core/llm-config.js';
 import { llmError } from './errors.js';
 import { systemTiming } from './retry.js';
 import { postJsonWithRetries, type TransportOptions } from './transport.js';

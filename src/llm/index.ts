@@ -1,5 +1,5 @@
 export type { ChatClient, ChatMessage, ChatRequest, ChatResponse, ChatUsage } from './chat.js';
-export { llmConfigSchema, type LlmConfig, type LlmConfigInput, type LlmProvider } from './config.js';
+export { llmConfigSchema, type LlmConfig, type LlmConfigInput, type LlmProvider } from '../core/llm-config.js';
 export { createChatClient } from './factory.js';
 export { OpenAIChatClient } from './openai-compatible.js';
 export { AnthropicChatClient } from './anthropic.js';

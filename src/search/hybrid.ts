@@ -142,8 +142,15 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
 
   // A term match always stays (min-max puts the weakest genuine match at 0); a vector-only
   // neighbour stays only when it scores above the weakest candidate.
+  // A turn promoted to a memory would appear twice (as itself and as the memory): the memory,
+  // which carries the turn's provenance, stands for both.
+  const promoted = new Set<string>();
+  for (const s of scored) if (s.e.kind === 'memory') for (const p of s.e.provenance) for (const id of p.turnIds ?? []) promoted.add(id);
   return scored
     .filter((s) => s.score > 0 || bm25.has(s.e.seq))
+    // A turn the judge called noise ("ok", "thanks") only ever resembles a query by accident.
+    .filter((s) => bm25.has(s.e.seq) || s.e.category !== 'noise')
+    .filter((s) => !(s.e.kind === 'turn' && promoted.has(s.e.refId)))
     .slice(0, params.limit)
     .map(({ e, score, parts }) => ({
       id: e.refId,

@@ -7,11 +7,12 @@ import { loadConfigFile, parseConfig, type CairnConfig, type CairnConfigInput } 
 import { resolveHome, type HomePaths } from '../core/home.js';
 import { parseNamespace } from '../core/namespace.js';
 import { sha256 } from '../core/text.js';
+import { parseTime } from '../core/time.js';
 import type { Memory, Source } from '../core/types.js';
 import type { Embedder } from '../embed/embedder.js';
 import { createThreadedEmbedder } from '../embed/factory.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
-import type { Store } from '../store/store.js';
+import type { JudgeStats, Store } from '../store/store.js';
 import { hybridSearch, type SearchResult, type VectorSide } from '../search/hybrid.js';
 import { VectorIndex } from '../search/vector-index.js';
 import { embedEntries, embedPending, type IndexProgress } from './indexer.js';
@@ -21,6 +22,9 @@ import { addSources, findSource, sourceStatuses, type AddSourceInput, type Sourc
 import { exportJsonl, importJsonl, type ImportReport } from './jsonl.js';
 import { parseId, parseInput, searchInputSchema, storeInputSchema, type SearchInput, type StoreInput } from './inputs.js';
 import { buildStatus, type StatusReport } from './status.js';
+import { Judging, type JudgeReport } from './judging.js';
+import { createLlmRuntime } from './llm-runtime.js';
+import { giveFeedback, type FeedbackResult } from './feedback.js';
 
 export interface OpenOptions {
   /** Data directory; defaults to CAIRN_HOME, then ~/.cairn. */
@@ -77,6 +81,7 @@ export class Cairn {
   readonly store: Store;
   private readonly embedder: Embedder | null;
   private vectorIndex: VectorIndex | null = null;
+  private judgingStage: Judging | null = null;
 
   private constructor(paths: HomePaths, config: CairnConfig, store: Store, embedder: Embedder | null, namespace: string) {
     this.paths = paths;
@@ -284,7 +289,56 @@ export class Cairn {
   /** What capture needs from the facade; `embed` is null without an embedder or when disabled. */
   captureDeps(): CaptureDeps {
     const embed = this.embedder && this.config.capture.embed ? async (ns: string) => (await this.embedPending({ namespace: ns })).done : null;
-    return { store: this.store, paths: this.paths, timeZone: this.config.timezone, embed };
+    const judge = async (ns: string) => (await this.judging().judgePending(ns)).judged;
+    return { store: this.store, paths: this.paths, timeZone: this.config.timezone, embed, judge };
+  }
+
+  /** The judge stage (one per facade: the LLM's breaker and budget live as long as the process). */
+  judging(): Judging {
+    this.judgingStage ??= new Judging(this.store, this.config, createLlmRuntime(this.store, this.config));
+    return this.judgingStage;
+  }
+
+  /** Judges captured turns that have no judgment yet (all namespaces when none is given). */
+  async judgePending(options: { namespace?: string; onProgress?: (done: number) => void } = {}): Promise<JudgeReport> {
+    return this.judgeEach(options.namespace, (ns, progress) => this.judging().judgePending(ns, { onProgress: progress }), options.onProgress);
+  }
+
+  /** Judges history again: everything since a time, or only what the fallback judged. */
+  async rejudge(options: { namespace?: string; since?: string; fallbacksOnly?: boolean; onProgress?: (done: number) => void } = {}): Promise<JudgeReport> {
+    const since = options.since === undefined ? undefined : parseTime(options.since, 'since');
+    return this.judgeEach(options.namespace, (ns, progress) => this.judging().rejudge(ns, { since, fallbacksOnly: options.fallbacksOnly, onProgress: progress }), options.onProgress);
+  }
+
+  private async judgeEach(namespace: string | undefined, run: (ns: string, progress: (n: number) => void) => Promise<JudgeReport>, onProgress?: (done: number) => void): Promise<JudgeReport> {
+    const namespaces = namespace !== undefined ? [this.namespace(namespace)] : (await this.store.namespaceStats()).map((s) => s.namespace);
+    const total: JudgeReport = { judged: 0, promoted: 0, byJudge: {}, fallbacks: 0, llmRequests: 0, costUsd: 0 };
+    for (const ns of namespaces) {
+      const base = total.judged;
+      const r = await run(ns, (n) => onProgress?.(base + n));
+      total.judged += r.judged;
+      total.promoted += r.promoted;
+      total.fallbacks += r.fallbacks;
+      total.llmRequests += r.llmRequests;
+      total.costUsd += r.costUsd;
+      for (const [k, n] of Object.entries(r.byJudge)) total.byJudge[k] = (total.byJudge[k] ?? 0) + n;
+    }
+    if (total.promoted > 0 && this.embedder && this.config.capture.embed) {
+      for (const ns of namespaces) await this.embedPending({ namespace: ns }).catch(() => undefined);
+    }
+    return total;
+  }
+
+  /** Judged, pending and promoted turns per namespace. */
+  async judgeStats(): Promise<JudgeStats[]> {
+    return this.store.judgeStats();
+  }
+
+  /** A person's label on a memory or turn: shapes later judgments and applies to that turn now. */
+  async feedback(id: string, important: boolean, namespace?: string): Promise<FeedbackResult> {
+    const result = await giveFeedback(this.store, this.namespace(namespace), id, important, this.config.limits.maxTextChars);
+    if (result.memoryId && this.embedder && this.config.capture.embed) await this.embedPending({ namespace: this.namespace(namespace) }).catch(() => undefined);
+    return result;
   }
 
   /** Registers sources (the kind's default locations when no path is given). */

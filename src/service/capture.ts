@@ -15,9 +15,12 @@ export interface CaptureDeps {
   timeZone: string;
   /** Embeds what is missing in a namespace; null without an embedder or when capture must not embed. */
   embed: ((namespace: string) => Promise<number>) | null;
+  /** Judges the namespace's unjudged turns (turning the important ones into memories); null: not here. */
+  judge: ((namespace: string) => Promise<number>) | null;
 }
 
 export interface AfterCapture {
+  judged: number;
   embedded: number;
   /** Turns appended to realtime views. */
   viewed: number;
@@ -48,7 +51,7 @@ export async function captureOne(deps: CaptureDeps, source: Source, unit: Captur
 
 /**
  * The stages after capture, for the namespaces that received turns or documents: the realtime
- * view, then vectors. A failure here never undoes capture: it is returned as a warning.
+ * view, the judge (important turns become memories), then vectors. A failure here never undoes capture: it is returned as a warning.
  */
 export async function afterCapture(deps: CaptureDeps, results: readonly UnitResult[]): Promise<AfterCapture> {
   const touched = new Set<string>();
@@ -57,13 +60,24 @@ export async function afterCapture(deps: CaptureDeps, results: readonly UnitResu
     if (r.turnsInserted > 0) touched.add(r.unit.namespace);
     else if ((r.documents ?? 0) > 0) embedOnly.add(r.unit.namespace);
   }
-  const out: AfterCapture = { embedded: 0, viewed: 0 };
+  const out: AfterCapture = { judged: 0, embedded: 0, viewed: 0 };
   const warnings: string[] = [];
   for (const ns of touched) {
     try {
       out.viewed += await updateRealtimeView(deps.store, deps.paths, parseNamespace(ns), deps.timeZone);
     } catch (err) {
       warnings.push(`realtime view of ${ns} not updated: ${(err as Error).message}`);
+    }
+  }
+  if (deps.judge) {
+    for (const ns of touched) {
+      try {
+        out.judged += await deps.judge(ns);
+      } catch (err) {
+        // Unjudged turns stay searchable and are judged on the next pass (the daemon, `cairn judge`).
+        warnings.push(`captured, but not judged: ${(err as Error).message}; run "cairn judge"`);
+        break;
+      }
     }
   }
   if (deps.embed) {

@@ -4,7 +4,8 @@
 import type { CairnConfig } from '../core/config.js';
 import type { HomePaths } from '../core/home.js';
 import { readFileSync } from 'node:fs';
-import type { HealthReport, Store } from '../store/store.js';
+import type { HealthReport, JudgeStats, Store, UsageRow } from '../store/store.js';
+import { localDayTime } from '../core/local-time.js';
 import { lockHolder } from '../core/lock.js';
 import { sourceStatuses, type SourceStatus } from './sources.js';
 
@@ -17,6 +18,16 @@ export interface DaemonStatus {
   lastScanAt?: string | null;
   queued?: number;
   turnsCaptured?: number;
+  /** The daemon's LLM judge breaker, as it last reported it. */
+  llm?: unknown;
+}
+
+export interface JudgeStatus {
+  threshold: number;
+  llm: { provider: string; model: string; dailyBudgetUsd: number } | null;
+  namespaces: JudgeStats[];
+  /** LLM spending today (local day), per namespace: calls, failures, fallbacks, tokens, cost. */
+  today: { day: string; usage: Array<UsageRow & { namespace: string }> };
 }
 
 export interface NamespaceStatus {
@@ -43,6 +54,7 @@ export interface StatusReport {
   };
   namespaces: NamespaceStatus[];
   capture: { daemon: DaemonStatus; sources: SourceStatus[]; redactions: number; malformed: number };
+  judge: JudgeStatus;
   totals: { memories: number; turns: number; documents: number; vectors: number };
   warnings: string[];
   problems: string[];
@@ -86,6 +98,17 @@ export async function buildStatus(
     redactions: count((s) => Object.values(s.stats.redactions).reduce((a, b) => a + b, 0)),
     malformed: count((s) => s.stats.malformed),
   };
+  const judgeStats = await store.judgeStats();
+  const pendingJudge = judgeStats.reduce((n, j) => n + j.pending, 0);
+  if (pendingJudge > 0 && !capture.daemon.running) warnings.push(`${pendingJudge} turns are not judged yet: run "cairn judge" (or "cairn watch", which judges continuously)`);
+  const day = localDayTime(new Date().toISOString(), config.timezone)!.day;
+  const llm = config.judge.llm;
+  const judge: JudgeStatus = {
+    threshold: config.judge.threshold,
+    llm: llm ? { provider: llm.provider, model: llm.model, dailyBudgetUsd: config.judge.dailyBudgetUsd } : null,
+    namespaces: judgeStats,
+    today: { day, usage: (await store.usageList(day)).map(({ day: _d, ...u }) => u) },
+  };
   const sum = (key: 'memories' | 'turns' | 'documents' | 'vectors') => namespaces.reduce((n, s) => n + s[key], 0);
   return {
     ok: database.ok,
@@ -95,6 +118,7 @@ export async function buildStatus(
     index: { fresh: pending === 0 && otherModels.length === 0, pending, otherModels },
     namespaces,
     capture,
+    judge,
     totals: { memories: sum('memories'), turns: sum('turns'), documents: sum('documents'), vectors: sum('vectors') },
     warnings,
     problems: database.problems,
@@ -112,6 +136,7 @@ function daemonStatus(paths: HomePaths): DaemonStatus {
         lastScanAt: typeof raw.lastScanAt === 'string' ? raw.lastScanAt : null,
         queued: typeof raw.queued === 'number' ? raw.queued : undefined,
         turnsCaptured: typeof raw.turnsCaptured === 'number' ? raw.turnsCaptured : undefined,
+        ...(raw.llm ? { llm: raw.llm } : {}),
       };
     }
   } catch {

@@ -190,12 +190,13 @@ describe('scanning sources', () => {
     const after1 = await afterCapture(ctx.deps, scan.results);
     assert.equal(after1.warning, undefined);
     assert.equal(after1.viewed, 6);
-    assert.equal(after1.embedded, 6);
+    assert.equal(after1.judged, 6);
+    assert.ok(after1.embedded >= 6, 'every turn, plus the memories the judge made');
     assert.ok(readdirSync(realtimeDir(ctx.cairn.paths, parseNamespace('main'))).some((f) => /^realtime-\d{4}-\d{2}-\d{2}\.md$/.test(f)));
     // A second scan reads nothing new.
     const again = await scanSource(ctx.deps, source!);
     assert.ok(again.results.every((r) => r.read === 0 && r.turnsInserted === 0 && r.duplicates === 0));
-    assert.deepEqual(await afterCapture(ctx.deps, again.results), { embedded: 0, viewed: 0 });
+    assert.deepEqual(await afterCapture(ctx.deps, again.results), { judged: 0, embedded: 0, viewed: 0 });
     const [status] = await ctx.cairn.sourceStatuses();
     assert.equal(status!.turns, 6);
     assert.equal(status!.stats.linesRead, 7 + 3, 'seven transcript lines and three database rows');
@@ -406,7 +407,7 @@ describe('ingest (cairn ingest) beside watched sources', () => {
     const [source] = await ctx.cairn.addSources({ kind: 'openclaw' });
     const r = await ctx.cairn.ingest([file], { format: 'openclaw', namespace: 'main' });
     assert.equal(r.turnsInserted, 2);
-    assert.equal(r.embedded, 2);
+    assert.ok(r.embedded >= 2);
     assert.equal((await ctx.cairn.store.listSources()).length, 1, 'no one-off source was made');
     const scan = await scanSource(ctx.deps, source!);
     assert.deepEqual(scan.results.map((x) => [x.read, x.turnsInserted, x.duplicates]), [[0, 0, 0]], 'the daemon does not read those lines again');
@@ -596,7 +597,7 @@ describe('realtime view', () => {
     const scan = await scanSource(ctx.deps, source!);
     const out = await afterCapture(ctx.deps, scan.results);
     assert.match(out.warning ?? '', /realtime view of agent-x not updated/);
-    assert.equal(out.embedded, 1);
+    assert.ok(out.embedded >= 1);
     assert.equal(await turnCount(ctx.cairn, NS), 1);
     // Once the obstacle is gone the view catches up with everything.
     unlinkSync(join(nsDir, 'raw'));

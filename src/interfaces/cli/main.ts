@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { EXIT_CODES } from '../../core/errors.js';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerIngestCommand } from './commands/ingest.js';
+import { registerJudgeCommands } from './commands/judge.js';
 import { registerMemoryCommands } from './commands/memory.js';
 import { registerSearchCommand } from './commands/search.js';
 import { registerSourcesCommands } from './commands/sources.js';
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerSearchCommand(program);
   registerIngestCommand(program);
   registerSourcesCommands(program);
+  registerJudgeCommands(program);
   registerWatchCommand(program);
   const override = (c: Command): void => {
     c.exitOverride();

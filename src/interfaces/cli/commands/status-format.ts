@@ -21,6 +21,17 @@ export function formatStatus(r: StatusReport): string {
   if (r.capture.sources.length === 0) lines.push('No sources: cairn sources add openclaw|claude-code|jsonl|markdown [PATH]');
   else lines.push(`Sources: ${r.capture.sources.length} · ${r.capture.malformed} malformed lines skipped · ${r.capture.redactions} secrets redacted`);
   for (const s of r.capture.sources) lines.push(formatSource(s));
+  const j = r.judge;
+  lines.push('', `Judge: ${j.llm ? `LLM ${j.llm.provider}/${j.llm.model} (budget $${j.llm.dailyBudgetUsd}/day per namespace) with the heuristic as fallback` : 'heuristic (offline)'} · memories from importance ≥ ${j.threshold}`);
+  for (const n of j.namespaces) {
+    const by = Object.entries(n.byJudge).map(([k, v]) => `${k} ${v}`).join(', ');
+    lines.push(`  ${n.namespace.padEnd(20)} judged ${n.judged} · pending ${n.pending} · promoted ${n.promoted}${n.needsRejudge ? ` · ${n.needsRejudge} to re-judge` : ''}${by ? ` · ${by}` : ''}`);
+  }
+  for (const u of j.today.usage) {
+    lines.push(`  LLM today (${j.today.day}) ${u.namespace}: ${u.calls} calls, ${u.failures} failures, ${u.fallbacks} fallbacks, ${u.tokensIn}+${u.tokensOut} tokens, $${u.costUsd.toFixed(4)}`);
+  }
+  const breaker = (d.llm as { breaker?: { state: string; consecutiveFailures: number } } | undefined)?.breaker;
+  if (breaker) lines.push(`  LLM circuit: ${breaker.state}${breaker.consecutiveFailures ? ` (${breaker.consecutiveFailures} consecutive failures)` : ''}`);
   for (const w of r.warnings) lines.push(`warning: ${w}`);
   for (const p of r.problems) lines.push(`problem: ${p}`);
   return lines.join('\n');

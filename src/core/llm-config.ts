@@ -1,7 +1,7 @@
 // The chat model's config (mounted by the core config at `judge.llm`). Strict like the rest: the
 // API key itself never lives here, only the name of the variable that holds it.
 import { z } from 'zod';
-import { isLoopbackUrl } from '../core/http.js';
+import { isLoopbackUrl } from './http.js';
 
 const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL');
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name such as OPENAI_API_KEY');
