@@ -522,6 +522,20 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         assert.equal((await store.judgedTurns(NS, 0, 10, { since: '2030-01-01T00:00:00.000Z' })).length, 0);
       });
 
+      it('tool turns and turns judged noise need no vector; a turn judged again as worth keeping does', async () => {
+        const tool = { ...turn(1), messageId: 'tool1', text: '→ tool exec npm test', meta: { kind: 'tool' } };
+        const { inserted } = await store.addTurns([tool, turn(2), turn(3)]);
+        const missing = async () => (await store.entriesMissingVector('m@1', 10, NS)).map((e) => e.text);
+        assert.deepEqual(await missing(), ['We decided thing number 2', 'We decided thing number 3']);
+        await store.applyJudgments([{ ...verdict(inserted[1]!.id, 1), category: 'noise' }]);
+        assert.deepEqual(await missing(), ['We decided thing number 3']);
+        assert.equal((await store.vectorStats('m@1')).find((v) => v.namespace === NS)?.missing, 1);
+        await store.applyJudgments([verdict(inserted[1]!.id, 6)]);
+        assert.deepEqual(await missing(), ['We decided thing number 2', 'We decided thing number 3']);
+        await store.applyJudgments([verdict(inserted[0]!.id, 6)]);
+        assert.equal((await missing()).length, 2, 'tool activity stays without a vector whatever its judgment');
+      });
+
       it('judge stats, turnsBefore, feedback and usage', async () => {
         const { inserted } = await store.addTurns([turn(1), turn(2), turn(3), turn(4, NS, 'other')]);
         await store.applyJudgments([verdict(inserted[0]!.id, 7, 'We decided thing number 1')]);

@@ -190,7 +190,7 @@ export function entriesMissingVector(
   return stmt(
     db,
     `SELECT e.seq, e.namespace, e.body AS text FROM entries e
-     WHERE e.seq > @afterSeq AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.entry_seq = e.seq AND v.model = @model) ${nsClause}
+     WHERE e.seq > @afterSeq AND e.embed = 1 AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.entry_seq = e.seq AND v.model = @model) ${nsClause}
      ORDER BY e.seq LIMIT @limit`,
   ).all(params) as Array<{ seq: number; namespace: string; text: string }>;
 }
@@ -235,8 +235,8 @@ export function vectorStats(db: Database, model: string): VectorStats[] {
   return stmt(db, 
       `SELECT n.id AS namespace, @model AS model,
          (SELECT COUNT(*) FROM vectors v WHERE v.model = @model AND v.namespace = n.id) AS vectors,
-         (SELECT COUNT(*) FROM entries e WHERE e.namespace = n.id) -
-         (SELECT COUNT(*) FROM vectors v WHERE v.model = @model AND v.namespace = n.id) AS missing
+         MAX(0, (SELECT COUNT(*) FROM entries e WHERE e.namespace = n.id AND e.embed = 1) -
+         (SELECT COUNT(*) FROM vectors v WHERE v.model = @model AND v.namespace = n.id)) AS missing
        FROM namespaces n ORDER BY n.id`,
     )
     .all({ model }) as VectorStats[];

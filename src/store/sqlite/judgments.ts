@@ -7,6 +7,7 @@ import type { FeedbackRecord, JudgeStats, JudgmentInput, StoredJudgment, UsageRo
 import { addOne } from './memories.js';
 import { turnFromRow, type TurnRow } from './rows.js';
 import { stmt } from './statements.js';
+import { isEmbeddable } from './turns.js';
 
 interface JudgmentRow {
   turn_id: string;
@@ -45,7 +46,7 @@ export function unjudgedTurns(db: Database, namespace: string, afterSeq: number,
 }
 
 function applyOne(db: Database, item: JudgmentInput, now: string): { turnId: string; memoryId: string | null; duplicate: boolean } {
-  const turn = stmt(db, 'SELECT seq, namespace FROM turns WHERE id = ?').get(item.turnId) as { seq: number; namespace: string } | undefined;
+  const turn = stmt(db, "SELECT seq, namespace, json_extract(meta, '$.kind') AS kind FROM turns WHERE id = ?").get(item.turnId) as { seq: number; namespace: string; kind: unknown } | undefined;
   if (!turn) throw new Error(`applyJudgments: no turn ${item.turnId}`);
   const previous = stmt(db, 'SELECT memory_id FROM judgments WHERE turn_id = ?').get(item.turnId) as { memory_id: string | null } | undefined;
   let memoryId = previous?.memory_id ?? null;
@@ -67,7 +68,7 @@ function applyOne(db: Database, item: JudgmentInput, now: string): { turnId: str
        reason = excluded.reason, statement = excluded.statement, memory_id = excluded.memory_id,
        needs_rejudge = excluded.needs_rejudge, judged_at = excluded.judged_at`,
   ).run(item.turnId, turn.namespace, turn.seq, item.importance, item.category, item.judge, item.reason, item.statement, memoryId, item.needsRejudge ? 1 : 0, now);
-  stmt(db, "UPDATE entries SET importance = ?, category = ? WHERE kind = 'turn' AND ref_id = ?").run(item.importance, item.category, item.turnId);
+  stmt(db, "UPDATE entries SET importance = ?, category = ?, embed = ? WHERE kind = 'turn' AND ref_id = ?").run(item.importance, item.category, isEmbeddable(turn.kind, item.category) ? 1 : 0, item.turnId);
   return { turnId: item.turnId, memoryId, duplicate };
 }
 

@@ -190,7 +190,15 @@ CREATE TABLE llm_usage (
 );
 `;
 
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5];
+// Entries that get no vector (tool activity, turns judged noise): found by BM25 alone. The partial
+// index keeps the status count of embeddable entries index-only.
+const V6 = `
+ALTER TABLE entries ADD COLUMN embed INTEGER NOT NULL DEFAULT 1;
+UPDATE entries SET embed = 0 WHERE kind = 'turn' AND ref_id IN (SELECT id FROM turns WHERE json_extract(meta, '$.kind') = 'tool');
+CREATE INDEX entries_ns_embed ON entries (namespace) WHERE embed = 1;
+`;
+
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

@@ -8,6 +8,15 @@ import type { AddTurnsResult, CheckpointRecord, CheckpointState } from '../store
 import { sourceFromRow, turnFromRow, type SourceRow, type TurnRow } from './rows.js';
 import { ensureNamespaceTx } from './namespaces.js';
 
+/**
+ * Whether a turn gets a vector: tool activity ("→ tool exec npm test", output excerpts) and turns
+ * the judge called noise are found by their words alone; embedding them cost more than half of
+ * the bundled model's time on agent transcripts and never helped a query.
+ */
+export function isEmbeddable(turnKind: unknown, category: string | null): boolean {
+  return turnKind !== 'tool' && category !== 'noise';
+}
+
 export function addTurns(db: Database, turns: readonly NewTurn[], checkpoint: CheckpointState | undefined, now: string): AddTurnsResult {
   const insertTurn = stmt(db, 
     `INSERT INTO turns (id, namespace, source_id, session_id, message_id, role, speaker, text, ts, line, meta, created_at)
@@ -15,8 +24,8 @@ export function addTurns(db: Database, turns: readonly NewTurn[], checkpoint: Ch
      ON CONFLICT (namespace, session_id, message_id) DO NOTHING`,
   );
   const insertEntry = stmt(db, 
-    `INSERT INTO entries (namespace, kind, ref_id, body, time, category, importance, current)
-     VALUES (?, 'turn', ?, ?, ?, NULL, NULL, 1)`,
+    `INSERT INTO entries (namespace, kind, ref_id, body, time, category, importance, current, embed)
+     VALUES (?, 'turn', ?, ?, ?, NULL, NULL, 1, ?)`,
   );
   return db
     .transaction((): AddTurnsResult => {
@@ -60,7 +69,7 @@ export function addTurns(db: Database, turns: readonly NewTurn[], checkpoint: Ch
           duplicates++;
           continue;
         }
-        insertEntry.run(turn.namespace, turn.id, t.indexText ?? turn.text, turn.timestamp);
+        insertEntry.run(turn.namespace, turn.id, t.indexText ?? turn.text, turn.timestamp, isEmbeddable(turn.meta.kind, null) ? 1 : 0);
         inserted.push(turn);
       }
       if (checkpoint) putCheckpoint(db, checkpoint, now);
