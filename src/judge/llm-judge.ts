@@ -109,20 +109,29 @@ export class LlmJudge {
       temperature: 0,
       signal,
     };
-    let lastError: unknown;
-    for (let attempt = 1; attempt <= 2; attempt++) {
-      const res: ChatResponse = await this.breaker.run(() => this.client.chat(request));
-      usage.inputTokens += res.usage.inputTokens;
-      usage.outputTokens += res.usage.outputTokens;
-      try {
-        return { judgments: this.validate(res, items.length), usage, requests: attempt, judge: this.name };
-      } catch (err) {
-        lastError = err;
-      }
+    // The whole batch (both attempts) is one call of the breaker: it succeeds only with a usable
+    // answer, and two unusable answers count as one failure of the provider, like an HTTP error.
+    // (Counting each HTTP 200 as a success would reset the failure count every batch, so a model
+    // that always answers badly would never open the circuit.)
+    try {
+      return await this.breaker.run(async () => {
+        let lastError: unknown;
+        for (let attempt = 1; attempt <= 2; attempt++) {
+          const res: ChatResponse = await this.client.chat(request);
+          usage.inputTokens += res.usage.inputTokens;
+          usage.outputTokens += res.usage.outputTokens;
+          try {
+            return { judgments: this.validate(res, items.length), usage, requests: attempt, judge: this.name };
+          } catch (err) {
+            lastError = err;
+          }
+        }
+        throw lastError;
+      });
+    } catch (err) {
+      // Tokens billed for unusable answers still count against the budget.
+      throw Object.assign(err as Error, { usage });
     }
-    // Two unusable answers count as one failure of the provider, like an HTTP error would.
-    this.breaker.recordFailure();
-    throw Object.assign(lastError as Error, { usage });
   }
 
   private validate(res: ChatResponse, count: number): LlmJudgment[] {

@@ -45,6 +45,11 @@ export interface JudgeRunOptions {
   onProgress?: (done: number) => void;
 }
 
+/** Turns to read next: a page, or what is left of the caller's limit (a daemon slice stays a slice). */
+function pageSize(report: JudgeReport, options: JudgeRunOptions): number {
+  return options.limit === undefined ? PAGE : Math.max(1, Math.min(PAGE, options.limit - report.judged));
+}
+
 function emptyReport(): JudgeReport {
   return { judged: 0, promoted: 0, byJudge: {}, fallbacks: 0, llmRequests: 0, costUsd: 0 };
 }
@@ -85,7 +90,7 @@ export class Judging {
     const feedback = await this.feedbackFor(namespace);
     let after = 0;
     while (!options.signal?.aborted && (options.limit === undefined || report.judged < options.limit)) {
-      const page = await this.store.unjudgedTurns(namespace, after, Math.min(PAGE, options.limit ?? PAGE));
+      const page = await this.store.unjudgedTurns(namespace, after, pageSize(report, options));
       if (page.length === 0) break;
       after = page[page.length - 1]!.seq;
       await this.judgeTurns(namespace, page.map((p) => ({ seq: p.seq, turn: p.turn })), feedback, report, options);
@@ -102,12 +107,12 @@ export class Judging {
     const feedback = await this.feedbackFor(namespace);
     let after = 0;
     while (!options.signal?.aborted && (options.limit === undefined || report.judged < options.limit)) {
-      const page = await this.store.judgedTurns(namespace, after, PAGE, { since: options.since, onlyNeedsRejudge: options.fallbacksOnly });
+      // Fallbacks judged by the fallback again would only churn (and loop): stop while the LLM is not back.
+      if (options.fallbacksOnly && this.llm && !this.llm.judge.canRequest()) break;
+      const page = await this.store.judgedTurns(namespace, after, pageSize(report, options), { since: options.since, onlyNeedsRejudge: options.fallbacksOnly });
       if (page.length === 0) break;
       after = page[page.length - 1]!.seq;
       await this.judgeTurns(namespace, page, feedback, report, options);
-      // Fallbacks judged by the fallback again would loop: stop when the LLM is not back.
-      if (options.fallbacksOnly && this.llm && !this.llm.judge.canRequest()) break;
     }
     return report;
   }
@@ -131,6 +136,9 @@ export class Judging {
       const batch = rows.slice(i, i + size);
       const context = await this.contextOf(namespace, batch);
       const verdicts = await this.judgeBatch(namespace, batch.map((r) => r.turn), context, feedback, report, options.signal);
+      // Cancelled mid-request (the daemon stopping): leave the batch unjudged for the next run
+      // rather than record a fallback judgment for a failure that was not the provider's.
+      if (verdicts === null) return;
       const items: JudgmentInput[] = batch.map((r, k) => {
         const v = verdicts[k]!;
         const promoted = v.importance >= this.config.judge.threshold;
@@ -181,7 +189,7 @@ export class Judging {
     feedback: { weights: HeuristicWeights; examples: LabelledExample[] },
     report: JudgeReport,
     signal?: AbortSignal,
-  ): Promise<Verdict[]> {
+  ): Promise<Verdict[] | null> {
     // The heuristic always runs (it is cheap): it is the prefilter, and the fallback.
     const verdicts = turns.map((t, i) => this.heuristic(t, this.contextFor(turns, i, before), feedback.weights));
     if (!this.llm) return verdicts;
@@ -211,6 +219,7 @@ export class Judging {
       });
       return verdicts;
     } catch (err) {
+      if (signal?.aborted) return null;
       const usage = (err as { usage?: { inputTokens: number; outputTokens: number } }).usage;
       await this.llm.budget.recordFailure(namespace, day, usage, usage ? costUsd(usage, this.llm.prices) : 0);
       report.llmRequests++;

@@ -403,7 +403,7 @@ describe('ingest (cairn ingest) beside watched sources', () => {
     const root = join(ctx.home, '.openclaw');
     const main = dir(root, 'agents', 'main', 'sessions');
     const file = join(main, 's.jsonl');
-    writeFileSync(file, ocHeader('s') + ocLine('m1', 'user', 'hello') + ocLine('m2', 'assistant', 'hi'));
+    writeFileSync(file, ocHeader('s') + ocLine('m1', 'user', 'The deploy key rotates every Monday at noon') + ocLine('m2', 'assistant', 'Noted: rotation on Mondays at 12:00'));
     const [source] = await ctx.cairn.addSources({ kind: 'openclaw' });
     const r = await ctx.cairn.ingest([file], { format: 'openclaw', namespace: 'main' });
     assert.equal(r.turnsInserted, 2);
@@ -589,7 +589,7 @@ describe('realtime view', () => {
 
   it('a view that cannot be written is a warning from afterCapture, never a lost capture', async () => {
     const logs = dir(ctx.base, 'logs');
-    writeFileSync(join(logs, 'a.jsonl'), chat('c1', 'kept anyway'));
+    writeFileSync(join(logs, 'a.jsonl'), chat('c1', 'The billing export runs nightly at 02:00 UTC'));
     const [source] = await ctx.cairn.addSources({ kind: 'jsonl', path: logs, namespace: NS });
     const nsDir = join(ctx.cairn.paths.root, NS);
     mkdirSync(nsDir, { recursive: true });
