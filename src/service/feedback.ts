@@ -40,7 +40,14 @@ export async function giveFeedback(store: Store, namespace: string, id: string, 
   const previous = turnId ? await store.getJudgment(turnId) : null;
   category = category ?? previous?.category ?? null;
   const feedback = await store.addFeedback({ namespace, refId: id, text, category, important });
-  if (!turnId) return { feedback, turnId: null, importance: null, memoryId: null };
+  if (!turnId) {
+    // A memory stored by hand (no source turn): the label sets its importance directly.
+    const memory = id.startsWith('m_') ? await store.getMemory(namespace, id) : null;
+    if (!memory) return { feedback, turnId: null, importance: null, memoryId: null };
+    const importance = important ? Math.max(memory.importance, IMPORTANT) : Math.min(memory.importance, NOT_IMPORTANT);
+    await store.setMemoryImportance(namespace, id, importance);
+    return { feedback, turnId: null, importance, memoryId: id };
+  }
   const turn = await store.getTurn(namespace, turnId);
   if (!turn) return { feedback, turnId: null, importance: null, memoryId: null };
   const importance = important ? Math.max(previous?.importance ?? 0, IMPORTANT) : Math.min(previous?.importance ?? 10, NOT_IMPORTANT);

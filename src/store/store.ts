@@ -263,6 +263,8 @@ export interface Store {
   /** Judged turns after `afterSeq` (re-judging), optionally since a time or only those marked for it. */
   judgedTurns(namespace: string, afterSeq: number, limit: number, filter?: { since?: string; onlyNeedsRejudge?: boolean }): Promise<Array<{ seq: number; turn: Turn; judgment: StoredJudgment }>>;
   getJudgment(turnId: string): Promise<StoredJudgment | null>;
+  /** Sets a current memory's importance (a person's feedback); false when there is no such memory. */
+  setMemoryImportance(namespace: string, id: string, importance: number): Promise<boolean>;
   judgeStats(): Promise<JudgeStats[]>;
   addFeedback(feedback: Omit<FeedbackRecord, 'id' | 'createdAt'>): Promise<FeedbackRecord>;
   /** Newest first. */

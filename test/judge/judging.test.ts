@@ -769,6 +769,11 @@ describe('feedback', () => {
       // Marking important twice does not make a second memory.
       await s.cairn.feedback(q1.id, true, 'work');
       assert.equal((await s.cairn.list({ namespace: 'work', limit: 100 })).length, 2);
+      // A memory stored by hand (no source turn) takes the label directly.
+      const manual = (await s.cairn.remember({ text: 'The office plants need water on Fridays', importance: 8, namespace: 'work' })).memory;
+      const low = await s.cairn.feedback(manual.id, false, 'work');
+      assert.deepEqual([low.turnId, low.memoryId, low.importance], [null, manual.id, 3]);
+      assert.equal((await s.cairn.get(manual.id, 'work')).importance, 3);
     } finally {
       await s.cairn.close();
     }

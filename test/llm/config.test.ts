@@ -1,7 +1,7 @@
 // The LLM config schema: per-provider defaults, strictness, and the rules for keys and prices.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { llmConfigSchema } from '../../src/llm/config.js';
+import { llmConfigSchema } from '../../src/core/llm-config.js';
 
 function problems(raw: unknown): string[] {
   const r = llmConfigSchema.safeParse(raw);

@@ -2,7 +2,7 @@
 // an assertion for CairnError(LLM) of a given kind.
 import assert from 'node:assert/strict';
 import { CairnError } from '../../src/core/errors.js';
-import { llmConfigSchema, type LlmConfig } from '../../src/llm/config.js';
+import { llmConfigSchema, type LlmConfig } from '../../src/core/llm-config.js';
 import { llmFailureKind, type LlmFailureKind } from '../../src/llm/errors.js';
 import type { Timing } from '../../src/llm/retry.js';
 import type { FakeLlmServer, LlmWire } from '../helpers/fake-llm.js';

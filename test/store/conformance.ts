@@ -536,6 +536,14 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         assert.equal((await missing()).length, 2, 'tool activity stays without a vector whatever its judgment');
       });
 
+      it('setMemoryImportance changes a current memory only, in its namespace', async () => {
+        const m = (await add('Rotate the deploy keys monthly', { importance: 8 })).memory;
+        assert.equal(await store.setMemoryImportance(OTHER, m.id, 2), false);
+        assert.equal(await store.setMemoryImportance(NS, m.id, 3), true);
+        assert.equal((await store.getMemory(NS, m.id))?.importance, 3);
+        assert.equal(await store.setMemoryImportance(NS, 'm_missing', 3), false);
+      });
+
       it('judge stats, turnsBefore, feedback and usage', async () => {
         const { inserted } = await store.addTurns([turn(1), turn(2), turn(3), turn(4, NS, 'other')]);
         await store.applyJudgments([verdict(inserted[0]!.id, 7, 'We decided thing number 1')]);

@@ -175,3 +175,13 @@ export function usageList(db: Database, day?: string): Array<UsageRow & { namesp
     : stmt(db, 'SELECT * FROM llm_usage WHERE day = ? ORDER BY namespace').all(day)) as UsageDbRow[];
   return rows.map(usageFromRow);
 }
+
+export function setMemoryImportance(db: Database, namespace: string, id: string, importance: number, now: string): boolean {
+  return db
+    .transaction(() => {
+      const changed = stmt(db, 'UPDATE memories SET importance = ?, updated_at = ? WHERE namespace = ? AND id = ? AND valid_to IS NULL').run(importance, now, namespace, id).changes > 0;
+      if (changed) stmt(db, "UPDATE entries SET importance = ? WHERE kind = 'memory' AND ref_id = ?").run(importance, id);
+      return changed;
+    })
+    .immediate();
+}

@@ -137,6 +137,9 @@ export class SqliteStore implements Store {
   getJudgment(turnId: string) {
     return this.run(() => judgments.getJudgment(this.db, turnId));
   }
+  setMemoryImportance(namespace: string, id: string, importance: number) {
+    return this.run(() => judgments.setMemoryImportance(this.db, namespace, id, importance, nowIso()));
+  }
   judgeStats() {
     return this.run(() => judgments.judgeStats(this.db));
   }
