@@ -25,6 +25,10 @@ import { buildStatus, type StatusReport } from './status.js';
 import { Judging, type JudgeReport } from './judging.js';
 import { createLlmRuntime } from './llm-runtime.js';
 import { giveFeedback, type FeedbackResult } from './feedback.js';
+import { getState, memoryFilePath, setState, stateFilePath, type HotState, type HotStatePatch, type SetStateResult } from './hot-state.js';
+import { buildContext, type ContextBrief, type ContextOptions } from './context.js';
+import { readNamespaceFile, type ReadFileInput, type ReadFileResult } from './files.js';
+import { createToken, hasTokens, listTokens, revokeToken, verifyToken, type ApiToken, type CreatedToken } from './tokens.js';
 
 export interface OpenOptions {
   /** Data directory; defaults to CAIRN_HOME, then ~/.cairn. */
@@ -382,6 +386,76 @@ export class Cairn {
       // The import itself succeeded; vectors can be rebuilt with reembed.
       return { ...report, embedded: 0, warning: `imported, but not embedded: ${(err as Error).message}; run "cairn reembed"` };
     }
+  }
+
+  /** The namespace's hot state (objective, blockers, next actions, notes); empty when never set. */
+  async getState(namespace?: string): Promise<HotState> {
+    return getState(this.store, this.namespace(namespace));
+  }
+
+  /**
+   * Updates the hot state (fields given replace the stored ones; null clears). Write-ahead: the
+   * store row is committed before this returns; then SESSION-STATE.md is rewritten atomically. If
+   * only the file fails, the state is still saved and `warning` says so.
+   */
+  async setState(patch: HotStatePatch, namespace?: string): Promise<SetStateResult> {
+    return setState(this.store, this.paths, this.namespace(namespace), patch);
+  }
+
+  /** <home>/<ns>/SESSION-STATE.md */
+  stateFilePath(namespace?: string): string {
+    return stateFilePath(this.paths, this.namespace(namespace));
+  }
+
+  /** <home>/<ns>/MEMORY.md (may not exist yet). */
+  memoryFilePath(namespace?: string): string {
+    return memoryFilePath(this.paths, this.namespace(namespace));
+  }
+
+  /** The token-budgeted session-start brief: hot state, MEMORY.md, important memories, query hits. */
+  async context(options: ContextOptions = {}): Promise<ContextBrief> {
+    if (typeof options !== 'object' || options === null) throw new CairnError(ERROR_CODES.INVALID_INPUT, 'Invalid context request: expected an object');
+    const { namespace, ...rest } = options;
+    const ns = this.namespace(namespace);
+    return buildContext(
+      {
+        store: this.store,
+        paths: this.paths,
+        namespace: ns,
+        search: async (query, limit) => (await this.search(query, { namespace: ns, limit, kinds: ['memory', 'turn', 'document'] })).results,
+      },
+      rest,
+    );
+  }
+
+  /**
+   * A window of lines of a file Cairn may show for the namespace (its folder, its indexed
+   * documents, or `memory:<id>`); anything else is NOT_FOUND, whether or not it exists.
+   */
+  async readFile(input: ReadFileInput, namespace?: string): Promise<ReadFileResult> {
+    return readNamespaceFile(this.store, this.paths, this.namespace(namespace), input);
+  }
+
+  /** Creates an API token granted to namespaces ('*': all); the token is returned once, stored hashed. */
+  async createToken(input: { namespaces: string[]; label?: string }): Promise<CreatedToken> {
+    return createToken(this.store, input);
+  }
+
+  async listTokens(): Promise<ApiToken[]> {
+    return listTokens(this.store);
+  }
+
+  async revokeToken(id: string): Promise<boolean> {
+    return revokeToken(this.store, id);
+  }
+
+  /** The token's record when it is valid and not revoked, else null. */
+  async verifyToken(token: string): Promise<ApiToken | null> {
+    return verifyToken(this.store, token);
+  }
+
+  async hasTokens(): Promise<boolean> {
+    return hasTokens(this.store);
   }
 
   async close(): Promise<void> {

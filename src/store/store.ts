@@ -208,6 +208,33 @@ export interface DocumentChunk {
   createdAt: string;
 }
 
+/** The hot state of one namespace: a JSON object the service layer gives its shape. */
+export interface HotStateRecord {
+  namespace: string;
+  state: Record<string, unknown>;
+  updatedAt: string;
+}
+
+/** An API token as stored: only the sha256 hash of the token, never the token itself. */
+export interface ApiTokenRecord {
+  id: string;
+  hash: string;
+  label: string | null;
+  /** Namespaces the token may use; `*` grants all. */
+  namespaces: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface NewApiToken {
+  id: string;
+  hash: string;
+  label: string | null;
+  namespaces: readonly string[];
+  createdAt: string;
+}
+
 export interface HealthReport {
   ok: boolean;
   backend: string;
@@ -321,4 +348,23 @@ export interface Store {
 
   cacheGet(model: string, textHashes: readonly string[]): Promise<Map<string, Float32Array>>;
   cachePut(model: string, entries: ReadonlyArray<{ textHash: string; vector: Float32Array }>): Promise<void>;
+
+  /** The namespace's hot state, or null when none was ever set. */
+  getHotState(namespace: string): Promise<HotStateRecord | null>;
+  /**
+   * Merges `patch` into the hot state key by key (undefined values are skipped; others, null
+   * included, replace), creating the namespace if needed, in one durable transaction.
+   */
+  mergeHotState(namespace: string, patch: Readonly<Record<string, unknown>>, options?: { now?: string }): Promise<HotStateRecord>;
+
+  /** Stores a new token record; its hash must be unique (CONFLICT otherwise). */
+  addApiToken(token: NewApiToken): Promise<ApiTokenRecord>;
+  /** Tokens oldest first; revoked ones only with `includeRevoked`. */
+  listApiTokens(options?: { includeRevoked?: boolean }): Promise<ApiTokenRecord[]>;
+  /** Marks a token revoked; false when there is no such active token. */
+  revokeApiToken(id: string, options?: { now?: string }): Promise<boolean>;
+  /** Sets last_used_at to `now` when it is unset or older than `ifUsedBefore`; true when it changed. */
+  touchApiToken(id: string, now: string, ifUsedBefore: string): Promise<boolean>;
+  /** Whether any token is active. */
+  hasApiTokens(): Promise<boolean>;
 }

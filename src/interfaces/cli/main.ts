@@ -3,11 +3,17 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT_CODES } from '../../core/errors.js';
 import { registerAdminCommands } from './commands/admin.js';
+import { registerContextCommand } from './commands/context.js';
+import { registerHooksCommands } from './commands/hooks.js';
 import { registerIngestCommand } from './commands/ingest.js';
 import { registerJudgeCommands } from './commands/judge.js';
 import { registerMemoryCommands } from './commands/memory.js';
+import { registerMcpCommand } from './commands/mcp.js';
 import { registerSearchCommand } from './commands/search.js';
+import { registerServeCommand } from './commands/serve.js';
 import { registerSourcesCommands } from './commands/sources.js';
+import { registerStateCommands } from './commands/state.js';
+import { registerTokensCommands } from './commands/tokens.js';
 import { registerWatchCommand } from './commands/watch.js';
 import { reportError } from './run.js';
 
@@ -31,6 +37,12 @@ export function buildProgram(): Command {
   registerSourcesCommands(program);
   registerJudgeCommands(program);
   registerWatchCommand(program);
+  registerStateCommands(program);
+  registerContextCommand(program);
+  registerTokensCommands(program);
+  registerServeCommand(program);
+  registerHooksCommands(program);
+  registerMcpCommand(program);
   const override = (c: Command): void => {
     c.exitOverride();
     c.commands.forEach(override);

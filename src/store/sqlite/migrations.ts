@@ -198,7 +198,26 @@ UPDATE entries SET embed = 0 WHERE kind = 'turn' AND ref_id IN (SELECT id FROM t
 CREATE INDEX entries_ns_embed ON entries (namespace) WHERE embed = 1;
 `;
 
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6];
+// Agent interfaces: the hot state of each namespace (one JSON row, written before SESSION-STATE.md is
+// rendered) and API tokens for the HTTP API, kept only as sha256 hashes.
+const V7 = `
+CREATE TABLE hot_state (
+  namespace TEXT PRIMARY KEY REFERENCES namespaces(id),
+  state TEXT NOT NULL DEFAULT '{}',
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE api_tokens (
+  id TEXT PRIMARY KEY,
+  hash TEXT NOT NULL UNIQUE,
+  label TEXT,
+  namespaces TEXT NOT NULL DEFAULT '[]',
+  created_at TEXT NOT NULL,
+  last_used_at TEXT,
+  revoked_at TEXT
+);
+`;
+
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

@@ -13,6 +13,7 @@ import type {
   UsageRow,
   HealthReport,
   MemoryFilter,
+  NewApiToken,
   ReplaceDocumentInput,
   Store,
 } from '../store.js';
@@ -23,6 +24,8 @@ import * as turns from './turns.js';
 import * as entries from './entries.js';
 import * as documents from './documents.js';
 import * as judgments from './judgments.js';
+import * as hotState from './hot-state.js';
+import * as tokens from './tokens.js';
 import { ensureNamespaceTx, namespaceStats } from './namespaces.js';
 
 const nowIso = (): string => new Date().toISOString();
@@ -59,7 +62,7 @@ export class SqliteStore implements Store {
         if (check !== 'ok') problems.push(`quick_check: ${check}`);
       }
       // A cheap read of every table the engine depends on proves the schema is usable.
-      for (const table of ['namespaces', 'memories', 'turns', 'documents', 'entries', 'vectors']) this.db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get();
+      for (const table of ['namespaces', 'memories', 'turns', 'documents', 'entries', 'vectors', 'hot_state', 'api_tokens']) this.db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get();
       const version = this.db.pragma('user_version', { simple: true }) as number;
       if (version !== SCHEMA_VERSION) problems.push(`schema version ${version}, expected ${SCHEMA_VERSION}`);
       const journal = this.db.pragma('journal_mode', { simple: true }) as string;
@@ -231,5 +234,28 @@ export class SqliteStore implements Store {
   }
   cachePut(model: string, list: ReadonlyArray<{ textHash: string; vector: Float32Array }>) {
     return this.run(() => entries.cachePut(this.db, model, list, nowIso()));
+  }
+
+  getHotState(namespace: string) {
+    return this.run(() => hotState.getHotState(this.db, namespace));
+  }
+  mergeHotState(namespace: string, patch: Readonly<Record<string, unknown>>, options?: { now?: string }) {
+    return this.run(() => hotState.mergeHotState(this.db, namespace, patch, options?.now ?? nowIso()));
+  }
+
+  addApiToken(token: NewApiToken) {
+    return this.run(() => tokens.addApiToken(this.db, token));
+  }
+  listApiTokens(options: { includeRevoked?: boolean } = {}) {
+    return this.run(() => tokens.listApiTokens(this.db, options.includeRevoked ?? false));
+  }
+  revokeApiToken(id: string, options?: { now?: string }) {
+    return this.run(() => tokens.revokeApiToken(this.db, id, options?.now ?? nowIso()));
+  }
+  touchApiToken(id: string, now: string, ifUsedBefore: string) {
+    return this.run(() => tokens.touchApiToken(this.db, id, now, ifUsedBefore));
+  }
+  hasApiTokens() {
+    return this.run(() => tokens.hasApiTokens(this.db));
   }
 }

@@ -1,7 +1,5 @@
 // cairn watch: the capture daemon in the foreground (run it under systemd, launchd or nohup).
 import type { Command } from 'commander';
-import { createLogger } from '../../../daemon/logger.js';
-import { Daemon } from '../../../daemon/daemon.js';
 import { THREADS, intOption, openCairn } from '../run.js';
 
 export function registerWatchCommand(program: Command): void {
@@ -13,6 +11,8 @@ export function registerWatchCommand(program: Command): void {
     .option('--rescan-seconds <s>', 'full rescan interval (safety net for missed events)', intOption('rescan-seconds', 1, 86_400))
     .option('--settle-seconds <s>', 'quiet time before a held response is captured as final', intOption('settle-seconds', 1, 3600))
     .action(async (opts: { quiet?: boolean; debounceMs?: number; rescanSeconds?: number; settleSeconds?: number }, cmd: Command) => {
+      // Loaded here, not at the top: every other command (and every hook) starts faster without them.
+      const [{ createLogger }, { Daemon }] = await Promise.all([import('../../../daemon/logger.js'), import('../../../daemon/daemon.js')]);
       const cairn = await openCairn(cmd, { embedThreads: THREADS.bulk });
       const logger = createLogger(cairn.paths.logDir, { quiet: opts.quiet });
       const daemon = new Daemon(cairn, { logger, debounceMs: opts.debounceMs, rescanSeconds: opts.rescanSeconds, settleSeconds: opts.settleSeconds });

@@ -1,0 +1,78 @@
+// cairn serve: the REST API (and MCP over Streamable HTTP at /mcp) in the foreground.
+import type { Command } from 'commander';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../../http/defaults.js';
+import { THREADS, intOption, openCairn, print } from '../run.js';
+
+const AUTH_HELP = `
+Authentication:
+  Every route except GET /v1/health and GET /openapi.json needs "Authorization: Bearer <token>".
+  Create tokens with "cairn tokens create --grant NAMESPACE" (--grant "*" for all namespaces);
+  a token only reaches the namespaces it was granted (403 for others).
+
+  Local single-user mode: while the data directory has NO token at all and the server is bound
+  to a loopback address (127.0.0.1, ::1, localhost), requests from this machine are accepted
+  without a token. Creating the first token ends this mode at once (no restart needed).
+  Binding to any other address (e.g. --host 0.0.0.0) is refused until a token exists.
+
+Routes (JSON in and out; OpenAPI 3.1 document at /openapi.json):
+  GET  /v1/health                                  GET  /v1/status
+  POST /v1/namespaces/:ns/memories                 GET  /v1/namespaces/:ns/memories
+  GET  /v1/namespaces/:ns/memories/:id             GET  /v1/namespaces/:ns/memories/:id/history
+  POST /v1/namespaces/:ns/memories/:id/supersede   POST /v1/namespaces/:ns/memories/:id/feedback
+  POST /v1/namespaces/:ns/search                   GET  /v1/namespaces/:ns/search?q=
+  GET  /v1/namespaces/:ns/state                    PUT  /v1/namespaces/:ns/state
+  GET  /v1/namespaces/:ns/context?query=&budgetTokens=
+  GET  /v1/namespaces/:ns/files?path=&from=&lines=
+  POST /mcp   (MCP Streamable HTTP; namespace from the X-Cairn-Namespace header or ?namespace=)
+`;
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('Serve the REST API and MCP over HTTP (logs JSON lines to stdout and <home>/logs/cairn.log)')
+    .option('--host <host>', 'address to listen on', DEFAULT_HOST)
+    .option('--port <port>', 'port to listen on (0: any free port)', intOption('port', 0, 65_535), DEFAULT_PORT)
+    .option('--quiet', 'log to the file only, not to stdout')
+    .addHelpText('after', AUTH_HELP)
+    .action(async (opts: { host: string; port: number; quiet?: boolean }, cmd: Command) => {
+      // One facade for the server's life; the embedder runs in-process (a query embeds in ~20 ms).
+      const cairn = await openCairn(cmd, { embedThreads: THREADS.query });
+      // Loaded here, not at the top: every other command (and every hook) starts faster without them.
+      const [{ createLogger }, { startServer }] = await Promise.all([import('../../../daemon/logger.js'), import('../../http/server.js')]);
+      const logger = createLogger(cairn.paths.logDir, { quiet: opts.quiet }).child({ component: 'http' });
+      let server;
+      try {
+        server = await startServer(cairn, { host: opts.host, port: opts.port, logger });
+      } catch (err) {
+        await cairn.close();
+        throw err;
+      }
+      print(`Cairn API listening on ${server.url} (OpenAPI: ${server.url}/openapi.json, MCP: ${server.url}/mcp)`);
+      if (server.open) print('No API token exists: requests from this machine are accepted without one. Create one with "cairn tokens create --grant NAMESPACE".');
+      logger.info({ url: server.url, open: server.open, home: cairn.paths.root }, 'listening');
+      const running = server;
+      await new Promise<void>((resolve) => {
+        const stop = (signal: string) => {
+          process.removeAllListeners('SIGINT');
+          process.removeAllListeners('SIGTERM');
+          logger.info({ signal }, 'stopping');
+          running
+            .close()
+            .then(() => cairn.close())
+            .then(
+              () => {
+                logger.info('stopped');
+                resolve();
+              },
+              (err: unknown) => {
+                logger.error({ err: String(err) }, 'shutdown failed');
+                process.exitCode = 1;
+                resolve();
+              },
+            );
+        };
+        process.once('SIGINT', () => stop('SIGINT'));
+        process.once('SIGTERM', () => stop('SIGTERM'));
+      });
+    });
+}

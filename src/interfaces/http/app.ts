@@ -1,0 +1,412 @@
+// The REST API (`cairn serve`): a thin hono app over the one facade. Each route validates its path
+// parameters, query and JSON body with zod (400 with the issues), calls one facade method and
+// returns its result as JSON. Order per request: authenticate (401) → body size (413) →
+// namespace valid (400) → granted (403) → id, query (400) → body type (415) and JSON (400) →
+// facade. Nothing in the store is read or written before the caller is authorised.
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { z } from 'zod';
+import type { Cairn } from '../../service/cairn.js';
+import type { Logger } from '../../daemon/logger.js';
+import { toOpenClawResults } from '../../service/openclaw-compat.js';
+import { authenticate, authorize, seesAll, type AuthEnv, type Caller } from './auth.js';
+import { HttpError, errorResponse, validationError } from './errors.js';
+import { buildOpenApi } from './openapi.js';
+import type { RouteSpec } from './routes.js';
+import {
+  contextQuery,
+  feedbackBody,
+  filesQuery,
+  idParam,
+  listQuery,
+  namespaceParam,
+  searchBody,
+  searchQuery,
+  stateBody,
+  storeBody,
+} from './schemas.js';
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+export const MCP_NAMESPACE_HEADER = 'x-cairn-namespace';
+
+/** Serves one MCP Streamable HTTP request for a namespace (see src/interfaces/mcp/http.ts). */
+export type McpHandler = (request: Request, namespace: string) => Promise<Response>;
+
+export interface AppOptions {
+  /**
+   * Allow requests without a token while the home has no token at all. Only for a server bound
+   * to a loopback address (`cairn serve` decides; see isLoopbackHost).
+   */
+  openOnLoopback: boolean;
+  /** Largest accepted request body in bytes (default 1 MiB). */
+  bodyLimitBytes?: number;
+  /** Request logs (one line per request) and unexpected errors. */
+  logger?: Logger;
+  /** Mounted at /mcp when given. */
+  mcp?: McpHandler;
+}
+
+type Env = AuthEnv & { Variables: { namespace?: string } };
+type Ctx = Context<Env>;
+
+interface Input<Q, B> {
+  c: Ctx;
+  caller: Caller;
+  /** The authorised namespace (routes under /v1/namespaces/:ns). */
+  ns: string;
+  /** The validated `:id` path parameter, when the route has one. */
+  id: string;
+  query: Q;
+  body: B;
+  /** The body exactly as sent (validated), for facade methods that validate themselves. */
+  rawBody: unknown;
+}
+
+interface Reply {
+  status: 200 | 201;
+  body: unknown;
+}
+
+const ok = (body: unknown): Reply => ({ status: 200, body });
+
+export function createApp(cairn: Cairn, options: AppOptions): Hono<Env> {
+  const app = new Hono<Env>();
+  const log = options.logger;
+  const maxTextChars = cairn.config.limits.maxTextChars;
+  const storeSchema = storeBody(maxTextChars);
+  const internal = (err: unknown) => log?.error({ err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) }, 'request failed');
+
+  app.onError((err, c) => errorResponse(c, err, internal));
+  app.notFound((c) => c.json({ error: { code: 'ROUTE_NOT_FOUND', message: `No route ${c.req.method} ${truncate(c.req.path, 200)}` } }, 404));
+
+  // One structured log line per request: no query strings or bodies (they hold memory text).
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    await next();
+    // A request refused before its body was read (401, 413, 415, …) leaves bytes on the socket:
+    // close the connection so a keep-alive client does not send its next request into them.
+    const raw = c.req.raw;
+    if (raw.body !== null && !raw.bodyUsed) {
+      try {
+        c.res.headers.set('connection', 'close');
+      } catch {
+        /* immutable headers: the server closes the socket anyway */
+      }
+    }
+    log?.info(
+      {
+        method: c.req.method,
+        path: truncate(c.req.path, 200),
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        namespace: c.get('namespace'),
+        token: c.get('caller')?.tokenId ?? undefined,
+      },
+      'request',
+    );
+  });
+
+  // Dot segments ("/a/../b", "%2e%2e") are refused as sent, before URL normalisation could turn
+  // them into another route or namespace.
+  app.use('*', async (c, next) => {
+    const sent = (c.env as { incoming?: { url?: string } } | undefined)?.incoming?.url ?? new URL(c.req.url).pathname;
+    const path = sent.split('?')[0]!;
+    if (/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path)) {
+      throw new HttpError(400, 'INVALID_INPUT', 'The request path contains "." or ".." segments');
+    }
+    return next();
+  });
+
+  // Auth before anything else under /v1 (except health) and /mcp; then the body limit.
+  const auth = authenticate(cairn, { openOnLoopback: options.openOnLoopback });
+  const limit = bodyLimit({
+    maxSize: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
+    onError: () => {
+      throw new HttpError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT} bytes`);
+    },
+  });
+  for (const pattern of ['/v1/*', '/mcp', '/mcp/*']) {
+    app.use(pattern, async (c, next) => (c.req.path === '/v1/health' ? next() : auth(c, next)));
+    app.use(pattern, async (c, next) => (c.req.path === '/v1/health' ? next() : limit(c, next)));
+  }
+
+  const specs: RouteSpec[] = [];
+
+  /** Registers a route: its spec (for OpenAPI) and a handler wrapped in validation. */
+  function define<Q extends z.ZodObject = z.ZodObject<{}>, B extends z.ZodType = z.ZodNever>(
+    spec: Omit<RouteSpec, 'query' | 'body'> & { query?: Q; body?: B },
+    handler: (input: Input<z.output<Q>, z.output<B>>) => Promise<Reply>,
+  ): void {
+    const run = async (c: Ctx): Promise<Response> => {
+      const caller = c.get('caller');
+      let ns = '';
+      if (spec.auth === 'namespace') {
+        ns = parseParam(namespaceParam, c.req.param('ns'), 'namespace', 'INVALID_NAMESPACE');
+        authorize(caller, ns);
+        c.set('namespace', ns);
+      }
+      let id = '';
+      if (spec.params?.id) id = parseParam(spec.params.id, c.req.param('id'), 'id', 'INVALID_INPUT') as string;
+      const query = spec.query ? parseWith(spec.query, queryObject(c, spec.query), 'query string') : undefined;
+      let rawBody: unknown;
+      let body: unknown;
+      if (spec.body) {
+        rawBody = await readJson(c);
+        body = parseWith(spec.body, rawBody, 'request body');
+      }
+      const reply = await handler({ c, caller, ns, id, query: query as z.output<Q>, body: body as z.output<B>, rawBody });
+      return c.json(reply.body as object, reply.status);
+    };
+    app.on(spec.method.toUpperCase(), spec.path, run);
+    specs.push(spec as RouteSpec);
+  }
+
+  const idOnly = { id: idParam };
+  const NS = '/v1/namespaces/:ns';
+
+  // ---- service ------------------------------------------------------------------------------
+
+  define(
+    { operationId: 'health', method: 'get', path: '/v1/health', tag: 'service', auth: 'none', summary: 'Liveness: answers {"ok":true} while the server runs (no auth, no details)', success: { status: 200, description: 'alive', schema: 'Health' }, errors: [] },
+    async () => ok({ ok: true }),
+  );
+
+  define(
+    {
+      operationId: 'status', method: 'get', path: '/v1/status', tag: 'service', auth: 'token',
+      summary: 'Health, counts and index freshness, for the namespaces the token is granted',
+      success: { status: 200, description: 'status report', schema: 'Status' }, errors: [503],
+    },
+    async ({ caller }) => ok(filterStatus(await cairn.status(), caller)),
+  );
+
+  // ---- memories -----------------------------------------------------------------------------
+
+  define(
+    {
+      operationId: 'storeMemory', method: 'post', path: `${NS}/memories`, tag: 'memories', auth: 'namespace', body: storeSchema,
+      summary: 'Store a memory (an equal current memory is not duplicated: its mention count rises)',
+      success: { status: 201, description: 'stored', schema: 'StoreResult' },
+      alsoSuccess: { status: 200, description: 'an equal memory already existed (duplicate: true)', schema: 'StoreResult' },
+      errors: [400, 413, 415],
+    },
+    async ({ ns, rawBody }) => {
+      const res = await cairn.remember({ ...withProvenance(rawBody), namespace: ns });
+      return { status: res.duplicate ? 200 : 201, body: res };
+    },
+  );
+
+  define(
+    {
+      operationId: 'listMemories', method: 'get', path: `${NS}/memories`, tag: 'memories', auth: 'namespace', query: listQuery,
+      summary: 'List recent memories, newest first', success: { status: 200, description: 'memories', schema: 'MemoryList' }, errors: [400],
+    },
+    async ({ ns, query }) => ok({ namespace: ns, memories: await cairn.list({ namespace: ns, limit: query.limit ?? 50, includeSuperseded: query.includeSuperseded ?? false }) }),
+  );
+
+  define(
+    {
+      operationId: 'getMemory', method: 'get', path: `${NS}/memories/:id`, tag: 'memories', auth: 'namespace', params: idOnly,
+      summary: 'One memory by id', success: { status: 200, description: 'the memory', schema: 'Memory' }, errors: [400, 404],
+    },
+    async ({ ns, id }) => ok(await cairn.get(id, ns)),
+  );
+
+  define(
+    {
+      operationId: 'memoryHistory', method: 'get', path: `${NS}/memories/:id/history`, tag: 'memories', auth: 'namespace', params: idOnly,
+      summary: 'The supersede chain of a memory, oldest first', success: { status: 200, description: 'the chain', schema: 'MemoryHistory' }, errors: [400, 404],
+    },
+    async ({ ns, id }) => ok({ namespace: ns, id, history: await cairn.history(id, ns) }),
+  );
+
+  define(
+    {
+      operationId: 'supersedeMemory', method: 'post', path: `${NS}/memories/:id/supersede`, tag: 'memories', auth: 'namespace', params: idOnly, body: storeSchema,
+      summary: 'Replace a memory with a newer statement; the old one stays as history',
+      success: { status: 201, description: 'previous and current versions', schema: 'SupersedeResult' }, errors: [400, 404, 409, 413, 415],
+    },
+    async ({ ns, id, rawBody }) => ({ status: 201, body: await cairn.supersede(id, { ...withProvenance(rawBody), namespace: ns }) }),
+  );
+
+  define(
+    {
+      operationId: 'memoryFeedback', method: 'post', path: `${NS}/memories/:id/feedback`, tag: 'memories', auth: 'namespace',
+      params: { id: idParam.describe('Memory (m_…) or turn (t_…) id') }, body: feedbackBody,
+      summary: 'Label a memory (or captured turn) important or not: shapes later judgments and sets its importance now',
+      success: { status: 200, description: 'the feedback and what changed', schema: 'FeedbackResult' }, errors: [400, 404, 413, 415],
+    },
+    async ({ ns, id, body }) => ok(await cairn.feedback(id, body.important, ns)),
+  );
+
+  // ---- search -------------------------------------------------------------------------------
+
+  const search = async (ns: string, input: z.output<typeof searchBody>): Promise<Reply> => {
+    const { query, maxResults, minScore, format, limit, ...rest } = input;
+    const res = await cairn.search(query, { ...rest, limit: maxResults ?? limit, namespace: ns });
+    const results = minScore === undefined ? res.results : res.results.filter((r) => r.score >= minScore);
+    if (format === 'openclaw') return ok({ results: toOpenClawResults(results), provider: 'cairn', model: cairn.modelId, mode: res.mode });
+    return ok({ ...res, results });
+  };
+
+  define(
+    {
+      operationId: 'search', method: 'post', path: `${NS}/search`, tag: 'search', auth: 'namespace', body: searchBody,
+      summary: 'Hybrid (BM25 + vector) search in the namespace', success: { status: 200, description: 'results', schema: 'SearchResponse' }, errors: [400, 413, 415],
+    },
+    async ({ ns, body }) => search(ns, body),
+  );
+
+  define(
+    {
+      operationId: 'searchGet', method: 'get', path: `${NS}/search`, tag: 'search', auth: 'namespace', query: searchQuery,
+      summary: 'Search with a query string (?q=…)', success: { status: 200, description: 'results', schema: 'SearchResponse' }, errors: [400],
+    },
+    async ({ ns, query }) => {
+      const { q, category, kind, ...rest } = query;
+      const input = parseWith(searchBody, { ...stripUndefined(rest), query: q, ...(category ? { categories: category } : {}), ...(kind ? { kinds: kind } : {}) }, 'query string');
+      return search(ns, input);
+    },
+  );
+
+  // ---- hot state, context, files -------------------------------------------------------------
+
+  define(
+    {
+      operationId: 'getState', method: 'get', path: `${NS}/state`, tag: 'state', auth: 'namespace',
+      summary: 'The hot state (objective, blockers, next actions, notes)', success: { status: 200, description: 'the state', schema: 'HotState' }, errors: [],
+    },
+    async ({ ns }) => ok(await cairn.getState(ns)),
+  );
+
+  define(
+    {
+      operationId: 'setState', method: 'put', path: `${NS}/state`, tag: 'state', auth: 'namespace', body: stateBody,
+      summary: 'Update the hot state: fields given replace the stored ones, fields left out stay (written durably before the reply)',
+      success: { status: 200, description: 'the new state', schema: 'HotState' }, errors: [400, 413, 415],
+    },
+    async ({ ns, rawBody }) => ok(await cairn.setState(rawBody as Parameters<Cairn['setState']>[0], ns)),
+  );
+
+  define(
+    {
+      operationId: 'context', method: 'get', path: `${NS}/context`, tag: 'context', auth: 'namespace', query: contextQuery,
+      summary: 'Session-start brief within a token budget: hot state, MEMORY.md, important recent memories, memories relevant to the query',
+      success: { status: 200, description: 'the brief', schema: 'Context' }, errors: [400],
+    },
+    async ({ ns, query }) => ok(await cairn.context({ ...stripUndefined(query), namespace: ns })),
+  );
+
+  define(
+    {
+      operationId: 'readFile', method: 'get', path: `${NS}/files`, tag: 'files', auth: 'namespace', query: filesQuery,
+      summary: 'Lines of a file the namespace indexes (OpenClaw memory_get {path, from, lines})',
+      success: { status: 200, description: 'the text', schema: 'FileText' }, errors: [400, 404],
+    },
+    async ({ ns, query }) => ok(await cairn.readFile(stripUndefined(query) as Parameters<Cairn['readFile']>[0], ns)),
+  );
+
+  // ---- MCP over Streamable HTTP ---------------------------------------------------------------
+
+  const mcp = async (c: Ctx): Promise<Response> => {
+    if (!options.mcp) throw new HttpError(404, 'ROUTE_NOT_FOUND', 'MCP over HTTP is not enabled on this server');
+    const caller = c.get('caller');
+    const fromHeader = c.req.header(MCP_NAMESPACE_HEADER);
+    const fromQuery = c.req.query('namespace');
+    if (fromHeader !== undefined && fromQuery !== undefined && fromHeader !== fromQuery) {
+      throw new HttpError(400, 'INVALID_NAMESPACE', 'X-Cairn-Namespace and ?namespace= name different namespaces');
+    }
+    const given = fromHeader ?? fromQuery;
+    const granted = caller.namespaces.filter((n) => n !== '*');
+    const chosen = given ?? (granted.length === 1 && !seesAll(caller) ? granted[0]! : cairn.defaultNamespace);
+    const ns = parseParam(namespaceParam, chosen, 'namespace', 'INVALID_NAMESPACE');
+    authorize(caller, ns);
+    c.set('namespace', ns);
+    return options.mcp(c.req.raw, ns);
+  };
+  app.on(['GET', 'POST', 'DELETE'], '/mcp', mcp);
+
+  // ---- OpenAPI ------------------------------------------------------------------------------
+
+  const openapi = buildOpenApi(specs);
+  app.get('/openapi.json', (c) => c.json(openapi));
+
+  return app;
+}
+
+// ---- helpers ------------------------------------------------------------------------------------
+
+function truncate(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}
+
+function parseParam<S extends z.ZodType>(schema: S, value: string | undefined, what: string, code: 'INVALID_INPUT' | 'INVALID_NAMESPACE'): z.output<S> {
+  const res = schema.safeParse(value);
+  if (res.success) return res.data;
+  const shown = value === undefined ? 'nothing' : JSON.stringify(truncate(value, 80));
+  throw new HttpError(400, code, `Invalid ${what} ${shown}: ${res.error.issues[0]?.message ?? 'invalid'}`);
+}
+
+function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const res = schema.safeParse(value);
+  if (!res.success) throw validationError(what, res.error);
+  return res.data;
+}
+
+/** The query string as an object: list parameters may repeat (joined by commas), others may not. */
+function queryObject(c: Ctx, schema: z.ZodObject): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lists = new Set(['category', 'kind']);
+  for (const [key, values] of Object.entries(c.req.queries())) {
+    if (values.length > 1 && !lists.has(key) && key in schema.shape) {
+      throw new HttpError(400, 'INVALID_INPUT', `Query parameter "${truncate(key, 40)}" is given more than once`);
+    }
+    out[key] = values.join(',');
+  }
+  return out;
+}
+
+/** Reads a JSON body: must be application/json (415) and parse (400). Size is already limited. */
+async function readJson(c: Ctx): Promise<unknown> {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type.trim())) {
+    throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with "Content-Type: application/json"');
+  }
+  const text = await c.req.text();
+  if (text.trim() === '') throw new HttpError(400, 'MALFORMED_JSON', 'Request body is empty: expected a JSON object');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new HttpError(400, 'MALFORMED_JSON', `Request body is not valid JSON: ${truncate((err as Error).message, 200)}`);
+  }
+}
+
+function stripUndefined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
+}
+
+/** Memories stored over HTTP say so, unless the caller gave its own provenance. */
+function withProvenance(body: unknown): Parameters<Cairn['remember']>[0] {
+  const input = body as Parameters<Cairn['remember']>[0];
+  return input.provenance === undefined ? { ...input, provenance: [{ source: 'http' }] } : input;
+}
+
+/** A token sees only its namespaces; '*' (and open loopback mode) sees the whole report. */
+function filterStatus(report: Awaited<ReturnType<Cairn['status']>>, caller: Caller): unknown {
+  if (seesAll(caller)) return report;
+  const mine = (ns: string) => caller.namespaces.includes(ns);
+  const namespaces = report.namespaces.filter((n) => mine(n.namespace));
+  const sum = (key: 'memories' | 'turns' | 'documents' | 'vectors') => namespaces.reduce((n, s) => n + s[key], 0);
+  const pending = namespaces.reduce((n, s) => n + s.missingVectors, 0);
+  return {
+    ok: report.ok,
+    embedder: report.embedder,
+    index: { fresh: pending === 0 && report.index.otherModels.length === 0, pending },
+    namespaces,
+    judge: {
+      threshold: report.judge.threshold,
+      namespaces: report.judge.namespaces.filter((n) => mine(n.namespace)),
+    },
+    totals: { memories: sum('memories'), turns: sum('turns'), documents: sum('documents'), vectors: sum('vectors') },
+  };
+}

@@ -1,0 +1,114 @@
+// Bearer-token authentication and namespace authorisation for the REST API and /mcp.
+//
+// - A request with an `Authorization` header is always verified: malformed or unknown → 401.
+// - A request without one is allowed only in "open loopback" mode: the server is bound to a
+//   loopback address AND the home has no token at all (local single-user use). Even then the Host
+//   (and Origin, when sent) must name a loopback host, so a web page cannot reach the API through
+//   DNS rebinding. Otherwise → 401.
+// - A token reaches only the namespaces it was granted ('*' = all) → 403 for any other.
+// Nothing in the store is read or written (beyond the token check itself) before this passes.
+import type { MiddlewareHandler } from 'hono';
+import { isIP } from 'node:net';
+import { HttpError } from './errors.js';
+
+export interface TokenInfo {
+  id: string;
+  label: string | null;
+  /** Granted namespaces; '*' grants all. */
+  namespaces: string[];
+}
+
+/** What auth needs from the facade. */
+export interface AuthFacade {
+  verifyToken(token: string): Promise<TokenInfo | null>;
+  hasTokens(): Promise<boolean>;
+}
+
+export interface Caller {
+  /** The token's id, or null in open loopback mode. */
+  tokenId: string | null;
+  label: string | null;
+  namespaces: readonly string[];
+}
+
+export type AuthEnv = { Variables: { caller: Caller } };
+
+const ALL = '*';
+/** RFC 6750 token68, bounded. */
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]{1,1024}=*)$/i;
+
+export function canAccess(caller: Caller, namespace: string): boolean {
+  return caller.namespaces.includes(ALL) || caller.namespaces.includes(namespace);
+}
+
+export function seesAll(caller: Caller): boolean {
+  return caller.namespaces.includes(ALL);
+}
+
+/** True for 127.0.0.0/8, ::1 (also IPv4-mapped) and "localhost". */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (isIP(h) === 4) return h.startsWith('127.');
+  if (isIP(h) === 6) return h === '::1' || h === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(h);
+  return false;
+}
+
+/** The host name of a Host header value (`name:port`, `[v6]:port`). */
+function hostOfHeader(value: string): string {
+  const v = value.trim();
+  if (v.startsWith('[')) return v.slice(0, v.indexOf(']') + 1);
+  const colon = v.lastIndexOf(':');
+  return colon > 0 && v.indexOf(':') === colon ? v.slice(0, colon) : v;
+}
+
+function unauthorized(message: string, error?: 'invalid_request' | 'invalid_token'): HttpError {
+  const challenge = error ? `Bearer realm="cairn", error="${error}"` : 'Bearer realm="cairn"';
+  return new HttpError(401, 'UNAUTHORIZED', message, undefined, { 'WWW-Authenticate': challenge });
+}
+
+export interface AuthOptions {
+  /** Allow token-less requests while the home has no token (only when bound to loopback). */
+  openOnLoopback: boolean;
+}
+
+/** Verifies the caller and sets `c.var.caller`; throws HttpError 401/403 otherwise. */
+export function authenticate(facade: AuthFacade, options: AuthOptions): MiddlewareHandler<AuthEnv> {
+  return async (c, next) => {
+    const header = c.req.header('authorization');
+    if (header !== undefined) {
+      const m = BEARER.exec(header.trim());
+      if (!m) throw unauthorized('Malformed Authorization header: expected "Bearer <token>"', 'invalid_request');
+      const info = await facade.verifyToken(m[1]!);
+      if (!info) throw unauthorized('Invalid or revoked token', 'invalid_token');
+      c.set('caller', { tokenId: info.id, label: info.label, namespaces: info.namespaces });
+      return next();
+    }
+    if (!options.openOnLoopback || (await facade.hasTokens())) {
+      throw unauthorized('Missing bearer token: send "Authorization: Bearer <token>" (create one with "cairn tokens create")');
+    }
+    // Open loopback mode: only requests that really address this machine.
+    const host = c.req.header('host');
+    const origin = c.req.header('origin');
+    if (host === undefined || !isLoopbackHost(hostOfHeader(host)) || (origin !== undefined && !loopbackOrigin(origin))) {
+      throw new HttpError(403, 'FORBIDDEN', 'Token-less access is only for requests from this machine to a loopback host name (no token is configured)');
+    }
+    c.set('caller', { tokenId: null, label: null, namespaces: [ALL] });
+    return next();
+  };
+}
+
+function loopbackOrigin(origin: string): boolean {
+  try {
+    return isLoopbackHost(new URL(origin).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** Throws 403 unless the caller may use the namespace (already validated). */
+export function authorize(caller: Caller, namespace: string): void {
+  if (!canAccess(caller, namespace)) {
+    throw new HttpError(403, 'FORBIDDEN', `This token is not granted namespace "${namespace}"`);
+  }
+}

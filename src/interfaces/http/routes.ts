@@ -1,0 +1,30 @@
+// The REST API's route table as data: method, path, auth, parameters, body and responses. The app
+// registers a handler for each entry and the OpenAPI document is generated from the same table, so
+// every route is documented and no documented route is missing.
+import type { z } from 'zod';
+
+export type Method = 'get' | 'post' | 'put';
+
+/** none: public; token: any valid token; namespace: a token granted the path's namespace. */
+export type AuthKind = 'none' | 'token' | 'namespace';
+
+export interface RouteSpec {
+  operationId: string;
+  method: Method;
+  /** Hono path syntax (`:param`). */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: 'memories' | 'search' | 'state' | 'context' | 'files' | 'service' | 'mcp';
+  auth: AuthKind;
+  /** Path parameters other than `ns`, which every `/v1/namespaces/:ns/…` route has. */
+  params?: Record<string, z.ZodType>;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** Success status and the name of its response schema in components.schemas. */
+  success: { status: 200 | 201; description: string; schema: string };
+  /** Extra success status (e.g. 200 for a duplicate store). */
+  alsoSuccess?: { status: 200 | 201; description: string; schema: string };
+  /** Error statuses beyond the auth and generic ones every route shares. */
+  errors: number[];
+}

@@ -1,0 +1,64 @@
+// API tokens for SQLite. Only hashes are stored; the token itself is never written anywhere.
+import type { Database } from 'better-sqlite3';
+import { CairnError, ERROR_CODES } from '../../core/errors.js';
+import type { ApiTokenRecord, NewApiToken } from '../store.js';
+import { stmt } from './statements.js';
+
+interface TokenRow {
+  id: string;
+  hash: string;
+  label: string | null;
+  namespaces: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+function fromRow(r: TokenRow): ApiTokenRecord {
+  let namespaces: string[] = [];
+  try {
+    const parsed: unknown = JSON.parse(r.namespaces);
+    if (Array.isArray(parsed)) namespaces = parsed.filter((n): n is string => typeof n === 'string');
+  } catch {
+    // A damaged grant list grants nothing.
+  }
+  return { id: r.id, hash: r.hash, label: r.label, namespaces, createdAt: r.created_at, lastUsedAt: r.last_used_at, revokedAt: r.revoked_at };
+}
+
+export function addApiToken(db: Database, token: NewApiToken): ApiTokenRecord {
+  try {
+    stmt(db, 'INSERT INTO api_tokens (id, hash, label, namespaces, created_at) VALUES (?, ?, ?, ?, ?)').run(
+      token.id,
+      token.hash,
+      token.label,
+      JSON.stringify(token.namespaces),
+      token.createdAt,
+    );
+  } catch (err) {
+    if (String((err as { code?: string }).code).startsWith('SQLITE_CONSTRAINT')) {
+      throw new CairnError(ERROR_CODES.CONFLICT, 'A token with this id or hash exists already', undefined, { cause: err });
+    }
+    throw err;
+  }
+  return { ...token, namespaces: [...token.namespaces], lastUsedAt: null, revokedAt: null };
+}
+
+export function listApiTokens(db: Database, includeRevoked: boolean): ApiTokenRecord[] {
+  const sql = includeRevoked ? 'SELECT * FROM api_tokens ORDER BY created_at, id' : 'SELECT * FROM api_tokens WHERE revoked_at IS NULL ORDER BY created_at, id';
+  return (stmt(db, sql).all() as TokenRow[]).map(fromRow);
+}
+
+export function revokeApiToken(db: Database, id: string, now: string): boolean {
+  return stmt(db, 'UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id).changes > 0;
+}
+
+export function touchApiToken(db: Database, id: string, now: string, ifUsedBefore: string): boolean {
+  return (
+    stmt(db, 'UPDATE api_tokens SET last_used_at = ? WHERE id = ? AND revoked_at IS NULL AND (last_used_at IS NULL OR last_used_at < ?)').run(now, id, ifUsedBefore)
+      .changes > 0
+  );
+}
+
+export function hasApiTokens(db: Database): boolean {
+  return stmt(db, 'SELECT 1 FROM api_tokens WHERE revoked_at IS NULL LIMIT 1').get() !== undefined;
+}
