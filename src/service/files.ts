@@ -15,8 +15,9 @@ import { parseInput } from './inputs.js';
 
 export const READ_LIMITS = { maxBytes: 2 * 1024 * 1024, maxLines: 2000, maxPathChars: 4096 } as const;
 const DOCUMENT_EXTENSIONS = /\.(md|markdown|mdx|txt)$/i;
-/** `memory:<id>` paths (what toOpenClawResults gives for a memory) read the memory's text. */
+/** `memory:<id>` and `turn:<id>` paths (what toOpenClawResults gives) read the record's stored, redacted text. */
 const MEMORY_PATH = /^memory:(.+)$/;
+const TURN_PATH = /^turn:(.+)$/;
 
 export interface ReadFileInput {
   path: string;
@@ -159,6 +160,14 @@ export async function readNamespaceFile(store: Store, paths: HomePaths, ns: stri
   if (memory) {
     const id = memory[1]!;
     const found = RECORD_ID_PATTERN.test(id) ? await store.getMemory(ns, id) : null;
+    if (!found) throw notFound(data.path, ns);
+    const all = found.text.split('\n');
+    return { path: data.path, from, ...windowOf(all, from, count), totalLines: all.length };
+  }
+  const turn = TURN_PATH.exec(data.path);
+  if (turn) {
+    const id = turn[1]!;
+    const found = RECORD_ID_PATTERN.test(id) ? await store.getTurn(ns, id) : null;
     if (!found) throw notFound(data.path, ns);
     const all = found.text.split('\n');
     return { path: data.path, from, ...windowOf(all, from, count), totalLines: all.length };

@@ -1,7 +1,8 @@
 // OpenClaw's memory_search result shape, so an OpenClaw agent can use Cairn without prompt changes:
 // `{results: [{path, startLine, endLine, score, snippet, source}]}` (see ../shared/FORMATS.md).
 // `path` is what memory_get {path} (Cairn.readFile) accepts back: a document's file, a memory as
-// `memory:<id>`, a turn's transcript path (or `turn:<id>` when it has none).
+// `memory:<id>`, a turn as `turn:<id>` (never its raw transcript: that file may hold the secrets
+// capture redacted).
 import type { Kind } from '../core/types.js';
 import type { SearchResult } from '../search/hybrid.js';
 
@@ -35,6 +36,9 @@ export function toOpenClawResult(r: SearchResult): OpenClawResult {
   if (r.kind === 'memory') {
     // A memory's provenance points at where it was learnt; the memory itself is what to fetch.
     path = `memory:${r.id}`;
+    endLine = Math.max(1, r.text.split('\n').length);
+  } else if (r.kind === 'turn') {
+    path = `turn:${r.id}`;
     endLine = Math.max(1, r.text.split('\n').length);
   } else if (p) {
     path = p.path!;

@@ -460,7 +460,11 @@ describe('interfaces service', () => {
       const byKind = Object.fromEntries(mapped.map((m) => [m.kind, m]));
       assert.deepEqual({ ...byKind.memory, score: 0 }, { path: `memory:${memory.id}`, startLine: 1, endLine: 1, score: 0, snippet: 'The otter pipeline is owned by Ana', source: 'memory', id: memory.id, kind: 'memory' });
       assert.deepEqual([byKind.document!.path, byKind.document!.startLine, byKind.document!.endLine, byKind.document!.source], [docPath, 3, 4, 'memory']);
-      assert.deepEqual([byKind.turn!.path, byKind.turn!.startLine, byKind.turn!.endLine, byKind.turn!.source], ['/t/s.jsonl', 9, 9, 'sessions']);
+      // A turn is fetched by id, never through its raw transcript (which may hold redacted secrets).
+      assert.deepEqual([byKind.turn!.path, byKind.turn!.startLine, byKind.turn!.endLine, byKind.turn!.source], [`turn:${byKind.turn!.id}`, 1, 1, 'sessions']);
+      assert.equal((await cairn.readFile({ path: byKind.turn!.path })).text, 'how is the otter pipeline');
+      await assert.rejects(cairn.readFile({ path: '/t/s.jsonl' }), /No readable file/);
+      await assert.rejects(cairn.readFile({ path: 'turn:t_doesnotexist' }), /No readable file/);
       for (const m of mapped) assert.equal(typeof m.score, 'number');
       // The memory path reads back through readFile (memory_get).
       assert.equal((await cairn.readFile({ path: byKind.memory!.path })).text, memory.text);

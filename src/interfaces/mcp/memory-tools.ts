@@ -94,6 +94,11 @@ export function registerMemoryTools({ server, cairn, ns, maxTextChars, run }: To
     },
     (args) =>
       run('memory_get', async () => {
+        if (args.id !== undefined && args.id.startsWith('t_')) {
+          // A turn id from a search result: its stored (redacted) text.
+          const file = await cairn.readFile({ path: `turn:${args.id}` }, ns);
+          return ok({ path: file.path, text: file.text, from: file.from, lines: file.lines, totalLines: file.totalLines }, file.text);
+        }
         if (args.id !== undefined) {
           const memory = await cairn.get(args.id, ns);
           return ok({ text: memory.text, memory: memoryView(memory) }, memoryLine(memory));
