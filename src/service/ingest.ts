@@ -47,20 +47,21 @@ async function sourceFor(deps: CaptureDeps, path: string, format: TranscriptForm
 
 /**
  * Captures what is new in each file since its checkpoint, then runs the stages after capture.
- * Every path is checked first: one that cannot be read throws (NOT_FOUND or INVALID_INPUT) before
- * anything is stored. A file that fails later (it vanished meanwhile) gets an `error` entry and
- * the other files still run.
+ * A path that cannot be read (missing, a directory, a FIFO, permission denied, a symlink loop)
+ * gets an `error` entry with a clear message and the other paths still run: one bad path must
+ * not hold back the rest of a batch (the CLI exits non-zero when any path failed).
  */
 export async function ingestPaths(deps: CaptureDeps, paths: readonly string[], namespace: { given?: string; fallback: string }, options: IngestOptions): Promise<IngestResponse> {
   const format = parseTranscriptFormat(options.format);
   if (paths.length === 0) throw new CairnError(ERROR_CODES.INVALID_INPUT, 'No transcript paths given');
   const absolute = paths.map((p) => resolvePath(p));
-  for (const path of absolute) await (await openTranscript(path, null)).close();
   const watched = await watchedSources(deps.store);
   const response: IngestResponse = { namespace: namespace.given ?? namespace.fallback, format, files: [], turnsInserted: 0, embedded: 0 };
   const touched = new Set<string>();
   for (const path of absolute) {
     try {
+      // Readable first: a path that is not gets its error without leaving a source behind.
+      await (await openTranscript(path, null)).close();
       const { source, namespace: ns } = await sourceFor(deps, path, format, namespace, watched);
       const { insertedIds: _ids, held: _held, ...report } = await ingestFile(deps.store, {
         path, format, namespace: ns, sourceId: source.id, final: options.final, batchLines: options.batchLines,

@@ -246,11 +246,13 @@ describe('Cairn.ingest', () => {
         source: 'jsonl', path: a, sessionId: 'sess-a', messageId: 'm1', line: 1, role: 'user', timestamp: found.results[0]!.provenance[0]!.timestamp,
       });
       assert.equal((await cairn.ingest([a, b], { format: 'jsonl', namespace: NS })).turnsInserted, 0);
-      // One unreadable path: an error before anything is stored.
-      await rejectsCode(cairn.ingest([join(t.dir, 'new.jsonl'), join(t.dir, 'missing.jsonl')], { format: 'jsonl', namespace: 'other' }), 'NOT_FOUND');
-      writeFileSync(join(t.dir, 'new.jsonl'), chat('x', 'y'));
-      await rejectsCode(cairn.ingest([join(t.dir, 'new.jsonl'), join(t.dir, 'missing.jsonl')], { format: 'jsonl', namespace: 'other' }), 'NOT_FOUND');
-      assert.equal((await cairn.store.listSources('other')).length, 0);
+      // One unreadable path: its own clear error; the other paths of the call are still captured.
+      writeFileSync(join(t.dir, 'new.jsonl'), chat('x', 'The retro is moved to Thursday'));
+      const mixed = await cairn.ingest([join(t.dir, 'new.jsonl'), join(t.dir, 'missing.jsonl')], { format: 'jsonl', namespace: 'other' });
+      assert.equal(mixed.turnsInserted, 1);
+      assert.equal(mixed.files[1]!.error?.code, 'NOT_FOUND');
+      assert.match(mixed.files[1]!.error!.message, /Cannot read transcript .*missing\.jsonl: no such file/);
+      assert.deepEqual((await cairn.store.listSources('other')).map((s) => s.path), [join(t.dir, 'new.jsonl')], 'no source for the missing path');
       await rejectsCode(cairn.ingest([a], { format: 'csv' }), 'INVALID_INPUT');
     } finally {
       await cairn.close();

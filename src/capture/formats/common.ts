@@ -211,5 +211,21 @@ export function scalar(value: unknown, maxChars = 200): string | number | boolea
  * before (the store dedups by id), while re-reading the same line gives the same id.
  */
 export function fallbackMessageId(lineNo: number, rec: unknown): string {
-  return `line-${lineNo}-${createHash('sha256').update(JSON.stringify(rec) ?? '').digest('hex').slice(0, 8)}`;
+  return `line-${lineNo}-${createHash('sha256').update(contentKey(rec)).digest('hex').slice(0, 8)}`;
+}
+
+/** JSON of a record; one nested too deep for JSON.stringify (a hostile line) gets a depth-capped form. */
+function contentKey(rec: unknown): string {
+  try {
+    return JSON.stringify(rec) ?? '';
+  } catch {
+    return `deep:${cappedJson(rec, 64)}`;
+  }
+}
+
+function cappedJson(value: unknown, depth: number): string {
+  if (depth === 0) return '…';
+  if (Array.isArray(value)) return `[${value.map((v) => cappedJson(v, depth - 1)).join(',')}]`;
+  if (isRecord(value)) return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${cappedJson(v, depth - 1)}`).join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
 }
