@@ -17,7 +17,7 @@ import type { Logger } from './logger.js';
 import { WorkQueue, type CaptureTask } from './work-queue.js';
 
 /** Entries embedded per slice: small enough that a waiting capture starts within a second or two. */
-const EMBED_SLICE = 32;
+const EMBED_SLICE = 64;
 /** Turns judged per slice (an LLM judge sends them in its own batches). */
 const JUDGE_SLICE = 64;
 

@@ -44,7 +44,8 @@ export async function embedEntries(store: Store, embedder: Embedder, batch: Read
 
 /** Embeds missing vectors until none are left. */
 export async function embedPending(store: Store, embedder: Embedder, options: IndexerOptions = {}): Promise<IndexProgress> {
-  const batchSize = Math.min(options.batchSize ?? 64, options.limit ?? Infinity);
+  // Large calls let the embedder sort by length across more texts (less padding per batch).
+  const batchSize = Math.min(options.batchSize ?? 256, options.limit ?? Infinity);
   // Index-only counts: with nothing missing, skip the scan for missing vectors altogether.
   const total = await countMissing(store, embedder.modelId, options.namespace);
   const progress: IndexProgress = { done: 0, total, cached: 0 };
