@@ -426,26 +426,33 @@ describe('ingest (cairn ingest) beside watched sources', () => {
     assert.equal((await ctx.cairn.store.listSources()).length, 2);
   });
 
-  it('checks every path first: missing, FIFO, directory, NUL → typed error and nothing stored', async () => {
+  it('each unusable path (missing, FIFO, directory, NUL) gets its own typed error; the good path is captured once', async () => {
     const good = join(ctx.base, 'good.jsonl');
-    writeFileSync(good, chat('c1', 'good'));
+    writeFileSync(good, chat('c1', 'The quarterly report ships on the 5th'));
     const fifo = join(ctx.base, 'pipe.jsonl');
     mkfifo(fifo);
-    await rejectsCode(ctx.cairn.ingest([good, join(ctx.base, 'missing.jsonl')], { format: 'jsonl' }), 'NOT_FOUND');
+    const errorOf = async (bad: string) => {
+      const res = await ctx.cairn.ingest([good, bad], { format: 'jsonl' });
+      assert.equal(res.files[0]!.error, undefined);
+      return res.files[1]!.error!;
+    };
+    assert.equal((await errorOf(join(ctx.base, 'missing.jsonl'))).code, 'NOT_FOUND');
     const valve = fifoValve(fifo, 3000);
     try {
-      await rejectsCode(ctx.cairn.ingest([good, fifo], { format: 'jsonl' }), 'INVALID_INPUT', /not a regular file/);
+      const e = await errorOf(fifo);
+      assert.deepEqual([e.code, /not a regular file/.test(e.message)], ['INVALID_INPUT', true]);
     } finally {
       valve.cancel();
     }
     assert.equal(valve.fired(), false, 'ingest blocked on the FIFO');
-    await rejectsCode(ctx.cairn.ingest([good, ctx.base], { format: 'jsonl' }), 'INVALID_INPUT', /directory/);
-    await rejectsCode(ctx.cairn.ingest([good, 'a\0b.jsonl'], { format: 'jsonl' }), 'INVALID_INPUT');
+    assert.match((await errorOf(ctx.base)).message, /directory/);
+    assert.equal((await errorOf('a\0b.jsonl')).code, 'INVALID_INPUT');
+    // Whole-call errors: nothing to do, an unknown format, a bad namespace.
     await rejectsCode(ctx.cairn.ingest([], { format: 'jsonl' }), 'INVALID_INPUT');
     await rejectsCode(ctx.cairn.ingest([good], { format: 'word-doc' }), 'INVALID_INPUT');
     await rejectsCode(ctx.cairn.ingest([good], { format: 'jsonl', namespace: '..' }), 'INVALID_NAMESPACE');
-    assert.equal((await ctx.cairn.status()).totals.turns, 0);
-    assert.deepEqual(await ctx.cairn.store.listSources(), []);
+    assert.equal((await ctx.cairn.status()).totals.turns, 1, 'the good file, captured once across the calls');
+    assert.deepEqual((await ctx.cairn.store.listSources()).map((s) => s.path), [good], 'no source for the unusable paths');
   });
 });
 
