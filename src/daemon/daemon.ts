@@ -100,7 +100,9 @@ export class Daemon {
     if (this.rescanTimer) clearInterval(this.rescanTimer);
     for (const t of [...this.debounces.values(), ...this.settles.values()]) clearTimeout(t);
     this.queue.wakeUp();
-    await this.watcher?.close();
+    const watcher = this.watcher;
+    this.watcher = null;
+    await watcher?.close();
     await this.loop;
     this.writeState();
     this.release?.();
@@ -114,6 +116,9 @@ export class Daemon {
   /** Reloads the registered sources (another process may have added or removed one) and queues a scan of each. */
   private async refreshSources(): Promise<void> {
     const list = await watchedSources(this.cairn.store);
+    // Stopped while reading: touching the closed watcher now would open new handles that keep
+    // the process alive after shutdown.
+    if (this.stopping) return;
     this.sources = new Map(list.map((s) => [s.id, s]));
     const roots = new Set(list.map((s) => watchRoot(s)));
     const added = [...roots].filter((r) => !this.watched.has(r));

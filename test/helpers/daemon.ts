@@ -24,6 +24,18 @@ export function startDaemon(home: string, args: readonly string[] = [], env: Rec
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  // A daemon that ignores SIGTERM/SIGINT must fail its test, not hang the suite: kill it after 15 s
+  // (the test then sees signal SIGKILL instead of exit code 0).
+  const kill = child.kill.bind(child);
+  child.kill = ((signal?: NodeJS.Signals | number) => {
+    const sent = kill(signal);
+    if (signal !== 'SIGKILL' && signal !== 9) {
+      setTimeout(() => {
+        if (child.exitCode === null && child.signalCode === null) kill('SIGKILL');
+      }, 15_000).unref();
+    }
+    return sent;
+  }) as typeof child.kill;
   return {
     child,
     output: () => text,

@@ -34,5 +34,8 @@ export function registerWatchCommand(program: Command): void {
         process.once('SIGINT', () => stop('SIGINT'));
         process.once('SIGTERM', () => stop('SIGTERM'));
       });
+      // Everything is committed and closed: a handle some library still holds (a file watcher
+      // racing the shutdown) must not keep a stopped daemon alive.
+      setTimeout(() => process.exit(process.exitCode ?? 0), 2000).unref();
     });
 }
