@@ -79,3 +79,16 @@ export function mergeStats(a: CaptureStats, b: CaptureStats): CaptureStats {
     recentIssues: [...a.recentIssues, ...b.recentIssues].slice(-RECENT_ISSUES),
   };
 }
+
+/** The stats one commit adds: lines it consumed, turns it offered, and what it skipped and redacted. */
+export function batchStats(part: { linesRead: number; turns: number; skipped: number; issues: ParseIssue[]; redactions: Record<string, number> }): CaptureStats {
+  return {
+    linesRead: part.linesRead,
+    turns: part.turns,
+    skipped: part.skipped,
+    malformed: part.issues.length,
+    redactions: part.redactions,
+    lastCaptureAt: part.linesRead > 0 ? new Date().toISOString() : null,
+    recentIssues: part.issues,
+  };
+}

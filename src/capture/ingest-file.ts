@@ -12,7 +12,7 @@ import { createParser, parseTranscriptFormat, type TranscriptFormat } from './fo
 import type { TranscriptParser } from './formats/common.js';
 import type { ParseIssue, TurnDraft } from './turn-draft.js';
 import { draftToTurn } from './to-turn.js';
-import { mergeStats, readError, readStats, type CaptureStats } from './capture-stats.js';
+import { batchStats, mergeStats, readError, readStats, type CaptureStats } from './capture-stats.js';
 
 /** Lines per committed batch by default: small transactions, few of them. */
 export const DEFAULT_BATCH_LINES = 1000;
@@ -186,15 +186,7 @@ class IngestRun {
     let consumed = 0;
     for (const lineNo of this.positions.keys()) if (lineNo <= checkpoint.lineNo) consumed++;
     const covered = this.openIssues.filter((i) => i.line <= checkpoint.lineNo);
-    const delta: CaptureStats = {
-      linesRead: consumed,
-      turns: this.batch.length,
-      skipped: this.pendingSkipped,
-      malformed: covered.length,
-      redactions: this.pendingRedactions,
-      lastCaptureAt: consumed > 0 ? new Date().toISOString() : null,
-      recentIssues: covered,
-    };
+    const delta = batchStats({ linesRead: consumed, turns: this.batch.length, skipped: this.pendingSkipped, issues: covered, redactions: this.pendingRedactions });
     // The stats go in with the turns they count, in the same transaction.
     const next = mergeStats(this.stats, delta);
     const result = await this.store.addTurns(this.batch, { sourceId: this.options.sourceId, key: this.key, state: { ...checkpoint, stats: next } });

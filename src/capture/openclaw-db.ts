@@ -14,7 +14,7 @@ import { Decompress } from 'fzstd';
 import { CairnError, ERROR_CODES, invalidInput } from '../core/errors.js';
 import type { NewTurn } from '../core/types.js';
 import type { Store } from '../store/store.js';
-import { mergeStats, readError, readStats, type CaptureStats } from './capture-stats.js';
+import { batchStats, mergeStats, readError, readStats, type CaptureStats } from './capture-stats.js';
 import { MAX_LINE_BYTES, unreadable } from './file-reader.js';
 import { createParser } from './formats/index.js';
 import { isRecord, toIso, type TranscriptParser } from './formats/common.js';
@@ -379,15 +379,7 @@ class SessionRun {
     const covers = (s: number) => seq !== null && s <= seq;
     const covered = this.openIssues.filter((i) => covers(i.line));
     const consumed = this.uncommitted.filter(covers).length;
-    const delta: CaptureStats = {
-      linesRead: consumed,
-      turns: this.batch.length,
-      skipped: this.pendingSkipped,
-      malformed: covered.length,
-      redactions: this.pendingRedactions,
-      lastCaptureAt: consumed > 0 ? new Date().toISOString() : null,
-      recentIssues: covered,
-    };
+    const delta = batchStats({ linesRead: consumed, turns: this.batch.length, skipped: this.pendingSkipped, issues: covered, redactions: this.pendingRedactions });
     // Stats go in with the turns they count, in the same transaction; a stored error is dropped.
     const next = mergeStats(this.stats, delta);
     const result = await this.store.addTurns(this.batch, { sourceId: this.options.sourceId, key: this.key, state: { seq, stats: next } });

@@ -9,21 +9,11 @@ import Database from 'better-sqlite3';
 import { assertBuilt, cliJson, makeHome, removeHome } from '../helpers/cli.js';
 import { eventually, startDaemon } from '../helpers/daemon.js';
 import { parseLines } from '../../src/capture/formats/index.js';
+import { seeded as prng } from '../helpers/prng.js';
 
 const KILLS = 22;
 const FILES = 4;
 
-/** Deterministic PRNG (mulberry32) so a failure can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = 'staging database port queue retry budget kafka broker deploy rollback invoice customer schema migration latency cache index vector'.split(' ');
 

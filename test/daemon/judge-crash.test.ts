@@ -14,6 +14,7 @@ import { FakeLlmServer, reply } from '../helpers/fake-llm.js';
 import { judgePrompt, judgmentsJson, type FakeVerdict, type PromptTurn } from '../helpers/fake-judge.js';
 import { HEURISTIC_VERSION } from '../../src/judge/heuristic.js';
 import { LLM_PROMPT_VERSION } from '../../src/judge/llm-judge.js';
+import { seeded as prng } from '../helpers/prng.js';
 
 const KILLS = 12;
 const FILES = 4;
@@ -21,17 +22,6 @@ const LINES_PER_FILE = 600;
 const NS = 'judged';
 const LLM = `llm:openai/fake-judge@${LLM_PROMPT_VERSION}`;
 
-/** Deterministic PRNG (mulberry32) so a failure can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = 'staging database port queue retry budget kafka broker deploy rollback invoice customer schema migration latency cache index vector'.split(' ');
 
