@@ -189,6 +189,9 @@ export class Daemon {
 
   private async run(): Promise<void> {
     while (!this.stopping) {
+      // The store answers synchronously (SQLite), so a busy queue would otherwise run on
+      // microtasks alone and starve signals, file events and timers until it is empty.
+      await new Promise((resolve) => setImmediate(resolve));
       const job = this.queue.next();
       if (!job) {
         this.writeState();

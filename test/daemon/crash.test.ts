@@ -89,7 +89,7 @@ describe('kill -9 during capture: 0 lost, 0 duplicated', () => {
     }
     assert.equal(expected.size, counters.reduce((a, b) => a + b, 0));
 
-    const final = startDaemon(home, ['--debounce-ms', '20', '--rescan-seconds', '1', '--quiet']);
+    const final = startDaemon(home, ['--debounce-ms', '20', '--rescan-seconds', '1']);
     try {
       await eventually(async () => countTurns() >= expected.size, 60_000, 250);
       await new Promise((r) => setTimeout(r, 1500)); // one more rescan: nothing further may arrive
@@ -110,7 +110,8 @@ describe('kill -9 during capture: 0 lost, 0 duplicated', () => {
       assert.ok(src.stats.malformed > 0, 'broken lines were counted');
     } finally {
       final.child.kill('SIGTERM');
-      assert.equal((await final.exited).code, 0);
+      const end = await final.exited;
+      assert.equal(end.code, 0, `daemon did not stop on SIGTERM (${end.signal}); output:\n${final.output().slice(-3000)}`);
     }
   });
 });
