@@ -36,7 +36,8 @@ async function main(): Promise<void> {
   const daemon = spawn(process.execPath, [CLI, 'watch', '--quiet'], { env, stdio: 'ignore' });
   const cairn = await Cairn.open({ home, embedder: null });
   const db = new Database(join(home, 'cairn.db'), { readonly: true });
-  const vectorOf = db.prepare("SELECT COUNT(*) AS n FROM vectors v JOIN entries e ON e.seq = v.entry_seq WHERE e.kind = 'turn' AND e.body LIKE ?");
+  // Done when the turn has its vector, or was judged not to need one (noise, tool activity).
+  const vectorOf = db.prepare("SELECT COUNT(*) AS n FROM entries e WHERE e.kind = 'turn' AND e.body LIKE ? AND (e.embed = 0 OR EXISTS (SELECT 1 FROM vectors v WHERE v.entry_seq = e.seq))");
   try {
     // Let the daemon start and load its model before timing.
     await new Promise((r) => setTimeout(r, 4000));
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
     const vector: number[] = [];
     for (let i = 0; i < APPENDS; i++) {
       const token = `${WORDS[i % WORDS.length]}${i}zq`;
-      const line = { type: 'message', id: `a${i.toString(16).padStart(7, '0')}`, parentId: null, timestamp: new Date().toISOString(), message: { role: 'user', content: `Remember the ${token} setting for the deploy`, timestamp: Date.now() } };
+      const line = { type: 'message', id: `a${i.toString(16).padStart(7, '0')}`, parentId: null, timestamp: new Date().toISOString(), message: { role: 'user', content: `We decided to move the ${token} staging database to port ${5400 + i} on Friday`, timestamp: Date.now() } };
       const t0 = performance.now();
       appendFileSync(file, JSON.stringify(line) + '\n');
       let found = false;
