@@ -59,6 +59,8 @@ const CUE_POINTS: Record<CueCategory, number> = {
   decision: 1.2, discovery: 0.6, implementation: 0.6, issue: 0.6, success: 0.4, preference: 0.6, fact: 0.3, plan: 0, feeling: -0.2, philosophy: -0.4,
 };
 
+/** A sentence that opens by asking to keep something: "Remember the…", "Please note…", "Don't forget…". */
+const REMEMBER_REQUEST_RE = /(?:^|[.!]\s+)(?:please\s+|pls\s+)?(?:remember|note|don't forget|do not forget|keep in mind)\b(?!\s+(?:when|how|if|why|what|who|where)\b)/i;
 const REMEMBER_RE = /\b(?:remember (?:that|this|to)|don't forget|do not forget|note to self|keep in mind|for (?:future )?reference|important:|for the record|make a note)\b/i;
 const SHARE_RE = /\b(?:here's|here is|here are|this is|these are|check out|take a look|look at|attached|sharing)\b[^.!?]{0,40}\b(?:photo|pic|picture|pics|image|screenshot|video|clip|link|drawing|painting|sketch|recording|this)\b/i;
 const POSSESSION_RE = /\b(?:my|our) (?!own\b|bad\b|pleasure\b|god\b|goodness\b|gosh\b)[a-z]{3,}/gi;
@@ -187,6 +189,11 @@ function judgeShort(text: string, sentences: SentenceSignals[]): Scored | null {
   if (NOISE_ONLY_RE.test(bare) || NOISE_ONLY_RE.test(withoutName)) return { importance: 1, category: 'noise', reason: 'filler' };
   if (hasContent(sentences)) return null;
   const lower = text.toLowerCase();
+  // An explicit request to keep something ("Remember the staging port", "Don't forget the keys")
+  // is the clearest signal a person can give, however short.
+  if (REMEMBER_REQUEST_RE.test(text) && !sentences.every((s) => s.kind === 'question')) {
+    return { importance: 6, category: 'fact', reason: 'short turn asking to be remembered' };
+  }
   const sentiment = matchUnnegated(SENTIMENT_RE, lower);
   if (sentiment) return { importance: 6, category: 'feeling', reason: `short turn with sentiment ("${sentiment}")` };
   const allQuestions = sentences.every((s) => s.kind === 'question');

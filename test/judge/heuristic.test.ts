@@ -61,6 +61,16 @@ describe('calibration from the issue', () => {
     }
   });
 
+  it('keeps a short explicit request to remember (promoted), but not a question about memories', () => {
+    for (const text of ['Remember the staging port setting', "Don't forget the deploy key rotation", 'Please note the new VPN profile']) {
+      const j = judge(text);
+      assert.ok(j.importance >= DEFAULT_THRESHOLD, `${text}: ${j.importance} (${j.reason})`);
+    }
+    for (const text of ['Do you remember the concert?', 'Remember when?']) {
+      assert.ok(judge(text).importance < DEFAULT_THRESHOLD, text);
+    }
+  });
+
   it('skips other trivial short turns (≤ 3)', () => {
     for (const text of ['Hmm let me think about it', 'what time?', 'brb', 'lol', 'see you later']) {
       const j = judge(text);
