@@ -9,12 +9,12 @@
 // bounded), a last line without newline, CRLF, empty and blank files, a directory, a symlink loop,
 // an unreadable file (as `nobody` when running as root), and a seeded mutation fuzz whose capture
 // must match a direct parse of the same bytes through the library.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { NO_EMBEDDER, ROOT, assertBuilt, json, makeHome, removeHome, runCli, writeConfig, type RunResult } from '../helpers/cli.js';
+import { NO_EMBEDDER, ROOT, json, runCli, writeConfig, type RunResult, tempHomes } from '../helpers/cli.js';
 import { NOBODY, canRunAs, isRoot, runCliAs } from '../helpers/cli-as.js';
 import { parseLines } from '../../src/capture/formats/index.js';
 import { sessionFromFileName } from '../../src/capture/ingest-file.js';
@@ -60,17 +60,7 @@ interface TurnRow {
   line: number;
 }
 
-const homes: string[] = [];
-function home(): string {
-  const h = makeHome(NO_EMBEDDER);
-  homes.push(h);
-  return h;
-}
-
-before(() => assertBuilt());
-after(() => {
-  for (const h of homes) removeHome(h);
-});
+const home = tempHomes();
 
 // ---------------------------------------------------------------------------------------------
 // Running the CLI and reading the store

@@ -1,24 +1,14 @@
 // Bad input through the real `cairn` binary: every failure class has its own exit code and a
 // message a person can act on, and nothing is written, created or damaged by a rejected command.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { NO_EMBEDDER, assertBuilt, cliJson, json, makeHome, ok, removeHome, runCli, writeConfig, type RunResult } from '../helpers/cli.js';
+import { NO_EMBEDDER, cliJson, json, ok, runCli, writeConfig, type RunResult, tempHomes } from '../helpers/cli.js';
 
-const homes: string[] = [];
-function home(config: object | string | undefined = NO_EMBEDDER): string {
-  const h = makeHome(config);
-  homes.push(h);
-  return h;
-}
-
-before(() => assertBuilt());
-after(() => {
-  for (const h of homes) removeHome(h);
-});
+const home = tempHomes();
 
 /** Asserts the exit code and that stderr carries a single clear `cairn: ` message matching `message`. */
 function fails(res: RunResult, code: number, message: RegExp): void {
@@ -135,8 +125,7 @@ describe('text over the configured limit', { concurrency: 2 }, () => {
 
 describe('hostile namespaces', { concurrency: 2 }, () => {
   test('are rejected with exit 3 and create nothing inside or outside the home', async () => {
-    const parent = makeHome();
-    homes.push(parent);
+    const parent = home(null);
     const h = join(parent, 'home');
     writeConfig(h, NO_EMBEDDER);
     const cases: Array<[string, RegExp]> = [

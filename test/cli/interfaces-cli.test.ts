@@ -1,24 +1,13 @@
 // `cairn state`, `cairn context` and `cairn tokens` through the real built CLI, each test with its
 // own home and no embedder (BM25 only, no model load).
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer';
-import { NO_EMBEDDER, assertBuilt, cliJson, makeHome, ok, removeHome, runCli } from '../helpers/cli.js';
+import { cliJson, ok, runCli, tempHomes } from '../helpers/cli.js';
 
-const homes: string[] = [];
-
-function home(): string {
-  const h = makeHome(NO_EMBEDDER);
-  homes.push(h);
-  return h;
-}
-
-before(() => assertBuilt());
-after(() => {
-  for (const h of homes) removeHome(h);
-});
+const home = tempHomes();
 
 describe('cairn state', { concurrency: 2 }, () => {
   test('get on a new home, set with repeatable options, get --json, the file', async () => {

@@ -2,6 +2,7 @@
 // with its own temporary home, so the tests exercise argument parsing, exit codes and stdio
 // exactly as a user's shell would.
 import { spawn } from 'node:child_process';
+import { after, before } from 'node:test';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -128,4 +129,21 @@ export function ok(res: RunResult, what = 'cairn'): string {
 /** Runs the CLI and returns parsed JSON stdout, failing on a non-zero exit. */
 export async function cliJson<T = any>(args: readonly string[], options: RunOptions): Promise<T> {
   return json<T>(ok(await runCli(args, options), `cairn ${args.join(' ')}`));
+}
+
+/**
+ * Temporary homes for a test file: checks the build before its tests, removes every home after
+ * them. Returns the factory (`config` defaults to `defaultConfig`; null: no config file).
+ */
+export function tempHomes(defaultConfig: object | string | undefined = NO_EMBEDDER): (config?: object | string | null) => string {
+  const homes: string[] = [];
+  before(() => assertBuilt());
+  after(() => {
+    for (const h of homes) removeHome(h);
+  });
+  return (config = defaultConfig) => {
+    const h = makeHome(config ?? undefined);
+    homes.push(h);
+    return h;
+  };
 }
