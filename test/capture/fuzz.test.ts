@@ -15,7 +15,7 @@ import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, symlink
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { NO_EMBEDDER, ROOT, json, runCli, writeConfig, type RunResult, tempHomes } from '../helpers/cli.js';
-import { NOBODY, canRunAs, isRoot, runCliAs } from '../helpers/cli-as.js';
+import { NOBODY, canRunAs, isRoot } from '../helpers/cli-as.js';
 import { parseLines } from '../../src/capture/formats/index.js';
 import { sessionFromFileName } from '../../src/capture/ingest-file.js';
 import { MAX_LINE_BYTES } from '../../src/capture/file-reader.js';
@@ -631,7 +631,7 @@ describe('unusable paths: a clear error for that path, the other paths of the sa
       chmodSync(join(h, 'config.json'), 0o644);
     }
     await mixed(h, locked, /permission denied/, (paths) =>
-      runCliAs(['ingest', ...paths, '--format', 'jsonl', '--json'], { home: h, ...(asRoot ? NOBODY : {}) }),
+      runCli(['ingest', ...paths, '--format', 'jsonl', '--json'], { home: h, ...(asRoot ? NOBODY : {}) }),
     );
     assert.ok(!turnsIn(h, 'locked').length, 'nothing read from the unreadable file');
   });

@@ -1,7 +1,7 @@
-// Runs the built CLI as another user (uid/gid through child_process spawn options), for tests of
-// permission errors: root bypasses file mode bits, so as root the child runs as `nobody` instead.
-import { spawn, spawnSync } from 'node:child_process';
-import { CLI, ROOT, childEnv, type RunOptions, type RunResult } from './cli.js';
+// Helpers for running the built CLI as another user (runCli takes uid/gid), for tests of permission
+// errors: root bypasses file mode bits, so as root the child runs as `nobody` instead.
+import { spawnSync } from 'node:child_process';
+import { CLI, ROOT } from './cli.js';
 
 /** The uid/gid of `nobody` on Linux. */
 export const NOBODY = { uid: 65534, gid: 65534 } as const;
@@ -18,38 +18,3 @@ export function canRunAs(user: { uid: number; gid: number }): boolean {
   return res.status === 0;
 }
 
-/**
- * Like runCli, with optional `uid`/`gid` for the child. The home and every file the child must
- * read or write have to be accessible to that user (e.g. a world-writable home).
- */
-export function runCliAs(args: readonly string[], options: RunOptions & { uid?: number; gid?: number }): Promise<RunResult> {
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const started = Date.now();
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
-      cwd: options.cwd ?? ROOT,
-      env: childEnv(options.home, options.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-      ...(options.uid !== undefined ? { uid: options.uid } : {}),
-      ...(options.gid !== undefined ? { gid: options.gid } : {}),
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.stderr.on('data', (d: Buffer) => err.push(d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`cairn ${args.join(' ').slice(0, 200)} timed out after ${timeoutMs} ms\nstderr: ${Buffer.concat(err).toString()}`));
-    }, timeoutMs);
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolvePromise({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), ms: Date.now() - started });
-    });
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(options.input ?? '');
-  });
-}

@@ -26,6 +26,9 @@ export interface RunOptions {
   cwd?: string;
   /** Flags for node itself, before the script (e.g. --import a preload). */
   nodeArgs?: readonly string[];
+  /** Run the child as another user (tests of permission errors; see cli-as.ts). */
+  uid?: number;
+  gid?: number;
 }
 
 export interface RunResult {
@@ -67,6 +70,8 @@ export function runNode(args: readonly string[], options: RunOptions): Promise<R
       cwd: options.cwd ?? ROOT,
       env: childEnv(options.home, options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.uid !== undefined ? { uid: options.uid } : {}),
+      ...(options.gid !== undefined ? { gid: options.gid } : {}),
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
