@@ -51,6 +51,18 @@ export interface IndexEntry {
   provenance: Provenance[];
 }
 
+export interface SpeakerCount {
+  name: string;
+  turns: number;
+}
+
+/** The turns just before and after a turn in its session, with the index entry of each. */
+export interface NeighbourTurns {
+  turnId: string;
+  before: Array<{ turn: Turn; entrySeq: number | null }>;
+  after: Array<{ turn: Turn; entrySeq: number | null }>;
+}
+
 export interface EntryFilter {
   kinds?: readonly Kind[];
   categories?: readonly string[];
@@ -322,6 +334,10 @@ export interface Store {
   getDocumentChunk(namespace: string, id: string): Promise<DocumentChunk | null>;
 
   /** BM25 over the index entries of one namespace; `terms` are already tokenised words, OR-ed. */
+  /** Who speaks in a namespace and how often (named speakers only). */
+  speakers(namespace: string): Promise<SpeakerCount[]>;
+  /** Up to `radius` turns on each side of each given turn, within its session, in order. */
+  turnNeighbours(namespace: string, turnIds: readonly string[], radius: number): Promise<NeighbourTurns[]>;
   keywordSearch(namespace: string, terms: readonly string[], limit: number, filter?: EntryFilter): Promise<KeywordHit[]>;
   /** Entries by seq within one namespace (others are silently not returned: namespaces are walls). */
   getEntries(namespace: string, seqs: readonly number[]): Promise<IndexEntry[]>;

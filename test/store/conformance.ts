@@ -368,6 +368,43 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
     });
 
     describe('turns, sources and checkpoints', () => {
+      it('speakers counts named speakers per namespace, duplicates not counted twice', async () => {
+        await store.addTurns([
+          turn({ messageId: 'a1', speaker: 'Ana' }),
+          turn({ messageId: 'a2', speaker: 'Ana' }),
+          turn({ messageId: 'b1', speaker: 'Bo' }),
+          turn({ messageId: 'n1' }),
+          turn({ messageId: 'x1', speaker: 'Ana', namespace: OTHER }),
+        ]);
+        await store.addTurns([turn({ messageId: 'a1', speaker: 'Ana' }), turn({ messageId: 'a3', speaker: 'Ana' })]);
+        assert.deepEqual(await store.speakers(NS), [{ name: 'Ana', turns: 3 }, { name: 'Bo', turns: 1 }]);
+        assert.deepEqual(await store.speakers(OTHER), [{ name: 'Ana', turns: 1 }]);
+        assert.deepEqual(await store.speakers('nobody-here'), []);
+      });
+
+      it('turnNeighbours returns the turns around each turn within its session, in order, with entry seqs', async () => {
+        const { inserted } = await store.addTurns([
+          turn({ messageId: 'm1' }),
+          turn({ messageId: 'm2' }),
+          turn({ messageId: 'o1', sessionId: 's2' }),
+          turn({ messageId: 'm3' }),
+          turn({ messageId: 'm4' }),
+        ]);
+        const [m1, m2, , m3, m4] = inserted;
+        const rows = await store.turnNeighbours(NS, [m3!.id, m1!.id, 't_unknown'], 2);
+        assert.equal(rows.length, 2);
+        const around3 = rows.find((r) => r.turnId === m3!.id)!;
+        assert.deepEqual(around3.before.map((x) => x.turn.id), [m1!.id, m2!.id]);
+        assert.deepEqual(around3.after.map((x) => x.turn.id), [m4!.id]);
+        for (const x of [...around3.before, ...around3.after]) assert.equal(typeof x.entrySeq, 'number');
+        const around1 = rows.find((r) => r.turnId === m1!.id)!;
+        assert.deepEqual(around1.before, []);
+        assert.deepEqual(around1.after.map((x) => x.turn.id), [m2!.id, m3!.id]);
+        // Namespaces are walls: the same ids asked for from another namespace find nothing.
+        assert.deepEqual(await store.turnNeighbours(OTHER, [m3!.id], 2), []);
+        assert.deepEqual(await store.turnNeighbours(NS, [], 2), []);
+      });
+
       it('addTurns inserts, counts duplicates by namespace + session + message id, getTurn returns them', async () => {
         const src = await store.addSource(NS, 'jsonl', '/tmp/chat.jsonl');
         const first = await store.addTurns([

@@ -217,7 +217,20 @@ CREATE TABLE api_tokens (
 );
 `;
 
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7];
+// Search: who speaks in a namespace, kept as counts so a query can tell a person it is about from
+// a word (one row per name; backfilled from the turns already stored).
+const V8 = `
+CREATE TABLE speakers (
+  namespace TEXT NOT NULL,
+  name TEXT NOT NULL,
+  turns INTEGER NOT NULL,
+  PRIMARY KEY (namespace, name)
+);
+INSERT INTO speakers (namespace, name, turns)
+  SELECT namespace, speaker, COUNT(*) FROM turns WHERE speaker IS NOT NULL AND speaker <> '' GROUP BY namespace, speaker;
+`;
+
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

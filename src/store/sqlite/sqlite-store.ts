@@ -26,6 +26,7 @@ import * as documents from './documents.js';
 import * as judgments from './judgments.js';
 import * as hotState from './hot-state.js';
 import * as tokens from './tokens.js';
+import * as context from './context.js';
 import { ensureNamespaceTx, namespaceStats } from './namespaces.js';
 
 const nowIso = (): string => new Date().toISOString();
@@ -124,6 +125,12 @@ export class SqliteStore implements Store {
   }
   sourceTurnCounts() {
     return this.run(() => turns.sourceTurnCounts(this.db));
+  }
+  speakers(namespace: string) {
+    return this.run(() => context.speakers(this.db, namespace));
+  }
+  turnNeighbours(namespace: string, turnIds: readonly string[], radius: number) {
+    return this.run(() => context.turnNeighbours(this.db, namespace, turnIds, radius));
   }
   turnsBefore(namespace: string, sessionId: string, beforeSeq: number, limit: number) {
     return this.run(() => judgments.turnsBefore(this.db, namespace, sessionId, beforeSeq, limit));

@@ -7,6 +7,7 @@ import type { NewTurn, Source, Turn } from '../../core/types.js';
 import type { AddTurnsResult, CheckpointRecord, CheckpointState } from '../store.js';
 import { sourceFromRow, turnFromRow, type SourceRow, type TurnRow } from './rows.js';
 import { ensureNamespaceTx } from './namespaces.js';
+import { countSpeakers } from './context.js';
 
 /**
  * Whether a turn gets a vector: tool activity ("→ tool exec npm test", output excerpts) and turns
@@ -32,6 +33,7 @@ export function addTurns(db: Database, turns: readonly NewTurn[], checkpoint: Ch
       const inserted: Turn[] = [];
       let duplicates = 0;
       const seenNs = new Set<string>();
+      const speakerCounts = new Map<string, Map<string, number>>();
       for (const t of turns) {
         if (!seenNs.has(t.namespace)) {
           ensureNamespaceTx(db, t.namespace, now);
@@ -70,8 +72,14 @@ export function addTurns(db: Database, turns: readonly NewTurn[], checkpoint: Ch
           continue;
         }
         insertEntry.run(turn.namespace, turn.id, t.indexText ?? turn.text, turn.timestamp, isEmbeddable(turn.meta.kind, null) ? 1 : 0);
+        if (turn.speaker) {
+          const counts = speakerCounts.get(turn.namespace) ?? new Map<string, number>();
+          counts.set(turn.speaker, (counts.get(turn.speaker) ?? 0) + 1);
+          speakerCounts.set(turn.namespace, counts);
+        }
         inserted.push(turn);
       }
+      for (const [ns, counts] of speakerCounts) countSpeakers(db, ns, counts);
       if (checkpoint) putCheckpoint(db, checkpoint, now);
       return { inserted, duplicates };
     })
