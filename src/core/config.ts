@@ -52,19 +52,33 @@ export type EmbedderConfig = z.infer<typeof embedderConfigSchema>;
 
 export const searchConfigSchema = z.strictObject({
   /**
-   * Weights of the min-max-normalised BM25 and vector scores in the fused relevance. 0.6/0.4 was
-   * best of 0.3–0.7 on LoCoMo with the bundled embedder (bench/recall-check.ts).
+   * Weights of the min-max-normalised BM25 and vector scores in the fused relevance. With
+   * conversation context on, 0.5/0.5 beat 0.6/0.4 and 0.7/0.3 on LoCoMo (`cairn eval locomo`).
    */
-  bm25Weight: z.number().min(0).max(1).default(0.6),
-  vectorWeight: z.number().min(0).max(1).default(0.4),
+  bm25Weight: z.number().min(0).max(1).default(0.5),
+  vectorWeight: z.number().min(0).max(1).default(0.5),
   /** Candidates each retriever contributes before fusion. */
   candidates: z.number().int().min(10).max(2000).default(100),
   /** Multiplier for memories younger than hotDays (seed: ×1.2 under 7 days). */
   recencyBoost: z.number().min(1).max(3).default(1.2),
   hotDays: z.number().int().min(1).default(7),
   warmDays: z.number().int().min(1).default(30),
-  /** How much importance (1–10) may move a score: factor = 1 + importanceWeight·(imp−5)/5. */
-  importanceWeight: z.number().min(0).max(1).default(0.1),
+  /** How much the judged importance (1–10) may move a score: factor = 1 + importanceWeight·(imp−5)/5. */
+  importanceWeight: z.number().min(0).max(1).default(0.25),
+  /**
+   * Weight of the best neighbouring turn's relevance in a turn's own: "Yes, last Friday!" is found
+   * through the question before it. 0.5 beat 0.25 and 1.0.
+   */
+  neighbourWeight: z.number().min(0).max(2).default(0.5),
+  /** Extra weight for what a person named in the query said themselves (speaker factor 1 + this). */
+  speakerBoost: z.number().min(0).max(2).default(0.5),
+  /**
+   * Turns shown on each side of a turn hit as its context. 1 keeps ten results near 1,000 tokens
+   * of conversation; 2 finds more (see bench/results/locomo.md) at about 1.3× the tokens.
+   */
+  contextTurns: z.number().int().min(0).max(5).default(1),
+  /** Characters kept of each context turn. */
+  contextChars: z.number().int().min(40).max(4000).default(200),
 });
 
 export const captureConfigSchema = z.strictObject({

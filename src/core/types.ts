@@ -40,6 +40,8 @@ export interface Provenance {
   timestamp?: string;
   /** Turn ids the memory was derived from. */
   turnIds?: string[];
+  /** A turn shown beside a search hit as its conversation context, not the hit itself. */
+  context?: boolean;
 }
 
 export interface Memory {

@@ -5,7 +5,9 @@ import type { Kind, Provenance } from '../core/types.js';
 import type { EntryFilter, IndexEntry, Store } from '../store/store.js';
 import { queryTerms } from './query-terms.js';
 import { makeSnippet } from './snippet.js';
-import { finalScore, type RankingOptions, type ScoreParts } from './ranking.js';
+import { finalScore, fuse, type RankingOptions, type Relevance, type ScoreParts } from './ranking.js';
+import { namedSpeakers } from './speakers.js';
+import { anchorTurnId, contextFor, contextProvenance, neighbourIndex, type ContextTurn } from './neighbours.js';
 import type { VectorIndex } from './vector-index.js';
 
 /** When filters leave fewer than the limit among ANN candidates, exact-scan at most this many. */
@@ -37,6 +39,20 @@ export interface SearchResult {
   category: string | null;
   importance: number | null;
   provenance: Provenance[];
+  /** Conversation turns around a turn hit (empty for memories of their own and documents). */
+  context: ContextTurn[];
+}
+
+/** How the ranking uses the conversation around a hit and the people a query names. */
+export interface ContextOptions {
+  /** Weight of the best neighbouring turn's relevance in a turn's own (0 = none). */
+  neighbourWeight: number;
+  /** Extra weight for what a person named in the query said themselves (0 = none). */
+  speakerBoost: number;
+  /** Turns shown on each side of a turn hit (0 = none). */
+  contextTurns: number;
+  /** Characters kept of each context turn. */
+  contextChars: number;
 }
 
 export interface VectorSide {
@@ -48,7 +64,7 @@ export interface VectorSide {
 
 export interface HybridDeps {
   store: Store;
-  ranking: RankingOptions;
+  ranking: RankingOptions & ContextOptions;
   candidates: number;
   /** Null when no embedder is configured or its vectors are not usable: BM25 only. */
   vectors: VectorSide | null;
@@ -78,11 +94,16 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   const { store, ranking } = deps;
   const now = params.now ?? Date.now();
   const terms = queryTerms(params.query);
+  const named = ranking.speakerBoost > 0 ? namedSpeakers(params.query, await store.speakers(params.namespace)) : null;
+  // A named speaker's name is in nearly every turn that addresses them: a keyword that ranks
+  // "thanks Dave" above what Dave said. The speaker factor below carries it instead.
+  const keywordTerms = named?.tokens.size ? terms.filter((t) => !named.tokens.has(t)) : terms;
+  const bm25Terms = keywordTerms.length > 0 ? keywordTerms : terms;
   const pool = Math.max(deps.candidates, params.limit * 3);
   const useBm25 = params.mode !== 'vector';
   const vectorSide = params.mode === 'bm25' ? null : deps.vectors;
 
-  const bm25Hits = useBm25 ? await store.keywordSearch(params.namespace, terms, pool, params.filter) : [];
+  const bm25Hits = useBm25 ? await store.keywordSearch(params.namespace, bm25Terms, pool, params.filter) : [];
   const bm25 = new Map(bm25Hits.map((h) => [h.seq, h.score]));
 
   let queryVec: Float32Array | null = null;
@@ -103,56 +124,94 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   }
   if (entries.length === 0) return [];
 
+  const anchors = new Map<number, string>();
+  for (const e of entries) {
+    const id = anchorTurnId(e);
+    if (id) anchors.set(e.seq, id);
+  }
+  const wantNeighbours = params.mode !== 'vector' && (ranking.neighbourWeight > 0 || ranking.contextTurns > 0) && anchors.size > 0;
+  const neighbours = wantNeighbours
+    ? neighbourIndex(await store.turnNeighbours(params.namespace, [...new Set(anchors.values())], Math.max(1, ranking.contextTurns)))
+    : new Map();
+
   const cosines = new Map<number, number>();
   if (vectorSide && queryVec) {
-    const vecs = await store.getVectors(vectorSide.model, entries.map((e) => e.seq));
+    const seqs = new Set(entries.map((e) => e.seq));
+    for (const n of neighbours.values()) for (const x of [...n.before, ...n.after]) if (x.entrySeq !== null) seqs.add(x.entrySeq);
+    const vecs = await store.getVectors(vectorSide.model, [...seqs]);
     for (const [seq, v] of vecs) if (v.length === queryVec.length) cosines.set(seq, dot(queryVec, v));
   }
   const hasVectors = cosines.size > 0;
-  // Min-max on both sides: measured on LoCoMo (bench/recall-check.ts) it beats max-only scaling.
-  const maxBm25 = Math.max(0, ...bm25.values());
-  const minBm25 = bm25.size ? Math.min(...bm25.values()) : 0;
-  let minCos = Infinity;
-  let maxCos = -Infinity;
-  for (const c of cosines.values()) {
-    minCos = Math.min(minCos, c);
-    maxCos = Math.max(maxCos, c);
-  }
-  const cosRange = maxCos - minCos;
-
-  const scored = entries.map((e) => {
-    const raw = bm25.get(e.seq);
-    const b = raw === undefined || maxBm25 <= 0 ? 0 : maxBm25 - minBm25 > 1e-9 ? (raw - minBm25) / (maxBm25 - minBm25) : 1;
-    const cos = cosines.get(e.seq) ?? null;
+  // Min-max over the candidates on both sides: measured on LoCoMo it beats max-only scaling.
+  // Neighbours outside the candidates are scored on the same scale, clamped to [0, 1].
+  const bm25Scale = range(entries.map((e) => bm25.get(e.seq)).filter((x): x is number => x !== undefined));
+  const cosScale = range(entries.map((e) => cosines.get(e.seq)).filter((x): x is number => x !== undefined));
+  const vectorMode = params.mode === 'vector';
+  const weights = vectorMode ? { ...ranking, bm25Weight: 0, vectorWeight: 1 } : ranking;
+  const sides = (seq: number) => {
+    const raw = bm25.get(seq);
+    const b = raw === undefined ? 0 : scaled(raw, bm25Scale);
+    const cos = cosines.get(seq) ?? null;
     // Vector-only mode ranks by raw cosine: min-max would zero (and drop) the least similar hit.
-    const v = cos === null ? 0 : params.mode === 'vector' ? Math.max(0, cos) : cosRange > 1e-9 ? (cos - minCos) / cosRange : 1;
-    const { score, parts } = finalScore(
-      params.mode === 'vector' ? 0 : b,
-      v,
-      cos,
-      e.importance,
-      e.time,
-      now,
-      params.mode === 'vector' ? { ...ranking, bm25Weight: 0, vectorWeight: 1 } : ranking,
-      hasVectors,
-    );
+    const v = cos === null ? 0 : vectorMode ? Math.max(0, cos) : scaled(cos, cosScale);
+    return { b: vectorMode ? 0 : b, v, cos, own: fuse(vectorMode ? 0 : b, v, weights, hasVectors) };
+  };
+
+  // A turn's relevance is the best of the entries that stand for it (the turn, its memory).
+  const turnRelevance = new Map<string, number>();
+  for (const e of entries) {
+    const id = anchors.get(e.seq);
+    if (id) turnRelevance.set(id, Math.max(turnRelevance.get(id) ?? 0, sides(e.seq).own));
+  }
+  const neighbourRelevance = (turnId: string | undefined): number => {
+    const n = turnId ? neighbours.get(turnId) : undefined;
+    if (!n) return 0;
+    let best = 0;
+    for (const x of [n.before.at(-1), n.after[0]]) {
+      if (!x) continue;
+      const known = turnRelevance.get(x.turn.id);
+      best = Math.max(best, known ?? (x.entrySeq === null ? 0 : sides(x.entrySeq).own));
+    }
+    return best;
+  };
+
+  const lambda = vectorMode ? 0 : ranking.neighbourWeight;
+  const scored = entries.map((e) => {
+    const s = sides(e.seq);
+    const nb = lambda > 0 ? neighbourRelevance(anchors.get(e.seq)) : 0;
+    const speakerName = e.provenance[0]?.speaker;
+    const speaker = named && speakerName && named.names.has(speakerName) ? 1 + ranking.speakerBoost : 1;
+    const rel: Relevance = { bm25: s.b, vector: s.v, cosine: s.cos, own: s.own, neighbours: nb, speaker, relevance: ((s.own + lambda * nb) / (1 + lambda)) * speaker };
+    const { score, parts } = finalScore(rel, e.importance, e.time, now, weights);
     return { e, score, parts };
   });
   scored.sort((a, b) => b.score - a.score || b.e.time.localeCompare(a.e.time));
 
-  // A term match always stays (min-max puts the weakest genuine match at 0); a vector-only
-  // neighbour stays only when it scores above the weakest candidate.
   // A turn promoted to a memory would appear twice (as itself and as the memory): the memory,
   // which carries the turn's provenance, stands for both.
   const promoted = new Set<string>();
   for (const s of scored) if (s.e.kind === 'memory') for (const p of s.e.provenance) for (const id of p.turnIds ?? []) promoted.add(id);
-  return scored
+  const kept = scored
+    // A term match always stays (min-max puts the weakest genuine match at 0); a vector-only
+    // neighbour stays only when it scores above the weakest candidate.
     .filter((s) => s.score > 0 || bm25.has(s.e.seq))
     // A turn the judge called noise ("ok", "thanks") only ever resembles a query by accident.
     .filter((s) => bm25.has(s.e.seq) || s.e.category !== 'noise')
-    .filter((s) => !(s.e.kind === 'turn' && promoted.has(s.e.refId)))
-    .slice(0, params.limit)
-    .map(({ e, score, parts }) => ({
+    .filter((s) => !(s.e.kind === 'turn' && promoted.has(s.e.refId)));
+
+  const results: SearchResult[] = [];
+  // Turns already shown (as a hit or as context): a later hit on one of them adds nothing new.
+  const shown = new Set<string>();
+  for (const { e, score, parts } of kept) {
+    if (results.length >= params.limit) break;
+    const anchor = anchors.get(e.seq);
+    if (anchor && shown.has(anchor)) continue;
+    // Context already on screen (the window of an earlier hit) is not repeated.
+    const ctx = vectorMode || !anchor ? [] : contextFor(neighbours.get(anchor), ranking.contextTurns, ranking.contextChars).filter((c) => !shown.has(c.turn.id));
+    if (anchor) shown.add(anchor);
+    for (const c of ctx) shown.add(c.turn.id);
+    const base = e.provenance[0];
+    results.push({
       id: e.refId,
       kind: e.kind,
       namespace: e.namespace,
@@ -166,6 +225,26 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
       current: e.current,
       category: e.category,
       importance: e.importance,
-      provenance: e.provenance,
-    }));
+      provenance: [...e.provenance, ...ctx.map((c) => contextProvenance(c.turn, base))],
+      context: ctx.map((c) => c.ctx),
+    });
+  }
+  return results;
+}
+
+function range(values: readonly number[]): { min: number; max: number } {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return { min, max };
+}
+
+/** Min-max scaling clamped to [0, 1]; a single distinct value scales to 1. */
+function scaled(x: number, r: { min: number; max: number }): number {
+  if (!(r.max > -Infinity)) return 0;
+  if (r.max - r.min <= 1e-9) return x >= r.max - 1e-9 ? 1 : 0;
+  return Math.min(1, Math.max(0, (x - r.min) / (r.max - r.min)));
 }

@@ -13,14 +13,24 @@ export interface RankingOptions {
 
 export type DecayTier = 'hot' | 'warm' | 'cold';
 
-export interface ScoreParts {
-  /** BM25 divided by the best BM25 among the candidates (0 when the entry matched no term). */
+/** How relevant an entry's text is, before importance and recency. */
+export interface Relevance {
+  /** BM25 min-max normalised over the candidates (0 when the entry matched no term). */
   bm25: number;
   /** Cosine similarity, min-max normalised over the candidates. */
   vector: number;
   /** Raw cosine similarity to the query (before normalisation). */
   cosine: number | null;
+  /** Fused text relevance before context: weighted BM25 + vector. */
+  own: number;
+  /** Best relevance among the turns right before and after (0 without conversation context). */
+  neighbours: number;
+  /** The speaker factor: above 1 when the query names the person who said it. */
+  speaker: number;
   relevance: number;
+}
+
+export interface ScoreParts extends Relevance {
   importance: number;
   recency: number;
   tier: DecayTier;
@@ -46,20 +56,15 @@ export function importanceFactor(importance: number | null, weight: number): num
   return 1 + (weight * (importance - 5)) / 5;
 }
 
-export function finalScore(
-  bm25: number,
-  vector: number,
-  cosine: number | null,
-  importance: number | null,
-  timeIso: string,
-  now: number,
-  opts: RankingOptions,
-  hasVectors: boolean,
-): { score: number; parts: ScoreParts } {
-  // With no vector side (no embedder or stale index) BM25 carries the whole relevance.
-  const relevance = hasVectors ? opts.bm25Weight * bm25 + opts.vectorWeight * vector : bm25;
+/** Weighted fusion of the normalised BM25 and vector scores; BM25 alone when there are no vectors. */
+export function fuse(bm25: number, vector: number, opts: Pick<RankingOptions, 'bm25Weight' | 'vectorWeight'>, hasVectors: boolean): number {
+  return hasVectors ? opts.bm25Weight * bm25 + opts.vectorWeight * vector : bm25;
+}
+
+/** Relevance nudged by importance and recency tier: the score results are ranked by. */
+export function finalScore(rel: Relevance, importance: number | null, timeIso: string, now: number, opts: RankingOptions): { score: number; parts: ScoreParts } {
   const tier = decayTier(timeIso, now, opts);
   const imp = importanceFactor(importance, opts.importanceWeight);
   const rec = tierFactor(tier, opts.recencyBoost);
-  return { score: relevance * imp * rec, parts: { bm25, vector, cosine, relevance, importance: imp, recency: rec, tier } };
+  return { score: rel.relevance * imp * rec, parts: { ...rel, importance: imp, recency: rec, tier } };
 }

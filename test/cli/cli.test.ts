@@ -149,7 +149,7 @@ describe('store then search with the default embedder, offline', { concurrency: 
     const explained = ok(await runCli(['search', 'password', '--explain'], { home: h, nodeArgs: NO_NETWORK }));
     assert.match(
       explained,
-      /score = relevance \d\.\d{3} \(bm25 \d\.\d{3}, vector \d\.\d{3}, cosine -?\d\.\d{3}\) × importance \d\.\d{2} × recency \d\.\d{2} \((hot|warm|cold)\)/,
+      /score = relevance \d\.\d{3} \(bm25 \d\.\d{3}, vector \d\.\d{3}, cosine -?\d\.\d{3}, neighbours \d\.\d{3}, speaker ×\d\.\d{2}\) × importance \d\.\d{2} × recency \d\.\d{2} \((hot|warm|cold)\)/,
     );
   });
 });
@@ -225,7 +225,7 @@ describe('search filters (BM25 only)', { concurrency: 2 }, () => {
     const out = ok(await runCli(['search', 'kubernetes', '--explain'], { home: h }));
     const scoreLines = out.split('\n').filter((l) => l.trim().startsWith('score = relevance'));
     assert.equal(scoreLines.length, 3);
-    for (const l of scoreLines) assert.match(l, /\(bm25 \d\.\d{3}, vector 0\.000\) × importance \d\.\d{2} × recency \d\.\d{2} \((hot|warm|cold)\)/);
+    for (const l of scoreLines) assert.match(l, /\(bm25 \d\.\d{3}, vector 0\.000, neighbours 0\.000, speaker ×1\.00\) × importance \d\.\d{2} × recency \d\.\d{2} \((hot|warm|cold)\)/);
     assert.match(out, /\[memory\/plan\] 2020-06-01/);
     const none = ok(await runCli(['search', 'zebra'], { home: h }));
     assert.equal(none.trim(), 'No results in namespace default.');

@@ -227,8 +227,8 @@ describe('Cairn facade (fake embedder)', () => {
       assert.deepEqual(ids(res.results).slice(0, 2), [high.id, low.id], mode);
       const [h, l] = res.results;
       assert.ok(Math.abs(h!.parts.relevance - l!.parts.relevance) < 1e-9, `${mode}: equal relevance`);
-      assert.ok(Math.abs(h!.parts.importance - 1.08) < 1e-9, `${mode}: importance factor ${h!.parts.importance}`);
-      assert.ok(Math.abs(l!.parts.importance - 0.94) < 1e-9);
+      assert.ok(Math.abs(h!.parts.importance - 1.2) < 1e-9, `${mode}: importance factor ${h!.parts.importance}`);
+      assert.ok(Math.abs(l!.parts.importance - 0.85) < 1e-9);
     }
   });
 

@@ -1,8 +1,11 @@
 // Human-readable rendering of memories and search results for the terminal.
 import type { Memory, Provenance } from '../../core/types.js';
 import type { SearchResult } from '../../search/hybrid.js';
+import { contextLine } from '../../search/neighbours.js';
 
-export function provenanceLine(p: Provenance[]): string {
+export function provenanceLine(all: Provenance[]): string {
+  // Context turns are listed with the result itself; the line names where the hit came from.
+  const p = all.filter((x) => !x.context);
   if (p.length === 0) return 'source: unknown';
   const first = p[0]!;
   const parts = [`source: ${first.source ?? 'unknown'}`];
@@ -26,11 +29,13 @@ export function formatMemory(m: Memory): string {
 
 export function formatResult(r: SearchResult, rank: number, explain: boolean): string {
   const head = `${rank}. ${r.score.toFixed(3)}  [${r.kind}${r.category ? `/${r.category}` : ''}] ${r.time.slice(0, 10)}  ${r.id}${r.current ? '' : '  (superseded)'}`;
-  const lines = [head, `   ${r.snippet}`, `   ${provenanceLine(r.provenance)}`];
+  const ctx = (offsetSign: number) => r.context.filter((c) => Math.sign(c.offset) === offsetSign).map((c) => `   ${offsetSign < 0 ? '↑' : '↓'} ${contextLine(c)}`);
+  const lines = [head, ...ctx(-1), `   ${r.snippet}`, ...ctx(1), `   ${provenanceLine(r.provenance)}`];
   if (explain) {
     const p = r.parts;
     lines.push(
-      `   score = relevance ${p.relevance.toFixed(3)} (bm25 ${p.bm25.toFixed(3)}, vector ${p.vector.toFixed(3)}${p.cosine === null ? '' : `, cosine ${p.cosine.toFixed(3)}`})` +
+      `   score = relevance ${p.relevance.toFixed(3)} (bm25 ${p.bm25.toFixed(3)}, vector ${p.vector.toFixed(3)}${p.cosine === null ? '' : `, cosine ${p.cosine.toFixed(3)}`}` +
+        `, neighbours ${p.neighbours.toFixed(3)}, speaker ×${p.speaker.toFixed(2)})` +
         ` × importance ${p.importance.toFixed(2)} × recency ${p.recency.toFixed(2)} (${p.tier})`,
     );
   }

@@ -106,6 +106,14 @@ const SCHEMAS: Record<string, Json> = {
       category: { type: ['string', 'null'] },
       importance: { type: ['integer', 'null'] },
       provenance: { type: 'array', items: { type: 'object' } },
+      context: {
+        type: 'array',
+        description: 'Conversation turns around a turn hit (offset -1 = just before); also in provenance, marked context: true',
+        items: {
+          type: 'object',
+          properties: { offset: { type: 'integer' }, speaker: { type: ['string', 'null'] }, role: { type: 'string' }, text: { type: 'string' }, time: { type: 'string' }, messageId: { type: 'string' } },
+        },
+      },
     },
   },
   OpenClawResult: {

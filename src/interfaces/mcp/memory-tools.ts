@@ -4,6 +4,7 @@
 // the write tools reject unknown fields (a typo like "importnace" must not pass silently).
 import { toOpenClawResults } from '../../service/openclaw-compat.js';
 import { memoryLine, memoryView, ok } from './results.js';
+import { contextLine } from '../../search/neighbours.js';
 import { toolSchemas } from './schemas.js';
 import type { ToolContext } from './server.js';
 
@@ -65,6 +66,7 @@ export function registerMemoryTools({ server, cairn, ns, maxTextChars, run }: To
           importance: r.importance,
           current: r.current,
           provenance: r.provenance,
+          context: r.context,
           path: compat[i]!.path,
           startLine: compat[i]!.startLine,
           endLine: compat[i]!.endLine,
@@ -74,7 +76,8 @@ export function registerMemoryTools({ server, cairn, ns, maxTextChars, run }: To
         const lines = results.length
           ? results.map(
               (r, i) =>
-                `${i + 1}. ${r.score.toFixed(3)} ${r.id} [${r.kind}${r.category ? `/${r.category}` : ''}] ${r.time.slice(0, 10)} ${r.path}#L${r.startLine}-L${r.endLine}\n   ${r.snippet}`,
+                `${i + 1}. ${r.score.toFixed(3)} ${r.id} [${r.kind}${r.category ? `/${r.category}` : ''}] ${r.time.slice(0, 10)} ${r.path}#L${r.startLine}-L${r.endLine}\n` +
+                [...r.context.filter((c) => c.offset < 0), null, ...r.context.filter((c) => c.offset > 0)].map((c) => `   ${c ? contextLine(c) : r.snippet}`).join('\n'),
             )
           : [`No results for "${res.query}".`];
         if (res.degraded) lines.push(`(note: ${res.degraded})`);

@@ -1,0 +1,65 @@
+// Conversation context around a hit. A turn rarely stands alone ("Yes, last Friday!" answers the
+// turn before it), so a turn's relevance borrows from its neighbours, and a result shows them.
+import type { Provenance, Turn } from '../core/types.js';
+import type { IndexEntry, NeighbourTurns } from '../store/store.js';
+
+export interface ContextTurn {
+  /** Position relative to the hit: -1 is the turn just before, 1 the turn just after. */
+  offset: number;
+  speaker: string | null;
+  role: string;
+  text: string;
+  time: string;
+  messageId: string;
+}
+
+/** A context turn as people and agents read it: who said it, then what. */
+export function contextLine(c: Pick<ContextTurn, 'speaker' | 'role' | 'text'>): string {
+  return `${c.speaker ?? c.role}: ${c.text}`;
+}
+
+/** The turn an entry stands for: the turn itself, or the one turn a promoted memory came from. */
+export function anchorTurnId(e: IndexEntry): string | null {
+  if (e.kind === 'turn') return e.refId;
+  if (e.kind === 'memory' && e.provenance.length === 1) {
+    const ids = e.provenance[0]!.turnIds;
+    if (ids?.length === 1) return ids[0]!;
+  }
+  return null;
+}
+
+export function neighbourIndex(rows: readonly NeighbourTurns[]): Map<string, NeighbourTurns> {
+  return new Map(rows.map((r) => [r.turnId, r]));
+}
+
+/** Turns that carry conversation (tool activity is context for nobody). */
+function conversational(t: Turn): boolean {
+  return t.meta.kind !== 'tool' && t.role !== 'tool';
+}
+
+function clip(text: string, maxChars: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > maxChars ? `${flat.slice(0, maxChars - 1).trimEnd()}…` : flat;
+}
+
+/** The context shown with a hit: up to `radius` conversational turns on each side, clipped. */
+export function contextFor(n: NeighbourTurns | undefined, radius: number, maxChars: number): Array<{ turn: Turn; ctx: ContextTurn }> {
+  if (!n || radius <= 0) return [];
+  const before = n.before.filter((x) => conversational(x.turn)).slice(-radius);
+  const after = n.after.filter((x) => conversational(x.turn)).slice(0, radius);
+  const lift = (t: Turn, offset: number) => ({
+    turn: t,
+    ctx: { offset, speaker: t.speaker, role: t.role, text: clip(t.text, maxChars), time: t.timestamp, messageId: t.messageId },
+  });
+  return [...before.map((x, i) => lift(x.turn, i - before.length)), ...after.map((x, i) => lift(x.turn, i + 1))];
+}
+
+/** Provenance of a context turn, marked so a reader can tell it from the hit itself. */
+export function contextProvenance(t: Turn, base: Provenance | undefined): Provenance {
+  const p: Provenance = { sessionId: t.sessionId, messageId: t.messageId, role: t.role, timestamp: t.timestamp, turnIds: [t.id], context: true };
+  if (base?.source) p.source = base.source;
+  if (base?.path) p.path = base.path;
+  if (t.speaker) p.speaker = t.speaker;
+  if (t.line !== null) p.line = t.line;
+  return p;
+}

@@ -1,0 +1,123 @@
+// Conversation-aware search over turns captured by the real ingest path (BM25 side, no embedder):
+// the speaker factor for people a query names, relevance borrowed from neighbouring turns, and the
+// context turns shown with a hit (in its provenance, marked, never repeated).
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Cairn } from '../../src/service/cairn.js';
+import type { CairnConfigInput } from '../../src/core/config.js';
+import { rejectsCode, tempDir } from '../helpers/store-fixtures.js';
+
+const CHAT: Array<[string, string, string]> = [
+  // [session, speaker, text]
+  ['s1', 'Ana', 'Your new snake is gorgeous, where did you buy the snake?'],
+  ['s1', 'Bo', 'I got it a year ago in Paris, at a little shop near the river.'],
+  ['s1', 'Ana', 'Paris, wow. I have never been there.'],
+  ['s1', 'Bo', 'You should go, the museums are wonderful.'],
+  ['s2', 'Ana', 'Bo, your hobbies sound like so much fun!'],
+  ['s2', 'Bo', 'My hobbies are chess and climbing.'],
+  ['s2', 'Ana', 'Chess is hard. I lose every game.'],
+  ['s3', 'Bo', 'Chess club tonight, then climbing.'],
+  ['s3', 'Ana', 'Have fun at the club!'],
+  ['s4', 'Ana', 'Reading is one of my hobbies, and long walks.'],
+  ['s4', 'Bo', 'Reading is nice.'],
+];
+
+function transcript(dir: string): string {
+  const path = join(dir, 'chat.jsonl');
+  const lines = CHAT.map(([session, speaker, content], i) =>
+    JSON.stringify({ role: 'user', speaker, content, session, id: `m${i + 1}`, timestamp: new Date(Date.UTC(2026, 0, 1 + i, 10)).toISOString() }),
+  );
+  writeFileSync(path, lines.join('\n') + '\n');
+  return path;
+}
+
+describe('conversation-aware search', () => {
+  const tmp = tempDir();
+  const homes: Cairn[] = [];
+  let file: string;
+
+  async function open(search: CairnConfigInput['search'] = {}): Promise<Cairn> {
+    const cairn = await Cairn.open({ home: join(tmp.dir, `home-${homes.length}`), config: { embedder: { provider: 'none' }, search } });
+    homes.push(cairn);
+    const res = await cairn.ingest([file], { format: 'jsonl', namespace: 'chat', final: true });
+    assert.equal(res.turnsInserted, CHAT.length);
+    return cairn;
+  }
+  const messageIds = (r: { provenance: Array<{ messageId?: string; context?: boolean }> }, context: boolean) =>
+    r.provenance.filter((p) => Boolean(p.context) === context).map((p) => p.messageId);
+
+  before(() => {
+    file = transcript(tmp.dir);
+  });
+  after(async () => {
+    for (const c of homes) await c.close();
+    tmp.cleanup();
+  });
+
+  it('shows the turns around a hit as context, in its provenance and marked as context', async () => {
+    const cairn = await open();
+    const { results } = await cairn.search('where did Bo buy the snake', { namespace: 'chat' });
+    const top = results[0]!;
+    assert.deepEqual(messageIds(top, false), ['m1']);
+    // The answer ("in Paris") says neither "buy" nor "snake": it comes as the hit's context.
+    assert.deepEqual(messageIds(top, true), ['m2']);
+    assert.deepEqual(top.context.map((c) => [c.offset, c.speaker, c.messageId]), [[1, 'Bo', 'm2']]);
+    assert.match(top.context[0]!.text, /Paris/);
+  });
+
+  it('never shows a turn twice: a hit already shown as context is skipped, context is not repeated', async () => {
+    const cairn = await open();
+    const { results } = await cairn.search('Paris', { namespace: 'chat', limit: 10 });
+    const shown = results.flatMap((r) => r.provenance.map((p) => p.messageId));
+    assert.equal(new Set(shown).size, shown.length, `turns shown twice: ${shown.join(',')}`);
+    assert.ok(shown.includes('m2') && shown.includes('m3'));
+  });
+
+  it('a person the query names: their own words first, not the turns that address them', async () => {
+    const cairn = await open();
+    const { results } = await cairn.search("What are Bo's hobbies?", { namespace: 'chat' });
+    assert.equal(results[0]!.provenance[0]!.speaker, 'Bo');
+    assert.deepEqual(messageIds(results[0]!, false), ['m6']);
+    assert.ok(results[0]!.parts.speaker > 1);
+    // Without the factor the name is an ordinary keyword, and Ana's "Bo, your hobbies…" wins.
+    const plain = await open({ speakerBoost: 0, neighbourWeight: 0, contextTurns: 0 });
+    const r2 = (await plain.search("What are Bo's hobbies?", { namespace: 'chat' })).results;
+    assert.deepEqual(messageIds(r2[0]!, false), ['m5']);
+    assert.equal(r2[0]!.parts.speaker, 1);
+  });
+
+  it('a query that is only a name still searches for it', async () => {
+    const cairn = await open();
+    const { results } = await cairn.search('Bo', { namespace: 'chat' });
+    assert.ok(results.length > 0);
+    const shown = results.flatMap((r) => r.provenance.map((p) => p.messageId));
+    assert.ok(shown.includes('m5') && shown.includes('m6'), shown.join(','));
+  });
+
+  it('neighbour relevance lifts a turn whose neighbour matches; contextTurns 0 shows hits alone', async () => {
+    const cairn = await open({ contextTurns: 0 });
+    const { results } = await cairn.search('chess climbing', { namespace: 'chat', limit: 10 });
+    for (const r of results) {
+      assert.deepEqual(r.context, []);
+      assert.ok(r.provenance.every((p) => !p.context));
+    }
+    const chessless = results.find((r) => messageIds(r, false).includes('m9'));
+    assert.ok(chessless === undefined || chessless.parts.neighbours > 0);
+  });
+
+  it('context turns are clipped to contextChars', async () => {
+    const cairn = await open({ contextChars: 40 });
+    const { results } = await cairn.search('snake', { namespace: 'chat' });
+    for (const r of results) for (const c of r.context) assert.ok(c.text.length <= 40, c.text);
+  });
+
+  it('rejects out-of-range settings with a clear error', async () => {
+    for (const search of [{ contextTurns: 9 }, { neighbourWeight: -1 }, { speakerBoost: 'lots' }, { contextChars: 1 }]) {
+      const home = tempDir();
+      await rejectsCode(Cairn.open({ home: home.dir, config: { embedder: { provider: 'none' }, search: search as never } }), 'CONFIG');
+      home.cleanup();
+    }
+  });
+});
