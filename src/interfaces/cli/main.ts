@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { EXIT_CODES } from '../../core/errors.js';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerContextCommand } from './commands/context.js';
+import { registerEvalCommands } from './commands/eval.js';
 import { registerHooksCommands } from './commands/hooks.js';
 import { registerIngestCommand } from './commands/ingest.js';
 import { registerJudgeCommands } from './commands/judge.js';
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerHooksCommands(program);
   registerMcpCommand(program);
+  registerEvalCommands(program);
   const override = (c: Command): void => {
     c.exitOverride();
     c.commands.forEach(override);

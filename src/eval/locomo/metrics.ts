@@ -1,0 +1,126 @@
+// Evidence recall (../shared/bench/README.md "The metric"): the fraction of a question's evidence
+// turns found among its top-k results, averaged over questions. A result counts for every turn
+// its provenance covers. Recall at fixed token budgets compares systems that return units of
+// different sizes, which recall@k alone would reward for returning big ones.
+import type { Provenance } from '../../core/types.js';
+import type { SearchResult } from '../../search/hybrid.js';
+import { CATEGORIES } from './dataset.js';
+import { contextLine } from '../../search/neighbours.js';
+
+export const KS = [5, 10, 20] as const;
+export const BUDGETS = [500, 1000, 2000] as const;
+/** Results asked for per question: the largest k. */
+export const SEARCH_LIMIT = KS[KS.length - 1];
+
+export type K = (typeof KS)[number];
+export type Budget = (typeof BUDGETS)[number];
+
+/** One search result as the metric sees it: the turns it covers and the tokens of its text. */
+export interface RankedResult {
+  ids: readonly string[];
+  tokens: number;
+}
+
+export interface QuestionOutcome {
+  conversation: string;
+  question: string;
+  category: number;
+  evidence: readonly string[];
+  /** In rank order. */
+  results: readonly RankedResult[];
+  latencyMs: number;
+}
+
+export interface Scores {
+  questions: number;
+  recall: Record<K, number>;
+  /** Mean tokens of the text of the top k results. */
+  tokens: Record<K, number>;
+  /** Recall when results are taken in rank order until the token budget is spent. */
+  budget: Record<Budget, number>;
+}
+
+export interface Metrics {
+  overall: Scores;
+  byCategory: Record<number, Scores>;
+  latencyMs: { p50: number; p95: number; mean: number };
+}
+
+/** The dia_ids a result covers: the message id of every provenance entry. */
+export function coveredIds(provenance: readonly Provenance[]): string[] {
+  return [...new Set(provenance.map((p) => p.messageId).filter((id): id is string => Boolean(id)))];
+}
+
+/**
+ * What an agent is handed for a result: its text, plus the conversation turns search shows with
+ * it. Context turns are in the provenance too, so they count for recall: their tokens must count.
+ */
+export function returnedTexts(r: Pick<SearchResult, 'text' | 'context'>): string[] {
+  // A context turn is shown with who said it: the name is part of what the agent reads.
+  return [r.text, ...r.context.map(contextLine)];
+}
+
+function recallOf(evidence: readonly string[], results: readonly RankedResult[]): number {
+  if (evidence.length === 0) return 0;
+  const found = new Set(results.flatMap((r) => r.ids));
+  return evidence.filter((e) => found.has(e)).length / evidence.length;
+}
+
+export function recallAtK(evidence: readonly string[], results: readonly RankedResult[], k: number): number {
+  return recallOf(evidence, results.slice(0, k));
+}
+
+export function tokensAtK(results: readonly RankedResult[], k: number): number {
+  return results.slice(0, k).reduce((n, r) => n + r.tokens, 0);
+}
+
+/** Results in rank order while they fit the budget; the first that would exceed it ends the list. */
+export function withinBudget(results: readonly RankedResult[], budget: number): RankedResult[] {
+  const taken: RankedResult[] = [];
+  let spent = 0;
+  for (const r of results) {
+    if (spent + r.tokens > budget) break;
+    spent += r.tokens;
+    taken.push(r);
+  }
+  return taken;
+}
+
+export function recallAtBudget(evidence: readonly string[], results: readonly RankedResult[], budget: number): number {
+  return recallOf(evidence, withinBudget(results, budget));
+}
+
+/** Nearest-rank percentile; NaN for no values. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
+}
+
+function mean(values: readonly number[]): number {
+  return values.length === 0 ? NaN : values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+function perK<T extends number>(keys: readonly T[], f: (key: T) => number): Record<T, number> {
+  return Object.fromEntries(keys.map((key) => [key, f(key)])) as Record<T, number>;
+}
+
+export function scoresOf(outcomes: readonly QuestionOutcome[]): Scores {
+  const avg = (f: (o: QuestionOutcome) => number) => mean(outcomes.map(f));
+  return {
+    questions: outcomes.length,
+    recall: perK(KS, (k) => avg((o) => recallAtK(o.evidence, o.results, k))),
+    tokens: perK(KS, (k) => avg((o) => tokensAtK(o.results, k))),
+    budget: perK(BUDGETS, (b) => avg((o) => recallAtBudget(o.evidence, o.results, b))),
+  };
+}
+
+/** Overall (every question counts once) and per category 1–4. */
+export function summarise(outcomes: readonly QuestionOutcome[]): Metrics {
+  const latencies = outcomes.map((o) => o.latencyMs);
+  return {
+    overall: scoresOf(outcomes),
+    byCategory: Object.fromEntries(CATEGORIES.map((c) => [c, scoresOf(outcomes.filter((o) => o.category === c))])),
+    latencyMs: { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), mean: mean(latencies) },
+  };
+}
