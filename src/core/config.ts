@@ -57,8 +57,8 @@ export const searchConfigSchema = z.strictObject({
    */
   bm25Weight: z.number().min(0).max(1).default(0.5),
   vectorWeight: z.number().min(0).max(1).default(0.5),
-  /** Candidates each retriever contributes before fusion. */
-  candidates: z.number().int().min(10).max(2000).default(100),
+  /** Candidates each retriever contributes before fusion (200 found more than 100 on LoCoMo at ~+5 ms). */
+  candidates: z.number().int().min(10).max(2000).default(200),
   /** Multiplier for memories younger than hotDays (seed: ×1.2 under 7 days). */
   recencyBoost: z.number().min(1).max(3).default(1.2),
   hotDays: z.number().int().min(1).default(7),
@@ -71,14 +71,25 @@ export const searchConfigSchema = z.strictObject({
    */
   neighbourWeight: z.number().min(0).max(2).default(0.5),
   /** Extra weight for what a person named in the query said themselves (speaker factor 1 + this). */
-  speakerBoost: z.number().min(0).max(2).default(0.5),
+  speakerBoost: z.number().min(0).max(2).default(1),
   /**
-   * Turns shown on each side of a turn hit as its context. 1 keeps ten results near 1,000 tokens
-   * of conversation; 2 finds more (see bench/results/locomo.md) at about 1.3× the tokens.
+   * Hits of one session shown together as one result, in time order (1 = one hit per result).
+   * Ten results of up to four matching turns each found more evidence than ten hits with their
+   * neighbours, in about the same 1,000 tokens (bench/results/locomo.md).
    */
-  contextTurns: z.number().int().min(0).max(5).default(1),
-  /** Characters kept of each context turn. */
-  contextChars: z.number().int().min(40).max(4000).default(200),
+  groupHits: z.number().int().min(1).max(10).default(4),
+  /** Turns shown on each side of a hit as its context (0 = none; each costs tokens). */
+  contextTurns: z.number().int().min(0).max(5).default(0),
+  /**
+   * Characters shown of each turn beside a hit: another hit of its session is a search-engine
+   * length preview around the query's words (its full text is one `get` away); context turns are cut.
+   */
+  contextChars: z.number().int().min(40).max(4000).default(160),
+  /**
+   * How much the share of the query's words a text contains scales its relevance: factor
+   * 1 − w + w·share, so a text with every word beats one that repeats a single rare word.
+   */
+  coverageWeight: z.number().min(0).max(1).default(0.5),
 });
 
 export const captureConfigSchema = z.strictObject({

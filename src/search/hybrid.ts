@@ -2,12 +2,13 @@
 // Every candidate gets both scores (exact cosine from stored vectors), so fusion never compares
 // a real score with a missing one.
 import type { Kind, Provenance } from '../core/types.js';
-import type { EntryFilter, IndexEntry, Store } from '../store/store.js';
+import type { EntryFilter, IndexEntry, NeighbourTurns, Store } from '../store/store.js';
 import { queryTerms } from './query-terms.js';
 import { makeSnippet } from './snippet.js';
+import { termCoverage } from './coverage.js';
 import { finalScore, fuse, type RankingOptions, type Relevance, type ScoreParts } from './ranking.js';
 import { namedSpeakers } from './speakers.js';
-import { anchorTurnId, contextFor, contextProvenance, neighbourIndex, type ContextTurn } from './neighbours.js';
+import { anchorTurnId, contextFor, contextProvenance, matchTurn, neighbourIndex, type ContextTurn } from './neighbours.js';
 import type { VectorIndex } from './vector-index.js';
 
 /** When filters leave fewer than the limit among ANN candidates, exact-scan at most this many. */
@@ -53,6 +54,10 @@ export interface ContextOptions {
   contextTurns: number;
   /** Characters kept of each context turn. */
   contextChars: number;
+  /** Hits of one session shown together as one result (1 = every hit is its own result). */
+  groupHits: number;
+  /** How much the share of query words a text contains scales its relevance (0 = not at all). */
+  coverageWeight: number;
 }
 
 export interface VectorSide {
@@ -148,13 +153,19 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   const cosScale = range(entries.map((e) => cosines.get(e.seq)).filter((x): x is number => x !== undefined));
   const vectorMode = params.mode === 'vector';
   const weights = vectorMode ? { ...ranking, bm25Weight: 0, vectorWeight: 1 } : ranking;
+  const textOf = new Map<number, string>(entries.map((e) => [e.seq, e.text]));
+  for (const n of neighbours.values()) for (const x of [...n.before, ...n.after]) if (x.entrySeq !== null && !textOf.has(x.entrySeq)) textOf.set(x.entrySeq, x.turn.text);
   const sides = (seq: number) => {
     const raw = bm25.get(seq);
     const b = raw === undefined ? 0 : scaled(raw, bm25Scale);
     const cos = cosines.get(seq) ?? null;
     // Vector-only mode ranks by raw cosine: min-max would zero (and drop) the least similar hit.
     const v = cos === null ? 0 : vectorMode ? Math.max(0, cos) : scaled(cos, cosScale);
-    return { b: vectorMode ? 0 : b, v, cos, own: fuse(vectorMode ? 0 : b, v, weights, hasVectors) };
+    const fused = fuse(vectorMode ? 0 : b, v, weights, hasVectors);
+    const text = textOf.get(seq);
+    const kappa = ranking.coverageWeight;
+    const cov = kappa > 0 && text !== undefined && bm25Terms.length > 1 ? termCoverage(text, bm25Terms) : 1;
+    return { b: vectorMode ? 0 : b, v, cos, own: fused * (1 - kappa + kappa * cov) };
   };
 
   // A turn's relevance is the best of the entries that stand for it (the turn, its memory).
@@ -170,7 +181,8 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     for (const x of [n.before.at(-1), n.after[0]]) {
       if (!x) continue;
       const known = turnRelevance.get(x.turn.id);
-      best = Math.max(best, known ?? (x.entrySeq === null ? 0 : sides(x.entrySeq).own));
+      const r = known ?? (x.entrySeq === null ? 0 : sides(x.entrySeq).own);
+      best = Math.max(best, r);
     }
     return best;
   };
@@ -199,24 +211,53 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     .filter((s) => bm25.has(s.e.seq) || s.e.category !== 'noise')
     .filter((s) => !(s.e.kind === 'turn' && promoted.has(s.e.refId)));
 
+  return assemble(kept, anchors, neighbours, { ...ranking, limit: params.limit, terms, withContext: !vectorMode });
+}
+
+interface Group {
+  result: SearchResult;
+  hits: number;
+}
+
+/**
+ * Results in rank order, each the best hit of its session so far, with (up to `groupHits` − 1)
+ * further hits of that session folded in and the turns around the hit as context. A turn is
+ * never shown twice. Grouping spends the token budget on matches rather than on neighbours:
+ * a question's evidence is usually several turns of one conversation.
+ */
+function assemble(
+  kept: ReadonlyArray<{ e: IndexEntry; score: number; parts: ScoreParts }>,
+  anchors: ReadonlyMap<number, string>,
+  neighbours: ReadonlyMap<string, NeighbourTurns>,
+  o: ContextOptions & { limit: number; terms: readonly string[]; withContext: boolean },
+): SearchResult[] {
   const results: SearchResult[] = [];
-  // Turns already shown (as a hit or as context): a later hit on one of them adds nothing new.
+  const groups = new Map<string, Group>();
   const shown = new Set<string>();
   for (const { e, score, parts } of kept) {
-    if (results.length >= params.limit) break;
     const anchor = anchors.get(e.seq);
     if (anchor && shown.has(anchor)) continue;
+    const session = anchor ? e.provenance[0]?.sessionId : undefined;
+    const group = session === undefined ? undefined : groups.get(session);
+    if (group && group.hits < o.groupHits) {
+      group.hits++;
+      shown.add(anchor!);
+      group.result.provenance.push(...e.provenance);
+      group.result.context.push(matchTurn(e, o.terms, o.contextChars, Date.parse(e.time) < Date.parse(group.result.time) ? -1 : 1));
+      continue;
+    }
+    if (results.length >= o.limit) break;
     // Context already on screen (the window of an earlier hit) is not repeated.
-    const ctx = vectorMode || !anchor ? [] : contextFor(neighbours.get(anchor), ranking.contextTurns, ranking.contextChars).filter((c) => !shown.has(c.turn.id));
+    const ctx = o.withContext && anchor ? contextFor(neighbours.get(anchor), o.contextTurns, o.contextChars).filter((c) => !shown.has(c.turn.id)) : [];
     if (anchor) shown.add(anchor);
     for (const c of ctx) shown.add(c.turn.id);
     const base = e.provenance[0];
-    results.push({
+    const result: SearchResult = {
       id: e.refId,
       kind: e.kind,
       namespace: e.namespace,
       text: e.text,
-      snippet: makeSnippet(e.text, terms),
+      snippet: makeSnippet(e.text, o.terms),
       score,
       parts,
       time: e.time,
@@ -227,8 +268,11 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
       importance: e.importance,
       provenance: [...e.provenance, ...ctx.map((c) => contextProvenance(c.turn, base))],
       context: ctx.map((c) => c.ctx),
-    });
+    };
+    results.push(result);
+    if (session !== undefined && o.groupHits > 1) groups.set(session, { result, hits: 1 });
   }
+  for (const r of results) r.context.sort((a, b) => a.time.localeCompare(b.time) || a.offset - b.offset);
   return results;
 }
 

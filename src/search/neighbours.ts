@@ -2,10 +2,16 @@
 // turn before it), so a turn's relevance borrows from its neighbours, and a result shows them.
 import type { Provenance, Turn } from '../core/types.js';
 import type { IndexEntry, NeighbourTurns } from '../store/store.js';
+import { makeSnippet } from './snippet.js';
 
 export interface ContextTurn {
-  /** Position relative to the hit: -1 is the turn just before, 1 the turn just after. */
+  /**
+   * Where it sits relative to the hit: negative before, positive after. Neighbours are exactly
+   * −1/+1 (−2/+2…); another hit of the same session is −1 or +1 and marked `match`.
+   */
   offset: number;
+  /** True for another hit of the hit's session (it matched the query itself), false for a neighbour. */
+  match: boolean;
   speaker: string | null;
   role: string;
   text: string;
@@ -14,7 +20,8 @@ export interface ContextTurn {
 }
 
 /** A context turn as people and agents read it: who said it, then what. */
-export function contextLine(c: Pick<ContextTurn, 'speaker' | 'role' | 'text'>): string {
+export function contextLine(c: Pick<ContextTurn, 'speaker' | 'role' | 'text' | 'match'>): string {
+  if (c.match && c.speaker === null) return c.text;
   return `${c.speaker ?? c.role}: ${c.text}`;
 }
 
@@ -49,9 +56,20 @@ export function contextFor(n: NeighbourTurns | undefined, radius: number, maxCha
   const after = n.after.filter((x) => conversational(x.turn)).slice(0, radius);
   const lift = (t: Turn, offset: number) => ({
     turn: t,
-    ctx: { offset, speaker: t.speaker, role: t.role, text: clip(t.text, maxChars), time: t.timestamp, messageId: t.messageId },
+    ctx: { offset, match: false, speaker: t.speaker, role: t.role, text: clip(t.text, maxChars), time: t.timestamp, messageId: t.messageId },
   });
   return [...before.map((x, i) => lift(x.turn, i - before.length)), ...after.map((x, i) => lift(x.turn, i + 1))];
+}
+
+/**
+ * Another hit of the same session, shown inside the session's best result as a preview: the part
+ * of its text around the query's words, at most `maxChars` (the full text is one `get` away).
+ */
+export function matchTurn(e: IndexEntry, terms: readonly string[], maxChars: number, side: number): ContextTurn {
+  const p = e.provenance[0];
+  // A promoted turn's memory text already names the speaker ("Ana: …"): keep it as it reads.
+  const speaker = e.kind === 'memory' ? null : (p?.speaker ?? null);
+  return { offset: side, match: true, speaker, role: p?.role ?? 'user', text: makeSnippet(e.text, terms, maxChars), time: e.time, messageId: p?.messageId ?? '' };
 }
 
 /** Provenance of a context turn, marked so a reader can tell it from the hit itself. */

@@ -1,12 +1,10 @@
 // A short excerpt of a result around the query's words, so a person (or an agent with a token
 // budget) sees why it matched without reading the whole text.
 
+import { matchesTerm } from './coverage.js';
+
 const DEFAULT_WIDTH = 240;
 
-function matchesTerm(word: string, terms: readonly string[]): boolean {
-  // Prefix match approximates the porter stemming the index uses ("decided" ~ "decide").
-  return terms.some((t) => word === t || (t.length >= 4 && word.startsWith(t.slice(0, Math.max(4, t.length - 2)))));
-}
 
 export function makeSnippet(text: string, terms: readonly string[], width = DEFAULT_WIDTH): string {
   const flat = text.replace(/\s+/g, ' ').trim();

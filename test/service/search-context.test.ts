@@ -1,6 +1,7 @@
 // Conversation-aware search over turns captured by the real ingest path (BM25 side, no embedder):
-// the speaker factor for people a query names, relevance borrowed from neighbouring turns, and the
-// context turns shown with a hit (in its provenance, marked, never repeated).
+// the speaker factor for people a query names, relevance borrowed from neighbouring turns, hits of
+// one session grouped into one result, and the context turns shown with a hit (in its provenance,
+// marked, never repeated).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -8,6 +9,17 @@ import { join } from 'node:path';
 import { Cairn } from '../../src/service/cairn.js';
 import type { CairnConfigInput } from '../../src/core/config.js';
 import { rejectsCode, tempDir } from '../helpers/store-fixtures.js';
+import { termCoverage } from '../../src/search/coverage.js';
+
+describe('query-word coverage', () => {
+  it('is the share of query words a text has, stems matched by prefix, 1 without words', () => {
+    assert.equal(termCoverage('Their names are Pepper and Panda', ['names', 'dogs']), 0.5);
+    assert.equal(termCoverage('We decided on Postgres', ['decide', 'postgres']), 1);
+    assert.equal(termCoverage('nothing here', ['zebra']), 0);
+    assert.equal(termCoverage('anything', []), 1);
+    assert.equal(termCoverage('', ['a']), 0);
+  });
+});
 
 const CHAT: Array<[string, string, string]> = [
   // [session, speaker, text]
@@ -57,18 +69,18 @@ describe('conversation-aware search', () => {
   });
 
   it('shows the turns around a hit as context, in its provenance and marked as context', async () => {
-    const cairn = await open();
+    const cairn = await open({ contextTurns: 1, groupHits: 1 });
     const { results } = await cairn.search('where did Bo buy the snake', { namespace: 'chat' });
     const top = results[0]!;
     assert.deepEqual(messageIds(top, false), ['m1']);
     // The answer ("in Paris") says neither "buy" nor "snake": it comes as the hit's context.
     assert.deepEqual(messageIds(top, true), ['m2']);
-    assert.deepEqual(top.context.map((c) => [c.offset, c.speaker, c.messageId]), [[1, 'Bo', 'm2']]);
+    assert.deepEqual(top.context.map((c) => [c.offset, c.match, c.speaker, c.messageId]), [[1, false, 'Bo', 'm2']]);
     assert.match(top.context[0]!.text, /Paris/);
   });
 
   it('never shows a turn twice: a hit already shown as context is skipped, context is not repeated', async () => {
-    const cairn = await open();
+    const cairn = await open({ contextTurns: 1, groupHits: 1 });
     const { results } = await cairn.search('Paris', { namespace: 'chat', limit: 10 });
     const shown = results.flatMap((r) => r.provenance.map((p) => p.messageId));
     assert.equal(new Set(shown).size, shown.length, `turns shown twice: ${shown.join(',')}`);
@@ -79,10 +91,10 @@ describe('conversation-aware search', () => {
     const cairn = await open();
     const { results } = await cairn.search("What are Bo's hobbies?", { namespace: 'chat' });
     assert.equal(results[0]!.provenance[0]!.speaker, 'Bo');
-    assert.deepEqual(messageIds(results[0]!, false), ['m6']);
+    assert.equal(results[0]!.provenance[0]!.messageId, 'm6');
     assert.ok(results[0]!.parts.speaker > 1);
     // Without the factor the name is an ordinary keyword, and Ana's "Bo, your hobbies…" wins.
-    const plain = await open({ speakerBoost: 0, neighbourWeight: 0, contextTurns: 0 });
+    const plain = await open({ speakerBoost: 0, neighbourWeight: 0, contextTurns: 0, groupHits: 1, coverageWeight: 0 });
     const r2 = (await plain.search("What are Bo's hobbies?", { namespace: 'chat' })).results;
     assert.deepEqual(messageIds(r2[0]!, false), ['m5']);
     assert.equal(r2[0]!.parts.speaker, 1);
@@ -93,11 +105,11 @@ describe('conversation-aware search', () => {
     const { results } = await cairn.search('Bo', { namespace: 'chat' });
     assert.ok(results.length > 0);
     const shown = results.flatMap((r) => r.provenance.map((p) => p.messageId));
-    assert.ok(shown.includes('m5') && shown.includes('m6'), shown.join(','));
+    assert.ok(shown.includes('m5'), `the turn that says "Bo" is found: ${shown.join(',')}`);
   });
 
   it('neighbour relevance lifts a turn whose neighbour matches; contextTurns 0 shows hits alone', async () => {
-    const cairn = await open({ contextTurns: 0 });
+    const cairn = await open({ contextTurns: 0, groupHits: 1 });
     const { results } = await cairn.search('chess climbing', { namespace: 'chat', limit: 10 });
     for (const r of results) {
       assert.deepEqual(r.context, []);
@@ -107,8 +119,28 @@ describe('conversation-aware search', () => {
     assert.ok(chessless === undefined || chessless.parts.neighbours > 0);
   });
 
-  it('context turns are clipped to contextChars', async () => {
-    const cairn = await open({ contextChars: 40 });
+  it('hits of one session form one result, in time order, marked as matches; groupHits 1 keeps them apart', async () => {
+    const cairn = await open({ contextTurns: 0 });
+    const { results } = await cairn.search('chess', { namespace: 'chat', limit: 10 });
+    const s2 = results.find((r) => r.provenance[0]!.sessionId === 's2')!;
+    assert.deepEqual(messageIds(s2, false).sort(), ['m6', 'm7']);
+    assert.equal(s2.context.length, 1);
+    assert.equal(s2.context[0]!.match, true);
+    assert.equal(results.filter((r) => r.provenance[0]!.sessionId === 's2').length, 1, 'one result per session');
+    assert.ok(results.some((r) => r.provenance[0]!.messageId === 'm8'), 'another session is its own result');
+    const apart = await open({ contextTurns: 0, groupHits: 1 });
+    const r2 = (await apart.search('chess', { namespace: 'chat', limit: 10 })).results;
+    assert.ok(r2.length >= 3);
+    for (const r of r2) assert.deepEqual(r.context, []);
+    // Two hits in one result: the earlier one is listed first.
+    const both = await open({ contextTurns: 1, groupHits: 3 });
+    const g = (await both.search('chess hobbies', { namespace: 'chat', limit: 10 })).results.find((r) => r.provenance[0]!.sessionId === 's2')!;
+    const times = g.context.map((c) => c.time);
+    assert.deepEqual(times, [...times].sort());
+  });
+
+  it('context turns and previews are clipped to contextChars', async () => {
+    const cairn = await open({ contextChars: 40, contextTurns: 1 });
     const { results } = await cairn.search('snake', { namespace: 'chat' });
     for (const r of results) for (const c of r.context) assert.ok(c.text.length <= 40, c.text);
   });

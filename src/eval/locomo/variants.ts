@@ -18,20 +18,29 @@ export interface Variant {
 }
 
 /** Every technique of the default search switched off: where the ablation starts from. */
-const PLAIN_SEARCH = { bm25Weight: 0.6, vectorWeight: 0.4, importanceWeight: 0.1, neighbourWeight: 0, speakerBoost: 0, contextTurns: 0 };
+const PLAIN = {
+  bm25Weight: 0.6, vectorWeight: 0.4, importanceWeight: 0.1, candidates: 100,
+  neighbourWeight: 0, speakerBoost: 0, coverageWeight: 0, groupHits: 1, contextTurns: 0,
+};
+const SPEAKER = { ...PLAIN, speakerBoost: 1 };
+const NEIGHBOURS = { ...SPEAKER, neighbourWeight: 0.5 };
+const COVERAGE = { ...NEIGHBOURS, coverageWeight: 0.5 };
+const TUNED = { ...COVERAGE, bm25Weight: 0.5, vectorWeight: 0.5, importanceWeight: 0.25, candidates: 200 };
 
 export const VARIANTS: readonly Variant[] = [
   { name: 'default', description: 'the default offline configuration (hybrid search, bundled use-lite embedder, heuristic judge)', config: {} },
-  { name: 'plain hybrid', description: 'hybrid 0.6·BM25 + 0.4·vector, importance 0.1, no conversation context, no speaker factor', config: { search: PLAIN_SEARCH } },
-  { name: '+ speaker', description: 'plain hybrid + the speaker factor for people the query names', config: { search: { ...PLAIN_SEARCH, speakerBoost: 0.5 } } },
-  { name: '+ neighbours', description: '+ speaker + relevance borrowed from the neighbouring turns (0.5)', config: { search: { ...PLAIN_SEARCH, speakerBoost: 0.5, neighbourWeight: 0.5 } } },
-  { name: '+ context', description: '+ neighbours + one context turn on each side of a hit', config: { search: { ...PLAIN_SEARCH, speakerBoost: 0.5, neighbourWeight: 0.5, contextTurns: 1, contextChars: 200 } } },
-  { name: '+ fusion 0.5/0.5', description: '+ context with 0.5·BM25 + 0.5·vector', config: { search: { ...PLAIN_SEARCH, speakerBoost: 0.5, neighbourWeight: 0.5, contextTurns: 1, contextChars: 200, bm25Weight: 0.5, vectorWeight: 0.5 } } },
+  { name: 'plain hybrid', description: 'min-max fusion 0.6·BM25 + 0.4·vector, importance 0.1, 100 candidates, one hit per result, nothing else', config: { search: PLAIN } },
+  { name: '+ speaker', description: 'plain + the speaker factor (×2) for people the query names, their names no longer keywords', config: { search: SPEAKER } },
+  { name: '+ neighbours', description: '+ speaker + half the relevance of the best neighbouring turn', config: { search: NEIGHBOURS } },
+  { name: '+ coverage', description: '+ neighbours + relevance scaled by the share of query words a text has (0.5)', config: { search: COVERAGE } },
+  { name: '+ tuning', description: '+ coverage + fusion 0.5/0.5, importance 0.25, 200 candidates', config: { search: TUNED } },
+  { name: '+ session groups', description: '+ tuning + up to 4 hits of a session per result (previews of 160 chars): the default', config: { search: { ...TUNED, groupHits: 4, contextChars: 160 } } },
   { name: 'no speaker', description: 'default without the speaker factor', config: { search: { speakerBoost: 0 } } },
   { name: 'no neighbours', description: 'default without relevance from neighbouring turns', config: { search: { neighbourWeight: 0 } } },
-  { name: 'no context', description: 'default without context turns (hits alone)', config: { search: { contextTurns: 0 } } },
+  { name: 'no coverage', description: 'default without the query-word coverage factor', config: { search: { coverageWeight: 0 } } },
   { name: 'no importance', description: 'default without the judged-importance prior', config: { search: { importanceWeight: 0 } } },
-  { name: 'context 2', description: 'default with two context turns on each side', config: { search: { contextTurns: 2 } } },
+  { name: 'no groups', description: 'default with one hit per result', config: { search: { groupHits: 1 } } },
+  { name: 'neighbours shown', description: 'one hit per result with a context turn on each side (200 chars) instead of groups', config: { search: { groupHits: 1, contextTurns: 1, contextChars: 200 } } },
   { name: 'bm25 only', description: 'no embedder: BM25 alone (default search otherwise)', config: { embedder: { provider: 'none' } } },
   { name: 'vector only', description: 'default ingest, search mode vector', config: {}, search: { mode: 'vector' } },
   { name: 'turns only', description: 'default ingest, searching raw turns only (no judge memories)', config: {}, search: { kinds: ['turn'] } },

@@ -108,10 +108,10 @@ const SCHEMAS: Record<string, Json> = {
       provenance: { type: 'array', items: { type: 'object' } },
       context: {
         type: 'array',
-        description: 'Conversation turns around a turn hit (offset -1 = just before); also in provenance, marked context: true',
+        description: 'More turns shown with the hit, in time order: other hits of its session (match: true) and neighbours shown for context (match: false, in provenance with context: true)',
         items: {
           type: 'object',
-          properties: { offset: { type: 'integer' }, speaker: { type: ['string', 'null'] }, role: { type: 'string' }, text: { type: 'string' }, time: { type: 'string' }, messageId: { type: 'string' } },
+          properties: { offset: { type: 'integer' }, match: { type: 'boolean' }, speaker: { type: ['string', 'null'] }, role: { type: 'string' }, text: { type: 'string' }, time: { type: 'string' }, messageId: { type: 'string' } },
         },
       },
     },
