@@ -9,9 +9,15 @@ import { eventually, startDaemon, type DaemonProcess } from '../helpers/daemon.j
 
 const line = (id: string, role: string, content: string, ts = '2026-03-02T09:14:05.000Z') => JSON.stringify({ id, role, content, timestamp: ts, session: 's1' }) + '\n';
 
-async function search(home: string, ns: string, query: string): Promise<Array<{ text: string; provenance: Array<{ path?: string }> }>> {
+type Hit = { text: string; provenance: Array<{ path?: string; messageId?: string }> };
+
+/** One entry per matching turn: a result holds up to four hits of one session. */
+async function search(home: string, ns: string, query: string): Promise<Hit[]> {
   const res = await cliJson(['-n', ns, 'search', query, '--json'], { home });
-  return res.results;
+  return (res.results as Array<Hit & { context: Array<{ match: boolean; text: string; messageId: string }> }>).flatMap((r) => [
+    { text: r.text, provenance: r.provenance },
+    ...r.context.filter((c) => c.match).map((c) => ({ text: c.text, provenance: r.provenance.filter((p) => p.messageId === c.messageId) })),
+  ]);
 }
 
 describe('cairn watch (real daemon process)', () => {
