@@ -155,7 +155,13 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   const weights = vectorMode ? { ...ranking, bm25Weight: 0, vectorWeight: 1 } : ranking;
   const textOf = new Map<number, string>(entries.map((e) => [e.seq, e.text]));
   for (const n of neighbours.values()) for (const x of [...n.before, ...n.after]) if (x.entrySeq !== null && !textOf.has(x.entrySeq)) textOf.set(x.entrySeq, x.turn.text);
+  const sideCache = new Map<number, { b: number; v: number; cos: number | null; own: number }>();
   const sides = (seq: number) => {
+    let s = sideCache.get(seq);
+    if (!s) sideCache.set(seq, (s = scoreSides(seq)));
+    return s;
+  };
+  const scoreSides = (seq: number) => {
     const raw = bm25.get(seq);
     const b = raw === undefined ? 0 : scaled(raw, bm25Scale);
     const cos = cosines.get(seq) ?? null;

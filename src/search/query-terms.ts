@@ -18,9 +18,13 @@ const STOP_WORDS = new Set(
 
 const MAX_TERMS = 32;
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Splits text into lower-case word tokens (letters, digits, inner apostrophes). */
 export function tokenize(text: string): string[] {
-  return text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu) ?? [];
+  // NFKC changes only non-ASCII text; skipping it for ASCII keeps scoring hundreds of candidates cheap.
+  const lower = text.toLowerCase();
+  return (ASCII.test(lower) ? lower : lower.normalize('NFKC')).match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu) ?? [];
 }
 
 /** Query terms for keyword search: stop words dropped unless nothing else is left; deduplicated. */

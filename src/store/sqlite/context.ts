@@ -18,14 +18,17 @@ export function countSpeakers(db: Database, namespace: string, names: ReadonlyMa
 type Row = TurnRow & { seq: number; entry_seq: number | null };
 
 export function turnNeighbours(db: Database, namespace: string, turnIds: readonly string[], radius: number): NeighbourTurns[] {
-  const anchor = stmt(db, 'SELECT seq, session_id FROM turns WHERE namespace = ? AND id = ?');
+  if (turnIds.length === 0) return [];
+  // One query finds every anchor; each side is then one indexed range read.
+  const anchors = stmt(db, 'SELECT id, seq, session_id FROM turns WHERE namespace = ? AND id IN (SELECT value FROM json_each(?))').all(namespace, JSON.stringify(turnIds)) as Array<{ id: string; seq: number; session_id: string }>;
+  const byId = new Map(anchors.map((a) => [a.id, a]));
   const withEntry = `SELECT t.*, e.seq AS entry_seq FROM turns t LEFT JOIN entries e ON e.kind = 'turn' AND e.ref_id = t.id`;
   const before = stmt(db, `${withEntry} WHERE t.namespace = ? AND t.session_id = ? AND t.seq < ? ORDER BY t.seq DESC LIMIT ?`);
   const after = stmt(db, `${withEntry} WHERE t.namespace = ? AND t.session_id = ? AND t.seq > ? ORDER BY t.seq LIMIT ?`);
   const out: NeighbourTurns[] = [];
   const lift = (r: Row) => ({ turn: turnFromRow(r), entrySeq: r.entry_seq });
   for (const id of turnIds) {
-    const a = anchor.get(namespace, id) as { seq: number; session_id: string } | undefined;
+    const a = byId.get(id);
     if (!a) continue;
     const prev = (before.all(namespace, a.session_id, a.seq, radius) as Row[]).reverse().map(lift);
     const next = (after.all(namespace, a.session_id, a.seq, radius) as Row[]).map(lift);
