@@ -57,8 +57,11 @@ export const searchConfigSchema = z.strictObject({
    */
   bm25Weight: z.number().min(0).max(1).default(0.5),
   vectorWeight: z.number().min(0).max(1).default(0.5),
-  /** Candidates each retriever contributes before fusion (200 found more than 100 on LoCoMo at ~+5 ms). */
-  candidates: z.number().int().min(10).max(2000).default(200),
+  /**
+   * Candidates each retriever contributes before fusion, at least; a search asks for
+   * limit × max(3, 2.5 × groupHits) when that is more (limit 20 → 200, limit 10 → 100).
+   */
+  candidates: z.number().int().min(10).max(2000).default(100),
   /** Multiplier for memories younger than hotDays (seed: ×1.2 under 7 days). */
   recencyBoost: z.number().min(1).max(3).default(1.2),
   hotDays: z.number().int().min(1).default(7),

@@ -104,7 +104,9 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   // "thanks Dave" above what Dave said. The speaker factor below carries it instead.
   const keywordTerms = named?.tokens.size ? terms.filter((t) => !named.tokens.has(t)) : terms;
   const bm25Terms = keywordTerms.length > 0 ? keywordTerms : terms;
-  const pool = Math.max(deps.candidates, params.limit * 3);
+  // A result can fold in several hits of its session, so the pool grows with limit × groupHits:
+  // a large limit gets the candidates it needs without slowing every small search down.
+  const pool = Math.max(deps.candidates, Math.ceil(params.limit * Math.max(3, ranking.groupHits * 2.5)));
   const useBm25 = params.mode !== 'vector';
   const vectorSide = params.mode === 'bm25' ? null : deps.vectors;
 
