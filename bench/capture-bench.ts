@@ -276,9 +276,8 @@ function composition(home: string): Composition {
   return { turns: rows.length, embeddable: embeddable.length, embeddableDistinct: new Set(embeddable.map((r) => r.body)).size, distinctTexts: counts.size, repeatShare: rows.length ? 1 - counts.size / rows.length : 0, byKind, byRole, topRepeats };
 }
 
-async function phaseCapture(file: string, home: string): Promise<CaptureResult> {
-  const cairn = await Cairn.open({ home, embedder: null });
-  const rec = instrumentCommits(cairn.store);
+/** One `cairn ingest` of the bench transcript, timed in wall and CPU time; closes the facade. */
+async function timedIngest(cairn: Cairn, file: string) {
   const t0 = now();
   const c0 = cpuMs();
   const res = await cairn.ingest([file], { format: 'openclaw', namespace: NAMESPACE });
@@ -287,6 +286,13 @@ async function phaseCapture(file: string, home: string): Promise<CaptureResult> 
   await cairn.close();
   const report = res.files[0]?.report;
   if (!report) throw new Error(`ingest failed: ${JSON.stringify(res.files[0])}`);
+  return { t0, ms, cpu, res, report };
+}
+
+async function phaseCapture(file: string, home: string): Promise<CaptureResult> {
+  const cairn = await Cairn.open({ home, embedder: null });
+  const rec = instrumentCommits(cairn.store);
+  const { t0, ms, cpu, res, report } = await timedIngest(cairn, file);
   const cycles = rec.ends.map((end, i) => end - (i === 0 ? t0 : rec.ends[i - 1]!));
   const bytes = Number(readFileSync(file).length);
   const captureMs = (rec.ends[rec.ends.length - 1] ?? now()) - t0;
@@ -316,14 +322,7 @@ async function phaseEmbed(file: string, home: string): Promise<EmbedResult> {
   const cairn = await Cairn.open({ home, embedThreads: threads });
   const commits = instrumentCommits(cairn.store);
   const vectors = instrumentVectors(cairn.store);
-  const t0 = now();
-  const c0 = cpuMs();
-  const res = await cairn.ingest([file], { format: 'openclaw', namespace: NAMESPACE });
-  const ms = now() - t0;
-  const cpu = cpuMs() - c0;
-  await cairn.close();
-  const report = res.files[0]?.report;
-  if (!report) throw new Error(`ingest failed: ${JSON.stringify(res.files[0])}`);
+  const { t0, ms, cpu, res, report } = await timedIngest(cairn, file);
   if (res.warning) throw new Error(`ingest warning: ${res.warning}`);
   const captureEnd = commits.ends[commits.ends.length - 1] ?? t0;
   const latency = vectors.ends.map((end, i) => end - (i === 0 ? captureEnd : vectors.ends[i - 1]!));
