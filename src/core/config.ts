@@ -93,6 +93,14 @@ export const searchConfigSchema = z.strictObject({
    * 1 − w + w·share, so a text with every word beats one that repeats a single rare word.
    */
   coverageWeight: z.number().min(0).max(1).default(0.5),
+  /**
+   * Ask the configured chat model (judge.llm) how a matching memory might be worded before
+   * searching: its phrasings join the query vector, its words the BM25 terms. Off by default: a
+   * search then waits for a model call (cached per query); a search may turn it on or off itself.
+   */
+  queryRewrite: z.boolean().default(false),
+  /** Longest wait for that model call; past it the search runs without rewriting. */
+  queryRewriteTimeoutMs: z.number().int().min(100).max(60_000).default(4000),
 });
 
 export const captureConfigSchema = z.strictObject({
@@ -171,9 +179,12 @@ export function parseConfig(raw: unknown, origin = 'config'): CairnConfig {
   throw new CairnError(ERROR_CODES.CONFIG, `Invalid ${origin}: ${problems.join('; ')}`, { problems });
 }
 
-/** Reads and validates <home>/config.json; a missing file means defaults. */
-export function loadConfigFile(path: string): CairnConfig {
-  if (!existsSync(path)) return DEFAULT_CONFIG;
+/** Reads and validates <home>/config.json; a missing file means defaults (unless it must exist). */
+export function loadConfigFile(path: string, options: { mustExist?: boolean } = {}): CairnConfig {
+  if (!existsSync(path)) {
+    if (options.mustExist) throw new CairnError(ERROR_CODES.CONFIG, `Config file ${path} does not exist`);
+    return DEFAULT_CONFIG;
+  }
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

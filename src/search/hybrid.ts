@@ -13,6 +13,8 @@ import type { VectorIndex } from './vector-index.js';
 
 /** When filters leave fewer than the limit among ANN candidates, exact-scan at most this many. */
 const EXACT_FALLBACK_MAX = 20_000;
+/** BM25 terms of a rewritten search: the query's own and the expansion's, in that order. */
+const MAX_EXPANDED_TERMS = 48;
 
 export type SearchMode = 'hybrid' | 'bm25' | 'vector';
 
@@ -23,6 +25,8 @@ export interface SearchParams {
   filter: EntryFilter;
   mode: SearchMode;
   now?: number;
+  /** More keyword text (a rewrite's words and phrasings): searched by BM25 beside the query's own terms. */
+  expansion?: readonly string[];
 }
 
 export interface SearchResult {
@@ -104,13 +108,15 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   // "thanks Dave" above what Dave said. The speaker factor below carries it instead.
   const keywordTerms = named?.tokens.size ? terms.filter((t) => !named.tokens.has(t)) : terms;
   const bm25Terms = keywordTerms.length > 0 ? keywordTerms : terms;
+  // Ranking (coverage, snippets) stays on the query's own words; only retrieval widens.
+  const retrievalTerms = params.expansion?.length ? expandTerms(bm25Terms, params.expansion, named?.tokens) : bm25Terms;
   // A result can fold in several hits of its session, so the pool grows with limit × groupHits:
   // a large limit gets the candidates it needs without slowing every small search down.
   const pool = Math.max(deps.candidates, Math.ceil(params.limit * Math.max(3, ranking.groupHits * 2.5)));
   const useBm25 = params.mode !== 'vector';
   const vectorSide = params.mode === 'bm25' ? null : deps.vectors;
 
-  const bm25Hits = useBm25 ? await store.keywordSearch(params.namespace, bm25Terms, pool, params.filter) : [];
+  const bm25Hits = useBm25 ? await store.keywordSearch(params.namespace, retrievalTerms, pool, params.filter) : [];
   const bm25 = new Map(bm25Hits.map((h) => [h.seq, h.score]));
 
   let queryVec: Float32Array | null = null;
@@ -220,6 +226,18 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     .filter((s) => !(s.e.kind === 'turn' && promoted.has(s.e.refId)));
 
   return assemble(kept, anchors, neighbours, { ...ranking, limit: params.limit, terms, withContext: !vectorMode });
+}
+
+/** The query's terms, then new terms of the expansion texts, without named speakers, at most MAX_EXPANDED_TERMS. */
+function expandTerms(own: readonly string[], expansion: readonly string[], speakers: ReadonlySet<string> | undefined): string[] {
+  const out = new Set(own);
+  for (const text of expansion) {
+    for (const t of queryTerms(text)) {
+      if (out.size >= MAX_EXPANDED_TERMS) return [...out];
+      if (!speakers?.has(t)) out.add(t);
+    }
+  }
+  return [...out];
 }
 
 interface Group {

@@ -23,7 +23,10 @@ import { exportJsonl, importJsonl, type ImportReport } from './jsonl.js';
 import { parseId, parseInput, searchInputSchema, storeInputSchema, type SearchInput, type StoreInput } from './inputs.js';
 import { buildStatus, type StatusReport } from './status.js';
 import { Judging, type JudgeReport } from './judging.js';
-import { createLlmRuntime } from './llm-runtime.js';
+import { createLlmRuntime, createQueryRewriter } from './llm-runtime.js';
+import type { QueryRewriter, RewriteOutcome } from '../search/query-rewrite.js';
+import { normalize } from '../embed/embedder.js';
+import { localDayTime } from '../core/local-time.js';
 import { giveFeedback, type FeedbackResult } from './feedback.js';
 import { getState, memoryFilePath, setState, stateFilePath, type HotState, type HotStatePatch, type SetStateResult } from './hot-state.js';
 import { buildContext, type ContextBrief, type ContextOptions } from './context.js';
@@ -66,6 +69,8 @@ export interface SearchResponse {
   results: SearchResult[];
   /** Why the vector side was not used, when it was not. */
   degraded?: string;
+  /** What query rewriting added, or why it was skipped (only when rewriting was asked for). */
+  rewrite?: RewriteOutcome;
 }
 
 /** CAIRN_BUSY_TIMEOUT_MS: how long to wait for another process's write lock (default 5000 ms). */
@@ -86,6 +91,8 @@ export class Cairn {
   private readonly embedder: Embedder | null;
   private vectorIndex: VectorIndex | null = null;
   private judgingStage: Judging | null = null;
+  /** Built on first use; null without a chat model. */
+  private rewriter: QueryRewriter | null | undefined;
 
   private constructor(paths: HomePaths, config: CairnConfig, store: Store, embedder: Embedder | null, namespace: string) {
     this.paths = paths;
@@ -206,6 +213,7 @@ export class Cairn {
     const { namespace, ...rest } = options;
     const ns = this.namespace(namespace);
     const input = parseInput(searchInputSchema, { ...rest, query }, 'search');
+    const rewriting = (input.rewrite ?? this.config.search.queryRewrite) ? this.rewriteQuery(ns, input.query) : null;
     let vectors: VectorSide | null = null;
     let degraded: string | undefined;
     if (input.mode !== 'bm25') {
@@ -213,7 +221,7 @@ export class Cairn {
       else {
         try {
           // Embedding starts first (possibly on another thread); catch-up and BM25 run meanwhile.
-          const queryVector = this.embedQuery(input.query);
+          const queryVector = rewriting ? this.embedRewritten(input.query, rewriting) : this.embedQuery(input.query);
           queryVector.catch(() => undefined); // awaited (and reported) below, or not needed
           const index = this.index();
           await index.catchUp(ns);
@@ -225,6 +233,7 @@ export class Cairn {
       }
     }
     const mode = vectors ? input.mode : 'bm25';
+    const rewrite = rewriting ? await rewriting : undefined;
     const results = await hybridSearch(
       { store: this.store, ranking: this.config.search, candidates: this.config.search.candidates, vectors },
       {
@@ -232,6 +241,7 @@ export class Cairn {
         query: input.query,
         limit: input.limit,
         mode,
+        ...(rewrite?.status === 'used' ? { expansion: [...rewrite.keywords, ...rewrite.queries] } : {}),
         filter: {
           since: input.since,
           until: input.until,
@@ -242,7 +252,27 @@ export class Cairn {
         },
       },
     );
-    return { namespace: ns, query: input.query, mode, results, ...(degraded ? { degraded } : {}) };
+    return { namespace: ns, query: input.query, mode, results, ...(degraded ? { degraded } : {}), ...(rewrite ? { rewrite } : {}) };
+  }
+
+  private rewriteQuery(namespace: string, query: string): Promise<RewriteOutcome> {
+    if (this.rewriter === undefined) this.rewriter = createQueryRewriter(this.store, this.config);
+    if (!this.rewriter) return Promise.resolve({ status: 'skipped', reason: 'no chat model configured (judge.llm)' });
+    return this.rewriter.expand(namespace, query, localDayTime(new Date().toISOString(), this.config.timezone)!.day);
+  }
+
+  /** The query's vector moved halfway towards the mean of the rewrite's phrasings. */
+  private async embedRewritten(query: string, rewriting: Promise<RewriteOutcome>): Promise<Float32Array> {
+    const [own, outcome] = await Promise.all([this.embedQuery(query), rewriting]);
+    if (outcome.status !== 'used' || outcome.queries.length === 0) return own;
+    const others = await this.embedder!.embed(outcome.queries);
+    const mixed = new Float32Array(own.length);
+    for (let i = 0; i < own.length; i++) {
+      let sum = 0;
+      for (const v of others) sum += v[i]!;
+      mixed[i] = own[i]! + sum / others.length;
+    }
+    return normalize(mixed);
   }
 
   private async embedQuery(text: string): Promise<Float32Array> {

@@ -67,6 +67,8 @@ export const searchInputSchema = z.strictObject({
   minImportance: z.number().int().min(1).max(10).optional(),
   includeSuperseded: z.boolean().default(false),
   mode: z.enum(['hybrid', 'bm25', 'vector']).default('hybrid'),
+  /** Rewrite the query with the configured chat model first (default: config search.queryRewrite). */
+  rewrite: z.boolean().optional(),
 });
 
 export type SearchInput = z.input<typeof searchInputSchema>;

@@ -4,11 +4,12 @@
 import type { CairnConfig } from '../core/config.js';
 import type { Store } from '../store/store.js';
 import { LlmJudge } from '../judge/llm-judge.js';
-import { Budget, type BudgetLedger, type BudgetTotals } from '../llm/budget.js';
+import { Budget, budgetDay, costUsd, type BudgetLedger, type BudgetTotals } from '../llm/budget.js';
 import { CircuitBreaker } from '../llm/circuit-breaker.js';
 import { createChatClient } from '../llm/factory.js';
 import type { TransportOptions } from '../llm/transport.js';
 import type { LlmRuntime } from './judging.js';
+import { QueryRewriter } from '../search/query-rewrite.js';
 
 function storeLedger(store: Store): BudgetLedger {
   return {
@@ -29,4 +30,31 @@ export function createLlmRuntime(store: Store, config: CairnConfig, transport: T
     prices: { pricePerMillionInput: llm.pricePerMillionInput, pricePerMillionOutput: llm.pricePerMillionOutput },
     breaker,
   };
+}
+
+/**
+ * The query rewriter on the same chat model, or null without one. Its own breaker: a slow search
+ * call must not send the judge to its fallback. Its spending goes into the judge's daily budget.
+ */
+export function createQueryRewriter(store: Store, config: CairnConfig, transport: TransportOptions = {}): QueryRewriter | null {
+  const llm = config.judge.llm;
+  if (!llm) return null;
+  const client = createChatClient(llm, transport);
+  const breaker = new CircuitBreaker({ failureThreshold: 3, coolDownMs: config.judge.coolDownSeconds * 1000, name: `${llm.provider} (${llm.model}) query rewrite`,
+    // The rewriter's own deadline aborts the call: for a search, a model that slow has failed.
+    countsAsFailure: () => true,
+  });
+  const budget = new Budget({ ledger: storeLedger(store), dailyCapUsd: config.judge.dailyBudgetUsd });
+  const prices = { pricePerMillionInput: llm.pricePerMillionInput, pricePerMillionOutput: llm.pricePerMillionOutput };
+  const day = () => budgetDay(Date.now(), config.timezone);
+  return new QueryRewriter(client, breaker, {
+    timeoutMs: config.search.queryRewriteTimeoutMs,
+    spend: {
+      canSpend: (namespace) => budget.canSpend(namespace, day()),
+      record: (namespace, usage, ok) => {
+        const cost = usage ? costUsd(usage, prices) : 0;
+        return ok && usage ? budget.record(namespace, day(), usage, cost) : budget.recordFailure(namespace, day(), usage, cost);
+      },
+    },
+  });
 }

@@ -9,7 +9,7 @@ import { Cairn } from '../../src/service/cairn.js';
 import { HEURISTIC_VERSION } from '../../src/judge/heuristic.js';
 import { LLM_PROMPT_VERSION } from '../../src/judge/llm-judge.js';
 import { NO_EMBEDDER, assertBuilt, cliJson, makeHome, removeHome, runCli, writeConfig } from '../helpers/cli.js';
-import { FakeLlmServer } from '../helpers/fake-llm.js';
+import { FakeLlmServer, reply } from '../helpers/fake-llm.js';
 import { judgePrompt, judgeWith } from '../helpers/fake-judge.js';
 
 const HOUR = 3_600_000;
@@ -207,4 +207,26 @@ describe('cairn judge / feedback / status (CLI)', () => {
     writeFileSync(join(h, 'config.json'), JSON.stringify(NO_EMBEDDER));
     assert.equal((await runCli(['judge'], { home: h })).code, 0);
   });
+
+  it('search --rewrite --explain shows what the model added; --no-rewrite overrides search.queryRewrite; a failure is a note', async () => {
+    const llm = { provider: 'openai', baseUrl: fake.baseUrl('openai'), model: 'fake-rewriter', maxRetries: 0, timeoutMs: 5000 };
+    const h = home({ ...NO_EMBEDDER, judge: { llm }, search: { queryRewrite: true } });
+    fake.reset();
+    fake.respond = () => reply.answer({ queries: ['I go climbing on Saturdays'], keywords: ['climbing', 'bouldering'] });
+    const stored = await runCli(['-n', 'cli', 'store', 'Saturday bouldering at the climbing gym is my favourite thing'], { home: h });
+    assert.equal(stored.code, 0, stored.stderr);
+    const found = await runCli(['-n', 'cli', 'search', 'hobbies', '--rewrite', '--explain'], { home: h });
+    assert.equal(found.code, 0, found.stderr);
+    assert.match(found.stdout, /rewritten in \d+ ms: "I go climbing on Saturdays", climbing, bouldering/);
+    assert.match(found.stdout, /bouldering at the climbing gym/);
+    const plain = await runCli(['-n', 'cli', 'search', 'hobbies', '--no-rewrite'], { home: h });
+    assert.match(plain.stdout, /No results/);
+    assert.equal(fake.requests.length, 1, '--no-rewrite sent nothing');
+    fake.enqueue(reply.serverError());
+    const failed = await runCli(['-n', 'cli', 'search', 'favourite thing'], { home: h });
+    assert.equal(failed.code, 0);
+    assert.match(failed.stderr, /note: searched without rewriting: query rewrite failed: .*500/);
+    assert.match(failed.stdout, /climbing gym/);
+  });
 });
+

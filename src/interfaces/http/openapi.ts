@@ -125,7 +125,14 @@ const SCHEMAS: Record<string, Json> = {
       {
         type: 'object',
         description: 'format "cairn" (default)',
-        properties: { namespace: { type: 'string' }, query: { type: 'string' }, mode: { type: 'string', enum: ['hybrid', 'bm25', 'vector'] }, results: { type: 'array', items: ref('SearchResult') }, degraded: { type: 'string' } },
+        properties: { namespace: { type: 'string' }, query: { type: 'string' }, mode: { type: 'string', enum: ['hybrid', 'bm25', 'vector'] }, results: { type: 'array', items: ref('SearchResult') }, degraded: { type: 'string' },
+          rewrite: {
+            type: 'object',
+            description: 'Only when rewriting was asked for: status "used" with the queries and keywords the chat model added (cached, latencyMs), or "skipped" with a reason',
+            properties: { status: { type: 'string', enum: ['used', 'skipped'] }, queries: { type: 'array', items: { type: 'string' } }, keywords: { type: 'array', items: { type: 'string' } }, cached: { type: 'boolean' }, latencyMs: { type: 'number' }, reason: { type: 'string' } },
+            required: ['status'],
+          },
+        },
       },
       {
         type: 'object',

@@ -50,6 +50,7 @@ export function registerMemoryTools({ server, cairn, ns, maxTextChars, run }: To
           ...(args.since !== undefined ? { since: args.since } : {}),
           ...(args.until !== undefined ? { until: args.until } : {}),
           ...(args.category !== undefined ? { categories: Array.isArray(args.category) ? args.category : [args.category] } : {}),
+          ...(args.rewrite !== undefined ? { rewrite: args.rewrite } : {}),
         });
         const minScore = args.minScore;
         const kept = minScore === undefined ? res.results : res.results.filter((r) => r.score >= minScore);
@@ -72,7 +73,7 @@ export function registerMemoryTools({ server, cairn, ns, maxTextChars, run }: To
           endLine: compat[i]!.endLine,
           source: compat[i]!.source,
         }));
-        const out = { results, provider: 'cairn' as const, model: cairn.modelId ?? 'none', mode: res.mode, ...(res.degraded ? { degraded: res.degraded } : {}) };
+        const out = { results, provider: 'cairn' as const, model: cairn.modelId ?? 'none', mode: res.mode, ...(res.degraded ? { degraded: res.degraded } : {}), ...(res.rewrite ? { rewrite: res.rewrite } : {}) };
         const lines = results.length
           ? results.map(
               (r, i) =>

@@ -120,6 +120,10 @@ function buildToolSchemas(maxTextChars: number) {
           .union([categoryArg, z.array(categoryArg).min(1).max(CATEGORIES.length)])
           .optional()
           .describe('Only memories of this category (or of any of these categories)'),
+        rewrite: z
+          .boolean()
+          .optional()
+          .describe("Let the configured chat model suggest other wordings first (slower; default: the server's search.queryRewrite)"),
       }),
       output: z.looseObject({
         results: z.array(searchResultOut),
@@ -127,6 +131,7 @@ function buildToolSchemas(maxTextChars: number) {
         model: z.string(),
         mode: z.enum(['hybrid', 'bm25', 'vector']),
         degraded: z.string().optional(),
+        rewrite: z.looseObject({ status: z.enum(['used', 'skipped']) }).optional(),
       }),
     },
     memory_get: {

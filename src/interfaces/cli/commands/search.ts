@@ -18,6 +18,8 @@ export function registerSearchCommand(program: Command): void {
     .option('--min-importance <n>', 'only entries with at least this importance', intOption('min-importance', 1, 10))
     .option('--include-superseded', 'also return memories that were superseded')
     .option('--mode <mode>', 'hybrid, bm25 or vector', 'hybrid')
+    .option('--rewrite', 'rewrite the query with the configured chat model first (judge.llm)')
+    .option('--no-rewrite', 'do not rewrite the query, whatever search.queryRewrite says')
     .option('--explain', 'show how each score was made')
     .option('--json', 'print results as JSON')
     .action(async (words: string[], opts, cmd: Command) => {
@@ -32,11 +34,21 @@ export function registerSearchCommand(program: Command): void {
           minImportance: opts.minImportance,
           includeSuperseded: Boolean(opts.includeSuperseded),
           mode: opts.mode,
+          ...(typeof opts.rewrite === 'boolean' && rewriteGiven(cmd) ? { rewrite: opts.rewrite } : {}),
         });
         if (globals(cmd).json) return printJson(res);
         if (res.degraded) process.stderr.write(`cairn: note: ${res.degraded}\n`);
+        if (res.rewrite?.status === 'skipped') process.stderr.write(`cairn: note: searched without rewriting: ${res.rewrite.reason}\n`);
+        else if (res.rewrite && opts.explain) {
+          print(`rewritten${res.rewrite.cached ? ' (cached)' : ` in ${res.rewrite.latencyMs} ms`}: ${[...res.rewrite.queries.map((q) => `"${q}"`), ...res.rewrite.keywords].join(', ')}`);
+        }
         if (res.results.length === 0) return print(`No results in namespace ${res.namespace}.`);
         print(res.results.map((r, i) => formatResult(r, i + 1, Boolean(opts.explain))).join('\n'));
       }, { embedThreads: THREADS.query });
     });
+}
+
+/** Whether --rewrite or --no-rewrite was on the command line (commander defaults --no-x to true). */
+function rewriteGiven(cmd: Command): boolean {
+  return cmd.getOptionValueSource('rewrite') === 'cli';
 }
