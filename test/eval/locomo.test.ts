@@ -12,6 +12,8 @@ import { coveredIds, recallAtBudget, returnedTexts, recallAtK, summarise, tokens
 import { namespaceOf, transcriptLines } from '../../src/eval/locomo/transcripts.js';
 import { pickVariants, resolveVariant, VARIANTS } from '../../src/eval/locomo/variants.js';
 import { json, runCli, tempHomes, type RunResult } from '../helpers/cli.js';
+import { FakeLlmServer, reply } from '../helpers/fake-llm.js';
+import { judgeWith } from '../helpers/fake-judge.js';
 
 const tempDir = tempHomes(undefined);
 
@@ -271,4 +273,34 @@ describe('cairn eval locomo (CLI)', { concurrency: 2 }, () => {
     assert.doesNotMatch(res.stdout.split('## default')[1]!, /Search fell back/, 'the default variant searched with vectors');
     assert.equal(readdirSync(join(cwd, '.cairn-eval', 'locomo', 'homes')).length, 2, 'different embedders: two homes');
   });
+
+  test('--config measures a config file: an LLM judge and query rewriting against a loopback fake; bad files are clear errors', async () => {
+    const cwd = tempDir(null);
+    const data = writeData(cwd);
+    const fake = await FakeLlmServer.start();
+    try {
+      const judge = judgeWith((t) => ({ importance: 7, category: 'fact', reason: 'fact', statement: `Restated: ${t.text}` }));
+      fake.respond = (req) => (JSON.stringify(req.body).includes('Query: ') ? reply.answer({ queries: ['a rewritten question'], keywords: ['rewritten'] }) : judge(req));
+      const llm = { provider: 'openai', baseUrl: fake.baseUrl('openai'), model: 'fake', maxRetries: 0, timeoutMs: 5000 };
+      const cfg = join(cwd, 'llm.json');
+      writeFileSync(cfg, JSON.stringify({ embedder: { provider: 'none' }, judge: { llm }, search: { queryRewrite: true } }));
+      const res = await evalIn(cwd, [data, '--config', cfg, '--conversations', '1', '--json']);
+      assert.equal(res.code, 0, res.stderr);
+      const [run, ...others] = json(res.stdout).variants;
+      assert.equal(others.length, 0, 'alone, the config replaces the default variant');
+      assert.equal(run.name, 'config llm.json');
+      assert.equal(run.metrics.overall.questions, 3);
+      assert.deepEqual(run.degraded.filter((d: string) => /rewriting/.test(d)), [], 'every search was rewritten');
+      const bodies = fake.requests.map((r) => JSON.stringify(r.body));
+      assert.equal(bodies.filter((b) => b.includes('Query: ')).length, 3, 'one rewrite per question');
+      assert.ok(bodies.some((b) => !b.includes('Query: ')), 'the judge was asked too');
+
+      fails(await evalIn(cwd, [data, '--config', join(cwd, 'missing.json')]), 6, /Config file .*missing\.json does not exist/);
+      writeFileSync(cfg, JSON.stringify({ search: { queryRewrite: 'yes' } }));
+      fails(await evalIn(cwd, [data, '--config', cfg]), 6, /search\.queryRewrite/);
+    } finally {
+      await fake.close();
+    }
+  });
 });
+

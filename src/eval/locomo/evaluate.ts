@@ -11,7 +11,7 @@ import { summarise } from './metrics.js';
 import { plural, renderReport, type EvalReport, type VariantRun } from './report.js';
 import { askAll, ingestMissing, type Log } from './run.js';
 import { namespaceOf, writeTranscripts } from './transcripts.js';
-import { VARIANTS, hashOf, pickVariants, resolveVariant, type ResolvedVariant } from './variants.js';
+import { VARIANTS, configVariant, hashOf, pickVariants, resolveVariant, type ResolvedVariant } from './variants.js';
 
 export const DEFAULT_DATA_PATH = '../shared/bench/data/locomo10.json';
 export const DEFAULT_WORK_DIR = '.cairn-eval/locomo';
@@ -28,6 +28,11 @@ export interface EvalOptions {
   fresh?: boolean;
   /** Only the first N conversations. */
   conversations?: number;
+  /**
+   * A config file measured as one more variant (e.g. an LLM judge with statements and query
+   * rewriting): alone it replaces the default variant, with --compare/--variants it is added.
+   */
+  configPath?: string;
   /** How the run was started, for the report. */
   command: string;
   log: Log;
@@ -67,7 +72,9 @@ function stateText(home: EvalHome): string {
 export async function runLocomoEval(o: EvalOptions): Promise<EvalOutcome> {
   // Bad flags fail before the data is read or anything runs.
   assertWritable(o.out);
-  const variants = (o.variants ? pickVariants(o.variants) : o.compare ? VARIANTS : VARIANTS.slice(0, 1)).map(resolveVariant);
+  const fromFile = o.configPath ? configVariant(o.configPath) : null;
+  const named = o.variants ? pickVariants(o.variants) : o.compare ? VARIANTS : fromFile ? [] : VARIANTS.slice(0, 1);
+  const variants = [...named, ...(fromFile ? [fromFile] : [])].map(resolveVariant);
   const data = readLocomo(o.dataPath);
   if (!data) return { skipped: `LoCoMo data not found at ${o.dataPath}: skipping the evaluation (../shared/bench/README.md says where it comes from).` };
   const conversations = data.conversations.slice(0, o.conversations ?? data.conversations.length);

@@ -82,6 +82,7 @@ export async function askAll(home: EvalHome, variant: ResolvedVariant, conversat
         const res = await cairn.search(q.question, { namespace, limit: SEARCH_LIMIT, ...variant.search });
         const latencyMs = performance.now() - t0;
         if (res.degraded) degraded.add(res.degraded.replace(namespace, '<conversation>'));
+        if (res.rewrite?.status === 'skipped' && degraded.size < 20) degraded.add(`searched without query rewriting: ${res.rewrite.reason.slice(0, 160)}`);
         const results = res.results.map((r) => ({ ids: coveredIds(r.provenance), tokens: returnedTexts(r).reduce((n, t) => n + count(t), 0) }));
         outcomes.push({ conversation: namespace, question: q.question, category: q.category, evidence: q.evidence, results, latencyMs });
       }

@@ -3,7 +3,8 @@
 // merge over the default config), plus optional search-call options. Adding a technique to the
 // table is one line here.
 import { createHash } from 'node:crypto';
-import { parseConfig, type CairnConfig, type CairnConfigInput } from '../../core/config.js';
+import { basename } from 'node:path';
+import { loadConfigFile, parseConfig, type CairnConfig, type CairnConfigInput } from '../../core/config.js';
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
 import type { SearchOptions } from '../../service/cairn.js';
 
@@ -90,4 +91,10 @@ export function stableJson(value: unknown): string {
 
 export function hashOf(value: unknown): string {
   return createHash('sha256').update(stableJson(value)).digest('hex');
+}
+
+/** A config file as a variant named after the file (validated like the home's config.json). */
+export function configVariant(path: string): Variant {
+  const config = loadConfigFile(path, { mustExist: true });
+  return { name: `config ${basename(path)}`, description: `the configuration in ${path}`, config: config as CairnConfigInput };
 }

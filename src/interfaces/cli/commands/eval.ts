@@ -10,6 +10,7 @@ interface LocomoFlags {
   variants?: string[];
   fresh?: boolean;
   conversations?: number;
+  config?: string;
   json?: boolean;
 }
 
@@ -39,6 +40,7 @@ export function registerEvalCommands(program: Command): void {
     .option('--variants <names>', 'comma-separated variant names (see src/eval/locomo/variants.ts)', listOption)
     .option('--fresh', 'ingest again even when a kept home matches')
     .option('--conversations <n>', 'only the first N conversations', intOption('conversations', 1, 100_000))
+    .option('--config <file>', 'also measure this config file (e.g. an LLM judge and query rewriting); alone, instead of the default', nonEmpty('config'))
     .option('--json', 'print the results as JSON')
     .addHelpText('after', '\nIngested homes are kept in .cairn-eval/locomo/ (per-question results in its runs/ folder) and reused\nwhile the data, the non-search config and the pipeline are unchanged.')
     .action(async (path: string | undefined, opts: LocomoFlags) => {
@@ -51,6 +53,7 @@ export function registerEvalCommands(program: Command): void {
         compare: Boolean(opts.compare),
         fresh: Boolean(opts.fresh),
         conversations: opts.conversations,
+        ...(opts.config ? { configPath: resolve(opts.config) } : {}),
         command: commandLine(),
         log: (line) => process.stderr.write(`locomo: ${line}\n`),
       });
