@@ -148,32 +148,55 @@ function entryFromRow(r: EntryRow): IndexEntry {
   };
 }
 
+type EntryBase = Pick<EntryRow, 'seq' | 'namespace' | 'kind' | 'ref_id' | 'time' | 'category' | 'importance' | 'current' | 'body'>;
+
+const NO_MEMORY = { m_text: null, m_created: null, m_valid_to: null, m_prov: null } as const;
+const NO_TURN = {
+  t_text: null, t_created: null, t_session: null, t_message: null, t_role: null, t_speaker: null, t_line: null,
+  t_source_kind: null, t_source_path: null, t_meta_path: null,
+} as const;
+const NO_DOCUMENT = { d_text: null, d_created: null, d_path: null, d_heading: null, d_start: null, d_end: null } as const;
+
+/** Detail rows of one kind by id (one statement whatever the count: the ids go in as a JSON array). */
+function detailsById<T extends { id: string }>(db: Database, sql: string, ids: readonly string[]): Map<string, T> {
+  if (ids.length === 0) return new Map();
+  return new Map((stmt(db, sql).all(JSON.stringify(ids)) as T[]).map((r) => [r.id, r]));
+}
+
 export function getEntries(db: Database, namespace: string, seqs: readonly number[]): IndexEntry[] {
   if (seqs.length === 0) return [];
-  const out: IndexEntry[] = [];
-  // Chunked to stay under SQLite's bound-parameter limit. The unary + keeps the planner on
-  // primary-key lookups: with the (namespace, time) index it scanned the whole namespace
-  // (measured 7 ms → 0.17 ms for 200 seqs at 100k entries).
-  for (let i = 0; i < seqs.length; i += 500) {
-    const chunk = seqs.slice(i, i + 500);
-    const rows = stmt(db, 
-        `SELECT e.seq, e.namespace, e.kind, e.ref_id, e.time, e.category, e.importance, e.current, e.body,
-           m.text AS m_text, m.created_at AS m_created, m.valid_to AS m_valid_to, m.provenance AS m_prov,
-           t.text AS t_text, t.created_at AS t_created, t.session_id AS t_session, t.message_id AS t_message,
-           t.role AS t_role, t.speaker AS t_speaker, t.line AS t_line, s.kind AS t_source_kind, s.path AS t_source_path, json_extract(t.meta, '$.path') AS t_meta_path,
-           d.text AS d_text, d.created_at AS d_created, d.path AS d_path, d.heading AS d_heading,
-           d.start_line AS d_start, d.end_line AS d_end
-         FROM entries e
-         LEFT JOIN memories m ON e.kind = 'memory' AND m.id = e.ref_id
-         LEFT JOIN turns t ON e.kind = 'turn' AND t.id = e.ref_id
-         LEFT JOIN sources s ON s.id = t.source_id
-         LEFT JOIN documents d ON e.kind = 'document' AND d.id = e.ref_id
-         WHERE +e.namespace = ? AND e.seq IN (${chunk.map(() => '?').join(',')})`,
-      )
-      .all(namespace, ...chunk) as EntryRow[];
-    for (const r of rows) out.push(entryFromRow(r));
-  }
-  return out;
+  // The index rows first, then each kind's details by id: one join of all four tables per row
+  // cost twice as much (2.3 → 1.2 ms for 180 entries at 100k memories). The unary + keeps the
+  // planner on primary-key lookups rather than the (namespace, time) index.
+  const base = stmt(db,
+    `SELECT e.seq, e.namespace, e.kind, e.ref_id, e.time, e.category, e.importance, e.current, e.body
+     FROM entries e WHERE +e.namespace = ? AND e.seq IN (SELECT value FROM json_each(?))`,
+  ).all(namespace, JSON.stringify(seqs)) as EntryBase[];
+  const idsOf = (kind: Kind) => base.filter((b) => b.kind === kind).map((b) => b.ref_id);
+  const memories = detailsById<{ id: string } & Pick<EntryRow, keyof typeof NO_MEMORY>>(db,
+    `SELECT id, text AS m_text, created_at AS m_created, valid_to AS m_valid_to, provenance AS m_prov
+     FROM memories WHERE id IN (SELECT value FROM json_each(?))`, idsOf('memory'));
+  const turns = detailsById<{ id: string } & Pick<EntryRow, keyof typeof NO_TURN>>(db,
+    `SELECT t.id, t.text AS t_text, t.created_at AS t_created, t.session_id AS t_session, t.message_id AS t_message,
+       t.role AS t_role, t.speaker AS t_speaker, t.line AS t_line, s.kind AS t_source_kind, s.path AS t_source_path,
+       json_extract(t.meta, '$.path') AS t_meta_path
+     FROM turns t LEFT JOIN sources s ON s.id = t.source_id WHERE t.id IN (SELECT value FROM json_each(?))`, idsOf('turn'));
+  const documents = detailsById<{ id: string } & Pick<EntryRow, keyof typeof NO_DOCUMENT>>(db,
+    `SELECT id, text AS d_text, created_at AS d_created, path AS d_path, heading AS d_heading, start_line AS d_start, end_line AS d_end
+     FROM documents WHERE id IN (SELECT value FROM json_each(?))`, idsOf('document'));
+  return base.map((b) => {
+    const m = (b.kind === 'memory' && memories.get(b.ref_id)) || NO_MEMORY;
+    const t = (b.kind === 'turn' && turns.get(b.ref_id)) || NO_TURN;
+    const d = (b.kind === 'document' && documents.get(b.ref_id)) || NO_DOCUMENT;
+    return entryFromRow({
+      seq: b.seq, namespace: b.namespace, kind: b.kind, ref_id: b.ref_id, time: b.time, category: b.category,
+      importance: b.importance, current: b.current, body: b.body,
+      m_text: m.m_text, m_created: m.m_created, m_valid_to: m.m_valid_to, m_prov: m.m_prov,
+      t_text: t.t_text, t_created: t.t_created, t_session: t.t_session, t_message: t.t_message, t_role: t.t_role,
+      t_speaker: t.t_speaker, t_line: t.t_line, t_source_kind: t.t_source_kind, t_source_path: t.t_source_path, t_meta_path: t.t_meta_path,
+      d_text: d.d_text, d_created: d.d_created, d_path: d.d_path, d_heading: d.d_heading, d_start: d.d_start, d_end: d.d_end,
+    });
+  });
 }
 
 export function entriesMissingVector(
@@ -222,12 +245,10 @@ export function vectorsAfter(db: Database, namespace: string, model: string, aft
 
 export function getVectors(db: Database, model: string, seqs: readonly number[]): Map<number, Float32Array> {
   const out = new Map<number, Float32Array>();
-  for (let i = 0; i < seqs.length; i += 500) {
-    const chunk = seqs.slice(i, i + 500);
-    const rows = stmt(db, `SELECT entry_seq AS seq, vector FROM vectors WHERE model = ? AND entry_seq IN (${chunk.map(() => '?').join(',')})`)
-      .all(model, ...chunk) as Array<{ seq: number; vector: Buffer }>;
-    for (const r of rows) out.set(r.seq, blobToVector(r.vector));
-  }
+  if (seqs.length === 0) return out;
+  const rows = stmt(db, 'SELECT entry_seq AS seq, vector FROM vectors WHERE model = ? AND entry_seq IN (SELECT value FROM json_each(?))')
+    .all(model, JSON.stringify(seqs)) as Array<{ seq: number; vector: Buffer }>;
+  for (const r of rows) out.set(r.seq, blobToVector(r.vector));
   return out;
 }
 

@@ -65,6 +65,9 @@ export function mapSqliteError(err: unknown, path: string): unknown {
   return err;
 }
 
+/** Upper bound of the database mapped into memory (SQLite caps it at its compile-time maximum). */
+const MMAP_BYTES = 2 ** 31;
+
 export function openDatabase(path: string, options: OpenOptions = {}): Database.Database {
   assertSqliteFile(path);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -82,6 +85,10 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database.
       db.pragma('synchronous = FULL');
     }
     db.pragma('foreign_keys = ON');
+    // Reads through a memory map instead of a read() per page: a search touches a few hundred
+    // scattered rows (entries, memories, vectors), and at 100k memories this cut hybrid search
+    // p50/p95 from ~11.6/16.0 to ~10.0/14.2 ms (bench/search-bench.ts home, 3 alternating runs).
+    if (path !== ':memory:') db.pragma(`mmap_size = ${MMAP_BYTES}`);
     if (!options.readonly) migrate(db);
     return db;
   } catch (err) {
