@@ -130,7 +130,9 @@ export class Judging {
     report: JudgeReport,
     options: JudgeRunOptions,
   ): Promise<void> {
-    const size = this.config.judge.batchSize;
+    // batchSize shapes LLM requests; the heuristic alone judges a whole page and commits it in one
+    // transaction (one fsync per 256 turns, not per 16).
+    const size = this.llm ? this.config.judge.batchSize : Math.max(1, rows.length);
     for (let i = 0; i < rows.length; i += size) {
       if (options.signal?.aborted) return;
       const batch = rows.slice(i, i + size);

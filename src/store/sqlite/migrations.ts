@@ -230,7 +230,16 @@ INSERT INTO speakers (namespace, name, turns)
   SELECT namespace, speaker, COUNT(*) FROM turns WHERE speaker IS NOT NULL AND speaker <> '' GROUP BY namespace, speaker;
 `;
 
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8];
+// Paging a namespace in seq order (the judge's unjudged turns, views, exports): an index on the
+// namespace alone is ordered by (namespace, seq), so a page is a range scan. Without it the planner
+// took (namespace, session, seq), read the whole namespace and sorted it for every page: quadratic
+// over an import (100k turns: ~400 pages × 100k rows).
+const V9 = `
+CREATE INDEX turns_ns_seq ON turns (namespace);
+CREATE INDEX memories_ns_seq ON memories (namespace);
+`;
+
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
