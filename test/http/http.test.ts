@@ -604,6 +604,11 @@ describe('cairn serve (the real CLI)', () => {
     for (const k of ['path', 'startLine', 'endLine', 'score', 'snippet', 'source']) assert.ok(k in openclaw.body.results[0], `openclaw field ${k}`);
     const none = await call(url, 'POST', `${ns}/search`, { token, body: { query: 'release train', minScore: 99 } });
     assert.deepEqual(none.body.results, []);
+    // Rewriting asked for with no chat model configured: the plain search, and why.
+    const unrewritten = await call(url, 'POST', `${ns}/search`, { token, body: { query: 'release train', rewrite: true } });
+    assert.equal(unrewritten.body.results[0].id, id);
+    assert.deepEqual(unrewritten.body.rewrite, { status: 'skipped', reason: 'no chat model configured (judge.llm)' });
+    assertError(await call(url, 'POST', `${ns}/search`, { token, body: { query: 'release train', rewrite: 'yes' } }), 400, 'INVALID_INPUT');
 
     const got = await call(url, 'GET', `${ns}/memories/${id}`, { token });
     assert.equal(got.body.text, 'The release train leaves on Thursdays');

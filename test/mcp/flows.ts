@@ -69,6 +69,10 @@ export async function everyTool(client: Client, home: string, ns: string): Promi
   assert.equal(many.results.length, 2);
   assert.deepEqual((await callOk(client, 'memory_search', { query: 'staging', minScore: 1000 })).results, []);
   assert.equal((await callOk(client, 'memory_search', { query: 'staging', since: '1h', until: '2099-01-01' })).results.length, 1);
+  // rewrite: true without a chat model is the plain search, with the reason in the result.
+  const unrewritten = await callOk(client, 'memory_search', { query: 'staging database port', rewrite: true });
+  assert.equal(unrewritten.results.length > 0, true);
+  assert.equal(unrewritten.rewrite?.status, 'skipped');
 
   // memory_get by id, and by the path search gave (OpenClaw's memory_get {path, from, lines}).
   const byId = await callOk(client, 'memory_get', { id: port.memory.id });
