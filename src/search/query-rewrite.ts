@@ -80,7 +80,16 @@ export class QueryRewriter {
     return `${this.client.provider} (${this.client.model})`;
   }
 
+  /** Never throws: whatever goes wrong (the budget ledger included) is a skipped rewrite. */
   async expand(namespace: string, query: string, today: string): Promise<RewriteOutcome> {
+    try {
+      return await this.tryExpand(namespace, query, today);
+    } catch (err) {
+      return { status: 'skipped', reason: `query rewrite failed: ${(err as Error).message}` };
+    }
+  }
+
+  private async tryExpand(namespace: string, query: string, today: string): Promise<RewriteOutcome> {
     const key = `${namespace}\n${today}\n${query}`;
     const hit = this.cache.get(key);
     if (hit) {
@@ -114,7 +123,7 @@ export class QueryRewriter {
       if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
       return { status: 'used', cached: false, latencyMs: Date.now() - started, ...expansion };
     } catch (err) {
-      await this.options.spend?.record(namespace, usage, false);
+      await this.options.spend?.record(namespace, usage, false).catch(() => undefined);
       const why = deadline.aborted ? `${this.name} did not answer within ${this.options.timeoutMs} ms` : (err as Error).message;
       return { status: 'skipped', reason: `query rewrite failed: ${why}` };
     }

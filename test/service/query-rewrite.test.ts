@@ -9,7 +9,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cairn } from '../../src/service/cairn.js';
 import type { CairnConfigInput } from '../../src/core/config.js';
-import { MAX_REWRITE_KEYWORDS, MAX_REWRITE_QUERIES } from '../../src/search/query-rewrite.js';
+import { MAX_REWRITE_KEYWORDS, MAX_REWRITE_QUERIES, QueryRewriter } from '../../src/search/query-rewrite.js';
+import { createChatClient } from '../../src/llm/factory.js';
+import { CircuitBreaker } from '../../src/llm/circuit-breaker.js';
+import { llmConfigSchema } from '../../src/core/llm-config.js';
 import { FakeLlmServer, reply, type LlmWire } from '../helpers/fake-llm.js';
 import { HashEmbedder, tempDir } from '../helpers/store-fixtures.js';
 
@@ -153,6 +156,17 @@ describe('query rewriting (fake LLM on loopback)', () => {
     assert.ok(res.rewrite.queries.every((q) => q.length <= 200));
     assert.equal(res.rewrite.keywords.length, MAX_REWRITE_KEYWORDS);
     assert.deepEqual(texts(res).sort(), [HOBBY, OTHER].sort(), 'the quoted words matched, nothing broke');
+  });
+
+  it('a failing budget ledger is a skipped rewrite, never a failed search', async () => {
+    const client = createChatClient(llmConfigSchema.parse({ provider: 'openai', baseUrl: fake.baseUrl('openai'), model: 'fake-rewriter', maxRetries: 0 }));
+    const broken = { canSpend: async () => { throw new Error('database is locked'); }, record: async () => { throw new Error('database is locked'); } };
+    const rewriter = new QueryRewriter(client, new CircuitBreaker(), { timeoutMs: 2000, spend: broken });
+    const out = await rewriter.expand('ns', 'anything', '2026-11-22');
+    assert.deepEqual(out, { status: 'skipped', reason: 'query rewrite failed: database is locked' });
+    const recordOnly = new QueryRewriter(client, new CircuitBreaker(), { timeoutMs: 2000, spend: { canSpend: async () => true, record: broken.record } });
+    fake.enqueue(reply.serverError());
+    assert.equal((await recordOnly.expand('ns', 'anything', '2026-11-22')).status, 'skipped');
   });
 
   it('bad input: rewrite must be a boolean', async () => {
