@@ -4,7 +4,8 @@
 import type { CairnConfig } from '../core/config.js';
 import type { Store } from '../store/store.js';
 import { LlmJudge } from '../judge/llm-judge.js';
-import { Budget, budgetDay, costUsd, type BudgetLedger, type BudgetTotals } from '../llm/budget.js';
+import { Budget, budgetDay, costUsd, type BudgetLedger, type BudgetTotals, type Prices } from '../llm/budget.js';
+import type { LlmConfig } from '../core/llm-config.js';
 import { CircuitBreaker } from '../llm/circuit-breaker.js';
 import { createChatClient } from '../llm/factory.js';
 import type { TransportOptions } from '../llm/transport.js';
@@ -18,6 +19,15 @@ function storeLedger(store: Store): BudgetLedger {
   };
 }
 
+/** The daily budget every LLM call of a home spends from (the ledger is the store, shared by processes). */
+function budgetOf(store: Store, config: CairnConfig): Budget {
+  return new Budget({ ledger: storeLedger(store), dailyCapUsd: config.judge.dailyBudgetUsd });
+}
+
+function pricesOf(llm: LlmConfig): Prices {
+  return { pricePerMillionInput: llm.pricePerMillionInput, pricePerMillionOutput: llm.pricePerMillionOutput };
+}
+
 /** Null when no LLM judge is configured. */
 export function createLlmRuntime(store: Store, config: CairnConfig, transport: TransportOptions = {}): LlmRuntime | null {
   const llm = config.judge.llm;
@@ -26,8 +36,8 @@ export function createLlmRuntime(store: Store, config: CairnConfig, transport: T
   const breaker = new CircuitBreaker({ failureThreshold: 3, coolDownMs: config.judge.coolDownSeconds * 1000, name: `${llm.provider} (${llm.model})` });
   return {
     judge: new LlmJudge(client, breaker, { rewrite: config.judge.rewrite }),
-    budget: new Budget({ ledger: storeLedger(store), dailyCapUsd: config.judge.dailyBudgetUsd }),
-    prices: { pricePerMillionInput: llm.pricePerMillionInput, pricePerMillionOutput: llm.pricePerMillionOutput },
+    budget: budgetOf(store, config),
+    prices: pricesOf(llm),
     breaker,
   };
 }
@@ -39,15 +49,17 @@ export function createLlmRuntime(store: Store, config: CairnConfig, transport: T
 export function createQueryRewriter(store: Store, config: CairnConfig, transport: TransportOptions = {}): QueryRewriter | null {
   const llm = config.judge.llm;
   if (!llm) return null;
-  const client = createChatClient(llm, transport);
-  const breaker = new CircuitBreaker({ failureThreshold: 3, coolDownMs: config.judge.coolDownSeconds * 1000, name: `${llm.provider} (${llm.model}) query rewrite`,
+  const breaker = new CircuitBreaker({
+    failureThreshold: 3,
+    coolDownMs: config.judge.coolDownSeconds * 1000,
+    name: `${llm.provider} (${llm.model}) query rewrite`,
     // The rewriter's own deadline aborts the call: for a search, a model that slow has failed.
     countsAsFailure: () => true,
   });
-  const budget = new Budget({ ledger: storeLedger(store), dailyCapUsd: config.judge.dailyBudgetUsd });
-  const prices = { pricePerMillionInput: llm.pricePerMillionInput, pricePerMillionOutput: llm.pricePerMillionOutput };
+  const budget = budgetOf(store, config);
+  const prices = pricesOf(llm);
   const day = () => budgetDay(Date.now(), config.timezone);
-  return new QueryRewriter(client, breaker, {
+  return new QueryRewriter(createChatClient(llm, transport), breaker, {
     timeoutMs: config.search.queryRewriteTimeoutMs,
     spend: {
       canSpend: (namespace) => budget.canSpend(namespace, day()),

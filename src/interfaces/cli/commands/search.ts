@@ -34,7 +34,7 @@ export function registerSearchCommand(program: Command): void {
           minImportance: opts.minImportance,
           includeSuperseded: Boolean(opts.includeSuperseded),
           mode: opts.mode,
-          ...(typeof opts.rewrite === 'boolean' && rewriteGiven(cmd) ? { rewrite: opts.rewrite } : {}),
+          ...(rewriteGiven(cmd) ? { rewrite: Boolean(opts.rewrite) } : {}),
         });
         if (globals(cmd).json) return printJson(res);
         if (res.degraded) process.stderr.write(`cairn: note: ${res.degraded}\n`);
