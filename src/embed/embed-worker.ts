@@ -7,7 +7,7 @@ import type { Embedder } from './embedder.js';
 export type WorkerCall = { type: 'init' } | { type: 'embed'; texts: string[] };
 export type WorkerRequest = WorkerCall & { id: number };
 export type WorkerResponse =
-  | { id: number; ok: true; dimensions?: number; vectors?: Float32Array[] }
+  | { id: number; ok: true; dimensions?: number; runtime?: string; vectors?: Float32Array[] }
   | { id: number; ok: false; code: string; message: string };
 
 const port = parentPort;
@@ -16,7 +16,7 @@ if (!port) throw new Error('embed-worker must run in a worker thread');
 const config = (workerData as { config: EmbedderConfig }).config;
 // Only the one embedder module is loaded: a worker's start-up is on the cold-search path.
 const embedderPromise: Promise<Embedder> = (async () => {
-  if (config.provider === 'use-lite') return new (await import('./use-lite.js')).UseLiteEmbedder();
+  if (config.provider === 'use-lite') return new (await import('./use-lite.js')).UseLiteEmbedder({ runtime: config.runtime });
   if (config.provider === 'transformers') return new (await import('./transformers.js')).TransformersEmbedder(config);
   throw new Error(`embedder provider "${config.provider}" does not run in a worker`);
 })();
@@ -33,6 +33,9 @@ port.on('message', (req: WorkerRequest) => {
 
 async function handle(req: WorkerRequest): Promise<WorkerResponse> {
   const embedder = await embedderPromise;
-  if (req.type === 'init') return { id: req.id, ok: true, dimensions: (await embedder.init()).dimensions };
+  if (req.type === 'init') {
+    const { dimensions, runtime } = await embedder.init();
+    return { id: req.id, ok: true, dimensions, ...(runtime ? { runtime } : {}) };
+  }
   return { id: req.id, ok: true, vectors: await embedder.embed(req.texts) };
 }

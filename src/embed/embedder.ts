@@ -5,6 +5,8 @@ export interface EmbedderInfo {
   /** Stable identifier of the model, e.g. `use-lite@1`, `ollama:nomic-embed-text`. */
   readonly modelId: string;
   readonly dimensions: number;
+  /** What runs a local model, when there is a choice (use-lite: "onnxruntime" or "tfjs"). */
+  readonly runtime?: string;
 }
 
 export interface Embedder {

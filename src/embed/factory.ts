@@ -15,7 +15,7 @@ import { WorkerEmbedder } from './worker-embedder.js';
 export function createEmbedder(config: EmbedderConfig): Embedder | null {
   switch (config.provider) {
     case 'use-lite':
-      return new UseLiteEmbedder();
+      return new UseLiteEmbedder({ runtime: config.runtime });
     case 'transformers':
       return new TransformersEmbedder(config);
     case 'ollama':

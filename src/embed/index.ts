@@ -1,7 +1,7 @@
 // Public surface of the embedding layer.
 export { normalize, type Embedder, type EmbedderInfo } from './embedder.js';
 export { createEmbedder, embedderModelId } from './factory.js';
-export { UseLiteEmbedder, USE_LITE_MODEL_ID, USE_LITE_DIMENSIONS, type UseLiteOptions } from './use-lite.js';
+export { UseLiteEmbedder, USE_LITE_MODEL_ID, USE_LITE_DIMENSIONS, type UseLiteOptions, type UseLiteRuntime } from './use-lite.js';
 export {
   TransformersEmbedder,
   transformersModelId,

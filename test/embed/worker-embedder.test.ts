@@ -22,7 +22,7 @@ describe('WorkerEmbedder', () => {
 
   it('returns the same vectors as the in-process model, in input order, across two threads', async () => {
     const info = await pool.init();
-    assert.deepEqual(info, { modelId: 'use-lite@1', dimensions: 512 });
+    assert.deepEqual(info, { modelId: 'use-lite@1', dimensions: 512, runtime: 'onnxruntime' });
     const [viaPool, viaLocal] = await Promise.all([pool.embed(texts), local.embed(texts)]);
     assert.equal(viaPool.length, texts.length);
     for (let i = 0; i < texts.length; i++) {

