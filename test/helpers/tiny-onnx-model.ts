@@ -1,8 +1,8 @@
 // Builds a tiny but real transformers.js feature-extraction model in a folder, with no download:
 // an ONNX graph (embedding lookup masked by attention_mask → last_hidden_state [batch, seq, DIMS]),
-// a BERT-style WordPiece tokenizer.json, tokenizer_config.json and config.json. The ONNX protobuf
-// is written by a ~40-line encoder below (only the ModelProto fields the graph needs).
+// a BERT-style WordPiece tokenizer.json, tokenizer_config.json and config.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import onnxProto from 'onnx-proto';
 import { join } from 'node:path';
 
 export const TINY_DIMS = 8;
@@ -13,56 +13,24 @@ const LETTERS = 'abcdefghijklmnopqrstuvwxyz0123456789'.split('');
 /** Token strings by id: specials, whole words, then single characters (so any word tokenizes). */
 export const TINY_VOCAB: string[] = [...SPECIALS, ...WORDS, ...LETTERS, ...LETTERS.map((c) => `##${c}`)];
 
-// ---- minimal protobuf writer -------------------------------------------------------------------
-type Field = Uint8Array;
+const { onnx } = onnxProto;
 const enc = new TextEncoder();
-
-function varint(value: number | bigint): number[] {
-  let v = BigInt.asUintN(64, BigInt(value));
-  const out: number[] = [];
-  do {
-    let byte = Number(v & 0x7fn);
-    v >>= 7n;
-    if (v > 0n) byte |= 0x80;
-    out.push(byte);
-  } while (v > 0n);
-  return out;
-}
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-const int = (no: number, value: number): Field => Uint8Array.from([...varint(no << 3), ...varint(value)]);
-const bytes = (no: number, data: Uint8Array): Field => concat([Uint8Array.from([...varint((no << 3) | 2), ...varint(data.length)]), data]);
-const str = (no: number, s: string): Field => bytes(no, enc.encode(s));
-const msg = (no: number, ...fields: Field[]): Field => bytes(no, concat(fields));
-
-// ---- ONNX messages (field numbers from onnx.proto) ---------------------------------------------
-const FLOAT = 1;
-const INT64 = 7;
+const { FLOAT, INT64 } = onnx.TensorProto.DataType;
 type Dim = number | string;
-const dim = (d: Dim) => (typeof d === 'number' ? msg(1, int(1, d)) : msg(1, str(2, d)));
-/** ValueInfoProto{name=1, type=2: TypeProto{tensor_type=1: {elem_type=1, shape=2: {dim=1}}}} */
-const valueInfo = (no: number, name: string, elemType: number, shape: Dim[]) =>
-  msg(no, str(1, name), msg(2, msg(1, int(1, elemType), msg(2, ...shape.map(dim)))));
-/** TensorProto{dims=1, data_type=2, name=8, raw_data=9} */
-const tensor = (name: string, dataType: number, dims: number[], raw: Uint8Array) =>
-  msg(5, ...dims.map((d) => int(1, d)), int(2, dataType), str(8, name), bytes(9, raw));
-/** NodeProto{input=1, output=2, name=3, op_type=4, attribute=5: AttributeProto{name=1, i=3, type=20 (INT=2)}} */
-const node = (op: string, inputs: string[], outputs: string[], intAttrs: Record<string, number> = {}) =>
-  msg(
-    1,
-    ...inputs.map((i) => str(1, i)),
-    ...outputs.map((o) => str(2, o)),
-    str(3, `${op}_${outputs[0]}`),
-    str(4, op),
-    ...Object.entries(intAttrs).map(([k, v]) => msg(5, str(1, k), int(3, v), int(20, 2))),
-  );
+const valueInfo = (name: string, elemType: number, shape: Dim[]) =>
+  onnx.ValueInfoProto.create({
+    name,
+    type: { tensorType: { elemType, shape: { dim: shape.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d })) } } },
+  });
+const tensor = (name: string, dataType: number, dims: number[], rawData: Uint8Array) => onnx.TensorProto.create({ name, dataType, dims, rawData });
+const node = (op: string, input: string[], output: string[], intAttrs: Record<string, number> = {}) =>
+  onnx.NodeProto.create({
+    input,
+    output,
+    name: `${op}_${output[0]}`,
+    opType: op,
+    attribute: Object.entries(intAttrs).map(([name, i]) => ({ name, i, type: onnx.AttributeProto.AttributeType.INT })),
+  });
 
 /** Deterministic pseudo-random embedding table, so every token has its own direction. */
 function embeddingTable(rows: number, cols: number, seed = 1234): Float32Array {
@@ -86,21 +54,27 @@ export function tinyEmbeddingRow(token: string): Float32Array {
 export function buildTinyOnnx(): Uint8Array {
   const table = embeddingTable(TINY_VOCAB.length, TINY_DIMS);
   const axes = new BigInt64Array([2n]);
-  const graph = msg(
-    7,
-    node('Gather', ['embeddings', 'input_ids'], ['gathered'], { axis: 0 }),
-    node('Cast', ['attention_mask'], ['mask_f'], { to: FLOAT }),
-    node('Unsqueeze', ['mask_f', 'unsqueeze_axes'], ['mask_3d']),
-    node('Mul', ['gathered', 'mask_3d'], ['last_hidden_state']),
-    str(2, 'tiny-embedder'),
-    tensor('embeddings', FLOAT, [TINY_VOCAB.length, TINY_DIMS], new Uint8Array(table.buffer)),
-    tensor('unsqueeze_axes', INT64, [1], new Uint8Array(axes.buffer)),
-    valueInfo(11, 'input_ids', INT64, ['batch', 'sequence']),
-    valueInfo(11, 'attention_mask', INT64, ['batch', 'sequence']),
-    valueInfo(12, 'last_hidden_state', FLOAT, ['batch', 'sequence', TINY_DIMS]),
-  );
-  // ModelProto{ir_version=1, producer_name=2, graph=7, opset_import=8: {domain=1, version=2}}
-  return concat([int(1, 8), str(2, 'cairn-tests'), graph, msg(8, str(1, ''), int(2, 13))]);
+  const model = onnx.ModelProto.create({
+    irVersion: 8,
+    producerName: 'cairn-tests',
+    opsetImport: [{ domain: '', version: 13 }],
+    graph: {
+      name: 'tiny-embedder',
+      node: [
+        node('Gather', ['embeddings', 'input_ids'], ['gathered'], { axis: 0 }),
+        node('Cast', ['attention_mask'], ['mask_f'], { to: FLOAT }),
+        node('Unsqueeze', ['mask_f', 'unsqueeze_axes'], ['mask_3d']),
+        node('Mul', ['gathered', 'mask_3d'], ['last_hidden_state']),
+      ],
+      initializer: [
+        tensor('embeddings', FLOAT, [TINY_VOCAB.length, TINY_DIMS], new Uint8Array(table.buffer)),
+        tensor('unsqueeze_axes', INT64, [1], new Uint8Array(axes.buffer)),
+      ],
+      input: [valueInfo('input_ids', INT64, ['batch', 'sequence']), valueInfo('attention_mask', INT64, ['batch', 'sequence'])],
+      output: [valueInfo('last_hidden_state', FLOAT, ['batch', 'sequence', TINY_DIMS])],
+    },
+  });
+  return onnx.ModelProto.encode(model).finish();
 }
 
 function tokenizerJson(): unknown {
