@@ -1,5 +1,6 @@
 // `npm run bench:capture`: capture throughput of `Cairn.ingest` on a realistic OpenClaw transcript,
-// without embedding and with the bundled embedder (use-lite in one worker thread per core), plus an
+// without embedding and with the bundled embedder (use-lite in one worker thread per core, on the
+// runtime `embedder.runtime: auto` picks: onnxruntime where it installs, else TF.js), plus an
 // investigation of what the embedding costs: price per text length, the mix of turns in the
 // transcript (tool activity, exact repeats, short acknowledgements), price per kind of turn, and
 // what skipping or cutting would buy.
@@ -10,7 +11,7 @@
 //
 // --lines 10000 is the quick run. The transcript comes from bench/capture-gen.ts (deterministic for
 // a seed) and is written to a temp dir, never committed. Embedding the whole 100k-line file with
-// use-lite would take most of an hour on 2 cores, so the with-embedding run ingests the first
+// use-lite takes minutes (most of an hour on TF.js), so the with-embedding run ingests the first
 // --embed-lines lines of the same transcript (the generator is prefix-stable); `all` uses it whole.
 // Each phase runs in its own child process (clean peak RSS). Results: printed, and written to
 // bench/results/capture.{json,md}.
@@ -172,6 +173,8 @@ interface InvestigateResult {
   batching: { texts: number; inOrder32: number; sorted256: number };
   scenarios: Scenario[];
   cap: number;
+  /** What ran the model ("onnxruntime" or "tfjs"). */
+  runtime: string;
 }
 
 interface Report {
@@ -431,6 +434,7 @@ async function phaseInvestigate(p: { captureHome: string; embedHome: string | nu
   });
   const batching = { texts: stream.length, inOrder32: inOrder.cpu / stream.length, sorted256: sorted.cpu / stream.length };
   log(`batching: ${batching.inOrder32.toFixed(1)} ms/text in arrival order (32), ${batching.sorted256.toFixed(1)} ms/text sorted across 256`);
+  const runtime = capped.runtime ?? 'unknown';
   await capped.close();
   await uncapped.close();
 
@@ -477,7 +481,7 @@ async function phaseInvestigate(p: { captureHome: string; embedHome: string | nu
     scenario('now: entries.embed = 1 (no tool turns, no turns judged noise)', now_),
     scenario('now, and no ≤ 2-word texts', now_.filter((r) => !short(r.body))),
   ];
-  return { sweep, kinds, threadCpuOverhead, threads, batching, scenarios, cap: USE_LITE_MAX_CHARS };
+  return { sweep, kinds, threadCpuOverhead, threads, batching, scenarios, cap: USE_LITE_MAX_CHARS, runtime };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -682,7 +686,7 @@ function render(r: Report): string {
   const inv = r.investigate;
   if (inv) {
     out.push('');
-    out.push('## Embedding cost (use-lite, one thread, CPU time)');
+    out.push(`## Embedding cost (use-lite on ${inv.runtime ?? 'tfjs'}, one thread, CPU time)`);
     out.push('');
     out.push(
       `Price per text length (${inv.sweep[0]?.texts ?? 0} distinct prose texts per length, one embed call each; "cut" = the model sees the first ${inv.cap} chars, ` +
