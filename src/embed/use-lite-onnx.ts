@@ -6,11 +6,9 @@
 // the batch is dense [B, T] with a 0/1 mask. Padded positions are masked out of attention and
 // pooling, so they never reach a real token's value: the vectors match the TF.js ones to float error
 // (test/embed/use-lite-onnx.test.ts).
-import onnxProto from 'onnx-proto';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
+import { encodeOnnxModel, onnx, valueInfo } from './onnx-model.js';
 import type { UseLiteArtifacts, WeightTensor } from './use-lite-weights.js';
-
-const { onnx } = onnxProto;
 
 const ENCODE = 'module_apply_default/Encoder_en/KonaTransformer/Encode/';
 const STACK = `${ENCODE}TransformerStack/`;
@@ -168,28 +166,14 @@ export function buildUseLiteGraph(artifacts: UseLiteArtifacts): UseLiteGraph {
   const out = g.one('Mul', [tanh, g.one('Reciprocal', [g.one('Sqrt', [norm])])]);
   g.nodes.push(onnx.NodeProto.create({ opType: 'Identity', input: [out], output: ['embedding'] }));
 
-  const valueInfo = (name: string, elemType: number, dims: (string | number)[]) =>
-    onnx.ValueInfoProto.create({
-      name,
-      type: {
-        tensorType: {
-          elemType,
-          shape: { dim: dims.map((d) => (typeof d === 'string' ? { dimParam: d } : { dimValue: d })) },
-        },
-      },
-    });
   const { FLOAT, INT64 } = onnx.TensorProto.DataType;
-  const model = onnx.ModelProto.create({
-    irVersion: 8,
-    producerName: 'cairn',
-    opsetImport: [{ domain: '', version: 17 }],
-    graph: {
-      name: 'use-lite',
-      node: g.nodes,
-      initializer: g.initializers,
-      input: [valueInfo(ids, INT64, ['batch', 'tokens']), valueInfo(mask, FLOAT, ['batch', 'tokens'])],
-      output: [valueInfo('embedding', FLOAT, ['batch', tensor(artifacts, 'module/Encoder_en/hidden_layers/tanh_layer_0/bias').shape[0]!])],
-    },
+  const model = encodeOnnxModel({
+    name: 'use-lite',
+    opset: 17,
+    nodes: g.nodes,
+    initializers: g.initializers,
+    inputs: [valueInfo(ids, INT64, ['batch', 'tokens']), valueInfo(mask, FLOAT, ['batch', 'tokens'])],
+    outputs: [valueInfo('embedding', FLOAT, ['batch', tensor(artifacts, 'module/Encoder_en/hidden_layers/tanh_layer_0/bias').shape[0]!])],
   });
-  return { model: onnx.ModelProto.encode(model).finish(), maxTokens };
+  return { model, maxTokens };
 }

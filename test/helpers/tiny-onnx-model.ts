@@ -2,7 +2,7 @@
 // an ONNX graph (embedding lookup masked by attention_mask → last_hidden_state [batch, seq, DIMS]),
 // a BERT-style WordPiece tokenizer.json, tokenizer_config.json and config.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import onnxProto from 'onnx-proto';
+import { encodeOnnxModel, onnx, valueInfo } from '../../src/embed/onnx-model.js';
 import { join } from 'node:path';
 
 export const TINY_DIMS = 8;
@@ -13,15 +13,8 @@ const LETTERS = 'abcdefghijklmnopqrstuvwxyz0123456789'.split('');
 /** Token strings by id: specials, whole words, then single characters (so any word tokenizes). */
 export const TINY_VOCAB: string[] = [...SPECIALS, ...WORDS, ...LETTERS, ...LETTERS.map((c) => `##${c}`)];
 
-const { onnx } = onnxProto;
 const enc = new TextEncoder();
 const { FLOAT, INT64 } = onnx.TensorProto.DataType;
-type Dim = number | string;
-const valueInfo = (name: string, elemType: number, shape: Dim[]) =>
-  onnx.ValueInfoProto.create({
-    name,
-    type: { tensorType: { elemType, shape: { dim: shape.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d })) } } },
-  });
 const tensor = (name: string, dataType: number, dims: number[], rawData: Uint8Array) => onnx.TensorProto.create({ name, dataType, dims, rawData });
 const node = (op: string, input: string[], output: string[], intAttrs: Record<string, number> = {}) =>
   onnx.NodeProto.create({
@@ -54,27 +47,25 @@ export function tinyEmbeddingRow(token: string): Float32Array {
 export function buildTinyOnnx(): Uint8Array {
   const table = embeddingTable(TINY_VOCAB.length, TINY_DIMS);
   const axes = new BigInt64Array([2n]);
-  const model = onnx.ModelProto.create({
-    irVersion: 8,
-    producerName: 'cairn-tests',
-    opsetImport: [{ domain: '', version: 13 }],
-    graph: {
+  return encodeOnnxModel(
+    {
       name: 'tiny-embedder',
-      node: [
+      opset: 13,
+      nodes: [
         node('Gather', ['embeddings', 'input_ids'], ['gathered'], { axis: 0 }),
         node('Cast', ['attention_mask'], ['mask_f'], { to: FLOAT }),
         node('Unsqueeze', ['mask_f', 'unsqueeze_axes'], ['mask_3d']),
         node('Mul', ['gathered', 'mask_3d'], ['last_hidden_state']),
       ],
-      initializer: [
+      initializers: [
         tensor('embeddings', FLOAT, [TINY_VOCAB.length, TINY_DIMS], new Uint8Array(table.buffer)),
         tensor('unsqueeze_axes', INT64, [1], new Uint8Array(axes.buffer)),
       ],
-      input: [valueInfo('input_ids', INT64, ['batch', 'sequence']), valueInfo('attention_mask', INT64, ['batch', 'sequence'])],
-      output: [valueInfo('last_hidden_state', FLOAT, ['batch', 'sequence', TINY_DIMS])],
+      inputs: [valueInfo('input_ids', INT64, ['batch', 'sequence']), valueInfo('attention_mask', INT64, ['batch', 'sequence'])],
+      outputs: [valueInfo('last_hidden_state', FLOAT, ['batch', 'sequence', TINY_DIMS])],
     },
-  });
-  return onnx.ModelProto.encode(model).finish();
+    'cairn-tests',
+  );
 }
 
 function tokenizerJson(): unknown {
