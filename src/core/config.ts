@@ -99,6 +99,13 @@ export const searchConfigSchema = z.strictObject({
    */
   coverageWeight: z.number().min(0).max(1).default(0.5),
   /**
+   * Weight of the query's focus (its content words without the names of speakers it mentions) in
+   * the query vector: normalize(question + w·focus). Turns are embedded without their speaker's
+   * name, so a name in the question pulls the vector towards everything about that person
+   * (0 = the question alone; LoCoMo: bench/results/locomo.md).
+   */
+  focusWeight: z.number().min(0).max(2).default(1),
+  /**
    * Ask the configured chat model (judge.llm) how a matching memory might be worded before
    * searching: its phrasings join the query vector, its words the BM25 terms. Off by default: a
    * search then waits for a model call (cached per query); a search may turn it on or off itself.

@@ -25,7 +25,7 @@ import { buildStatus, type StatusReport } from './status.js';
 import { Judging, type JudgeReport } from './judging.js';
 import { createLlmRuntime, createQueryRewriter } from './llm-runtime.js';
 import type { QueryRewriter, RewriteOutcome } from '../search/query-rewrite.js';
-import { normalize } from '../embed/embedder.js';
+import { blendVectors, queryFocus } from '../search/query-focus.js';
 import { localDayTime } from '../core/local-time.js';
 import { giveFeedback, type FeedbackResult } from './feedback.js';
 import { getState, memoryFilePath, setState, stateFilePath, type HotState, type HotStatePatch, type SetStateResult } from './hot-state.js';
@@ -221,7 +221,7 @@ export class Cairn {
       else {
         try {
           // Embedding starts first (possibly on another thread); catch-up and BM25 run meanwhile.
-          const queryVector = rewriting ? this.embedRewritten(input.query, rewriting) : this.embedQuery(input.query);
+          const queryVector = this.queryVector(ns, input.query, rewriting);
           queryVector.catch(() => undefined); // awaited (and reported) below, or not needed
           const index = this.index();
           await index.catchUp(ns);
@@ -261,27 +261,28 @@ export class Cairn {
     return this.rewriter.expand(namespace, query, localDayTime(new Date().toISOString(), this.config.timezone)!.day);
   }
 
-  /** The query's vector moved halfway towards the mean of the rewrite's phrasings. */
-  private async embedRewritten(query: string, rewriting: Promise<RewriteOutcome>): Promise<Float32Array> {
-    const [own, outcome] = await Promise.all([this.embedQuery(query), rewriting]);
-    if (outcome.status !== 'used' || outcome.queries.length === 0) return own;
-    const others = await this.embedder!.embed(outcome.queries);
-    const mixed = new Float32Array(own.length);
-    for (let i = 0; i < own.length; i++) {
-      let sum = 0;
-      for (const v of others) sum += v[i]!;
-      mixed[i] = own[i]! + sum / others.length;
-    }
-    return normalize(mixed);
+  /**
+   * The query's vector: the question blended with its focus (search.focusWeight), then moved
+   * halfway towards the mean of the rewrite's phrasings when the model rewrote it.
+   */
+  private async queryVector(namespace: string, query: string, rewriting: Promise<RewriteOutcome> | null): Promise<Float32Array> {
+    const weight = this.config.search.focusWeight;
+    const focus = weight > 0 ? queryFocus(query, await this.store.speakers(namespace)) : null;
+    const [own, focused] = await this.embedQueries(focus ? [query, focus] : [query]);
+    const vector = focused ? blendVectors(own!, [focused], weight) : own!;
+    const outcome = rewriting ? await rewriting : null;
+    if (outcome?.status !== 'used' || outcome.queries.length === 0) return vector;
+    return blendVectors(vector, await this.embedder!.embed(outcome.queries), 1);
   }
 
-  private async embedQuery(text: string): Promise<Float32Array> {
-    // A query equal to an already embedded text reuses its cached vector (search never writes).
-    const hash = sha256(text);
-    const hit = (await this.store.cacheGet(this.embedder!.modelId, [hash])).get(hash);
-    if (hit) return hit;
-    const [vec] = await this.embedder!.embed([text]);
-    return vec!;
+  private async embedQueries(texts: string[]): Promise<Float32Array[]> {
+    // A text equal to an already embedded one reuses its cached vector (search never writes).
+    const hashes = texts.map((t) => sha256(t));
+    const cached = await this.store.cacheGet(this.embedder!.modelId, hashes);
+    const missing = texts.filter((_, i) => !cached.has(hashes[i]!));
+    const fresh = missing.length ? await this.embedder!.embed(missing) : [];
+    let next = 0;
+    return hashes.map((h) => cached.get(h) ?? fresh[next++]!);
   }
 
   /** Embeds every entry that lacks a vector for the active model. */
