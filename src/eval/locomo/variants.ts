@@ -21,7 +21,7 @@ export interface Variant {
 /** Every technique of the default search switched off: where the ablation starts from. */
 const PLAIN = {
   bm25Weight: 0.6, vectorWeight: 0.4, importanceWeight: 0.1, candidates: 100,
-  neighbourWeight: 0, speakerBoost: 0, coverageWeight: 0, groupHits: 1, contextTurns: 0,
+  neighbourWeight: 0, speakerBoost: 0, coverageWeight: 0, groupHits: 1, contextTurns: 0, focusWeight: 0,
 };
 const SPEAKER = { ...PLAIN, speakerBoost: 1 };
 const NEIGHBOURS = { ...SPEAKER, neighbourWeight: 0.5 };
@@ -35,10 +35,12 @@ export const VARIANTS: readonly Variant[] = [
   { name: '+ neighbours', description: '+ speaker + half the relevance of the best neighbouring turn', config: { search: NEIGHBOURS } },
   { name: '+ coverage', description: '+ neighbours + relevance scaled by the share of query words a text has (0.5)', config: { search: COVERAGE } },
   { name: '+ tuning', description: '+ coverage + fusion 0.5/0.5, importance 0.25, 200 candidates (what the default pool is at limit 20)', config: { search: TUNED } },
-  { name: '+ session groups', description: '+ tuning + up to 4 hits of a session per result (previews of 160 chars): the default', config: { search: { ...TUNED, groupHits: 4, contextChars: 160 } } },
+  { name: '+ session groups', description: '+ tuning + up to 4 hits of a session per result (previews of 160 chars)', config: { search: { ...TUNED, groupHits: 4, contextChars: 160 } } },
+  { name: '+ query focus', description: '+ session groups + the query vector blended with the query\'s focus (content words without the speakers it names): the default', config: { search: { ...TUNED, groupHits: 4, contextChars: 160, focusWeight: 1 } } },
   { name: 'no speaker', description: 'default without the speaker factor', config: { search: { speakerBoost: 0 } } },
   { name: 'no neighbours', description: 'default without relevance from neighbouring turns', config: { search: { neighbourWeight: 0 } } },
   { name: 'no coverage', description: 'default without the query-word coverage factor', config: { search: { coverageWeight: 0 } } },
+  { name: 'no query focus', description: 'default with the query vector of the question alone', config: { search: { focusWeight: 0 } } },
   { name: 'no importance', description: 'default without the judged-importance prior', config: { search: { importanceWeight: 0 } } },
   { name: 'no groups', description: 'default with one hit per result (the same 200-candidate pool)', config: { search: { groupHits: 1, candidates: 200 } } },
   { name: 'neighbours shown', description: 'one hit per result with a context turn on each side (200 chars) instead of groups', config: { search: { groupHits: 1, candidates: 200, contextTurns: 1, contextChars: 200 } } },
