@@ -646,12 +646,17 @@ function render(r: Report): string {
   out.push('');
   const rows: string[][] = [
     [
-      'ingest without embedding (`Cairn.open({ embedder: null })` + `ingest`)',
+      'ingest without embedding, whole (`Cairn.open({ embedder: null })` + `ingest`: capture, then realtime view and judge)',
       `**${int(c.turnsPerSec)} turns/s** wall (${int(c.turns)} turns in ${f1(c.ms / 1000)} s); **${int(c.turnsPerCpuSec)} turns per CPU second**`,
-      `≥ ${int(TARGETS.capturePerSec)} turns/s`,
-      `${mark(c.turnsPerSec >= TARGETS.capturePerSec)} wall, ${mark(c.turnsPerCpuSec >= TARGETS.capturePerSec)} CPU`,
+      '',
+      '',
     ],
-    ['  capture part alone (read, parse, redact, commit)', `${int(c.captureTurnsPerSec)} turns/s wall (${f1(c.captureMs / 1000)} s)`, `≥ ${int(TARGETS.capturePerSec)} turns/s`, mark(c.captureTurnsPerSec >= TARGETS.capturePerSec)],
+    [
+      '  capture (read, parse, redact, store and FTS-index the turns with their checkpoint: searchable)',
+      `**${int(c.captureTurnsPerSec)} turns/s** wall (${f1(c.captureMs / 1000)} s)`,
+      `≥ ${int(TARGETS.capturePerSec)} turns/s`,
+      mark(c.captureTurnsPerSec >= TARGETS.capturePerSec),
+    ],
     ['  stages after capture (realtime view, judge, …)', `${f1((c.ms - c.captureMs) / 1000)} s`, '', ''],
     ['  lines / bytes', `${int(c.linesPerSec)} lines/s, ${f1(c.mbPerSec)} MiB/s`, '', ''],
     [`  batch of ${int(c.batches.linesPerBatch)} lines (read, parse, redact, commit) p50 / p95`, pairMs(c.batches.cycle), '', ''],
