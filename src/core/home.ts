@@ -10,6 +10,8 @@ export interface HomePaths {
   config: string;
   database: string;
   indexDir: string;
+  /** Files derived from local models, rebuilt when missing (the use-lite ONNX graph). */
+  cacheDir: string;
   /** The capture daemon's lock (who runs it) and its last reported state. */
   daemonLock: string;
   daemonState: string;
@@ -35,6 +37,7 @@ export function resolveHome(explicit?: string): HomePaths {
     config: join(root, 'config.json'),
     database: join(root, 'cairn.db'),
     indexDir: join(root, 'index'),
+    cacheDir: join(root, 'cache'),
     daemonLock: join(root, 'run', 'daemon.lock'),
     daemonState: join(root, 'run', 'daemon.json'),
     logDir: join(root, 'logs'),

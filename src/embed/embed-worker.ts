@@ -3,6 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { EmbedderConfig } from '../core/config.js';
 import type { Embedder } from './embedder.js';
+import type { LocalModelOptions } from './factory.js';
 
 export type WorkerCall = { type: 'init' } | { type: 'embed'; texts: string[] };
 export type WorkerRequest = WorkerCall & { id: number };
@@ -13,10 +14,10 @@ export type WorkerResponse =
 const port = parentPort;
 if (!port) throw new Error('embed-worker must run in a worker thread');
 
-const config = (workerData as { config: EmbedderConfig }).config;
+const { config, options } = workerData as { config: EmbedderConfig; options: LocalModelOptions };
 // Only the one embedder module is loaded: a worker's start-up is on the cold-search path.
 const embedderPromise: Promise<Embedder> = (async () => {
-  if (config.provider === 'use-lite') return new (await import('./use-lite.js')).UseLiteEmbedder({ runtime: config.runtime });
+  if (config.provider === 'use-lite') return new (await import('./use-lite.js')).UseLiteEmbedder({ runtime: config.runtime, cacheDir: options.cacheDir });
   if (config.provider === 'transformers') return new (await import('./transformers.js')).TransformersEmbedder(config);
   throw new Error(`embedder provider "${config.provider}" does not run in a worker`);
 })();

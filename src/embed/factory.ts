@@ -8,14 +8,19 @@ import { TransformersEmbedder, transformersModelId } from './transformers.js';
 import { USE_LITE_MODEL_ID, UseLiteEmbedder } from './use-lite.js';
 import { WorkerEmbedder } from './worker-embedder.js';
 
+export interface LocalModelOptions {
+  /** A folder for files derived from a local model (the home's cache folder). */
+  cacheDir?: string;
+}
+
 /**
  * Builds the configured embedder; null for provider "none" (BM25-only search).
  * Loads nothing: models load, and endpoints are first contacted, in `init()`.
  */
-export function createEmbedder(config: EmbedderConfig): Embedder | null {
+export function createEmbedder(config: EmbedderConfig, options: LocalModelOptions = {}): Embedder | null {
   switch (config.provider) {
     case 'use-lite':
-      return new UseLiteEmbedder({ runtime: config.runtime });
+      return new UseLiteEmbedder({ runtime: config.runtime, cacheDir: options.cacheDir });
     case 'transformers':
       return new TransformersEmbedder(config);
     case 'ollama':
@@ -31,9 +36,9 @@ export function createEmbedder(config: EmbedderConfig): Embedder | null {
  * Like createEmbedder, but runs CPU-bound local models (use-lite, transformers) in `threads`
  * worker threads that start loading at once. HTTP embedders stay in-process: they only wait.
  */
-export function createThreadedEmbedder(config: EmbedderConfig, threads: number): Embedder | null {
-  if (threads < 1 || (config.provider !== 'use-lite' && config.provider !== 'transformers')) return createEmbedder(config);
-  return new WorkerEmbedder(embedderModelId(config)!, config, threads);
+export function createThreadedEmbedder(config: EmbedderConfig, threads: number, options: LocalModelOptions = {}): Embedder | null {
+  if (threads < 1 || (config.provider !== 'use-lite' && config.provider !== 'transformers')) return createEmbedder(config, options);
+  return new WorkerEmbedder(embedderModelId(config)!, config, threads, options);
 }
 
 /** The modelId the configured embedder records with its vectors; null for provider "none". */

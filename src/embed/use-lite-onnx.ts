@@ -14,6 +14,8 @@ const ENCODE = 'module_apply_default/Encoder_en/KonaTransformer/Encode/';
 const STACK = `${ENCODE}TransformerStack/`;
 const KERNELS = 'module/Encoder_en/KonaTransformer/Encode/';
 const LAYERS = 2;
+// Changing the graph below? Bump USE_LITE_GRAPH_VERSION (use-lite-graph-cache.ts) so cached
+// copies of the old graph are rebuilt.
 
 /** Tokens the model reads per text; later ones are dropped, as the TF graph's ClipToMaxLength does. */
 export interface UseLiteGraph {

@@ -4,8 +4,8 @@
 // to TF.js when it cannot load.
 import type * as Ort from 'onnxruntime-node';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
-import { buildUseLiteGraph } from './use-lite-onnx.js';
-import { loadUseLiteArtifacts } from './use-lite-weights.js';
+import { dropCachedGraph, findCachedGraph, graphKey, saveCachedGraph } from './use-lite-graph-cache.js';
+import { loadUseLiteArtifacts, loadUseLiteVocabulary, readUseLiteManifest, useLiteModelDir } from './use-lite-weights.js';
 
 interface Tokenizer {
   encode(text: string): number[];
@@ -14,6 +14,8 @@ interface Tokenizer {
 export interface UseLiteOrtOptions {
   /** ONNX Runtime intra-op threads (default 1: callers that want more cores run more workers). */
   threads?: number;
+  /** Where the built graph is kept between processes (the home's cache folder); none: rebuilt each time. */
+  cacheDir?: string;
 }
 
 export class UseLiteOrtRunner {
@@ -32,21 +34,39 @@ export class UseLiteOrtRunner {
     } catch (err) {
       throw new CairnError(ERROR_CODES.EMBEDDER, `onnxruntime-node is not available: ${(err as Error).message}`, undefined, { cause: err });
     }
-    const [artifacts, { EmbeddingsModel }] = await Promise.all([loadUseLiteArtifacts(), import('@energetic-ai/embeddings')]);
-    const { model, maxTokens } = buildUseLiteGraph(artifacts);
-    let session: Ort.InferenceSession;
-    try {
-      session = await ort.InferenceSession.create(model, {
-        intraOpNumThreads: Math.max(1, options.threads ?? 1),
-        interOpNumThreads: 1,
-        graphOptimizationLevel: 'all',
-        executionMode: 'sequential',
-      });
-    } catch (err) {
-      throw new CairnError(ERROR_CODES.EMBEDDER, `onnxruntime-node cannot run the use-lite graph: ${(err as Error).message}`, undefined, { cause: err });
+    const dir = useLiteModelDir();
+    const [manifest, vocabulary, { EmbeddingsModel }] = await Promise.all([readUseLiteManifest(dir), loadUseLiteVocabulary(dir), import('@energetic-ai/embeddings')]);
+    const key = graphKey(manifest);
+    const cached = options.cacheDir ? findCachedGraph(options.cacheDir, key) : null;
+    const sessionOptions: Ort.InferenceSession.SessionOptions = {
+      intraOpNumThreads: Math.max(1, options.threads ?? 1),
+      interOpNumThreads: 1,
+      graphOptimizationLevel: 'all',
+      executionMode: 'sequential',
+    };
+    let session: Ort.InferenceSession | null = null;
+    let maxTokens = 0;
+    if (cached) {
+      try {
+        session = await ort.InferenceSession.create(cached.path, sessionOptions);
+        maxTokens = cached.maxTokens;
+      } catch {
+        dropCachedGraph(cached); // damaged or from an incompatible runtime: rebuilt below
+      }
+    }
+    if (!session) {
+      const { buildUseLiteGraph } = await import('./use-lite-onnx.js');
+      const built = buildUseLiteGraph(await loadUseLiteArtifacts(dir));
+      try {
+        session = await ort.InferenceSession.create(built.model, sessionOptions);
+      } catch (err) {
+        throw new CairnError(ERROR_CODES.EMBEDDER, `onnxruntime-node cannot run the use-lite graph: ${(err as Error).message}`, undefined, { cause: err });
+      }
+      maxTokens = built.maxTokens;
+      if (options.cacheDir) saveCachedGraph(options.cacheDir, key, maxTokens, built.model);
     }
     // The package's own SentencePiece tokenizer, without its TF.js graph.
-    const { tokenizer } = new EmbeddingsModel({ vocabulary: artifacts.vocabulary, model: null as never }) as unknown as { tokenizer: Tokenizer };
+    const { tokenizer } = new EmbeddingsModel({ vocabulary, model: null as never }) as unknown as { tokenizer: Tokenizer };
     return new UseLiteOrtRunner(ort, session, tokenizer, maxTokens);
   }
 

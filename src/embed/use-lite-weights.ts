@@ -41,18 +41,37 @@ export function useLiteModelDir(): string {
   }
 }
 
+/** The package's model.json as text: what identifies the weights (it names every shard and shape). */
+export async function readUseLiteManifest(dir = useLiteModelDir()): Promise<string> {
+  try {
+    return await readFile(join(dir, 'model.json'), 'utf8');
+  } catch (err) {
+    return fail(`${dir}: ${(err as Error).message}`, err);
+  }
+}
+
+/** SentencePiece pieces and scores for the package's tokenizer. */
+export async function loadUseLiteVocabulary(dir = useLiteModelDir()): Promise<[string, number][]> {
+  let vocabulary: unknown;
+  try {
+    vocabulary = JSON.parse(await readFile(join(dir, 'vocab.json'), 'utf8'));
+  } catch (err) {
+    return fail(`${dir}: ${(err as Error).message}`, err);
+  }
+  if (!Array.isArray(vocabulary)) fail(`${dir}/vocab.json is not a list of pieces`);
+  return vocabulary as [string, number][];
+}
+
 export async function loadUseLiteArtifacts(dir = useLiteModelDir()): Promise<UseLiteArtifacts> {
   let model: ModelJson;
   let vocabulary: [string, number][];
   try {
-    [model, vocabulary] = await Promise.all([
-      readFile(join(dir, 'model.json'), 'utf8').then((t) => JSON.parse(t) as ModelJson),
-      readFile(join(dir, 'vocab.json'), 'utf8').then((t) => JSON.parse(t) as [string, number][]),
-    ]);
+    [model, vocabulary] = await Promise.all([readUseLiteManifest(dir).then((t) => JSON.parse(t) as ModelJson), loadUseLiteVocabulary(dir)]);
   } catch (err) {
-    return fail(`${dir}: ${(err as Error).message}`, err);
+    if (err instanceof CairnError) throw err;
+    return fail(`${dir}/model.json: ${(err as Error).message}`, err);
   }
-  if (!Array.isArray(model?.weightsManifest) || !Array.isArray(vocabulary)) fail(`${dir}/model.json has no weightsManifest`);
+  if (!Array.isArray(model?.weightsManifest)) fail(`${dir}/model.json has no weightsManifest`);
   const tensors = new Map<string, WeightTensor>();
   for (const group of model.weightsManifest) {
     const shards = await Promise.all(group.paths.map((p) => readFile(join(dir, p)).catch((err: Error) => fail(`${p}: ${err.message}`, err))));

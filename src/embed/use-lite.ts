@@ -30,6 +30,8 @@ export interface UseLiteOptions {
    * tokenizer: the vectors agree to float error, so stored vectors stay valid across a switch.
    */
   runtime?: UseLiteRuntime;
+  /** Where onnxruntime keeps the built graph between processes (the home's cache folder). */
+  cacheDir?: string;
 }
 
 export type UseLiteRuntime = 'auto' | 'onnxruntime' | 'tfjs';
@@ -57,6 +59,7 @@ export class UseLiteEmbedder implements Embedder {
   private readonly batchSize: number;
   private readonly maxChars: number;
   private readonly runtimeChoice: UseLiteRuntime;
+  private readonly cacheDir: string | undefined;
   private backendPromise: Promise<Backend> | undefined;
   private loaded: Backend | undefined;
   /** Why "auto" fell back to TF.js, when it did. */
@@ -66,6 +69,7 @@ export class UseLiteEmbedder implements Embedder {
     this.batchSize = Math.max(1, options.batchSize ?? 32);
     this.maxChars = Math.max(1, options.maxChars ?? USE_LITE_MAX_CHARS);
     this.runtimeChoice = options.runtime ?? 'auto';
+    this.cacheDir = options.cacheDir;
   }
 
   /** The runtime in use once loaded ("onnxruntime" or "tfjs"). */
@@ -135,7 +139,7 @@ export class UseLiteEmbedder implements Embedder {
   private async loadBackend(): Promise<Backend> {
     if (this.runtimeChoice === 'tfjs') return loadTfjs();
     try {
-      return await loadOnnxRuntime();
+      return await loadOnnxRuntime(this.cacheDir);
     } catch (err) {
       if (this.runtimeChoice === 'onnxruntime') throw err;
       this.fallbackReason = (err as Error).message;
@@ -144,9 +148,9 @@ export class UseLiteEmbedder implements Embedder {
   }
 }
 
-async function loadOnnxRuntime(): Promise<Backend> {
+async function loadOnnxRuntime(cacheDir: string | undefined): Promise<Backend> {
   const { UseLiteOrtRunner } = await import('./use-lite-ort.js');
-  const runner = await UseLiteOrtRunner.load();
+  const runner = await UseLiteOrtRunner.load(cacheDir ? { cacheDir } : {});
   return { name: 'onnxruntime', embed: (batch) => runner.embed(batch), dispose: () => runner.dispose() };
 }
 

@@ -3,6 +3,7 @@
 // spread bulk embedding (reembed, import, capture) over every core.
 import { Worker } from 'node:worker_threads';
 import type { EmbedderConfig } from '../core/config.js';
+import type { LocalModelOptions } from './factory.js';
 import { CairnError, ERROR_CODES, type ErrorCode } from '../core/errors.js';
 import type { Embedder, EmbedderInfo } from './embedder.js';
 import { onceUntilFailure } from './once.js';
@@ -28,14 +29,14 @@ class EmbedThread {
   /** Requests sent and not yet answered: the pool sends new work to the least busy thread. */
   inFlight = 0;
 
-  constructor(config: EmbedderConfig) {
+  constructor(config: EmbedderConfig, options: LocalModelOptions) {
     this.worker = RUNNING_FROM_SOURCE
       ? // Loader hooks are per thread on Node 20: register tsx in the worker before loading it.
         new Worker(`import('tsx/esm/api').then((m) => m.register()).then(() => import(${JSON.stringify(WORKER_URL.href)}))`, {
           eval: true,
-          workerData: { config },
+          workerData: { config, options },
         })
-      : new Worker(WORKER_URL, { workerData: { config } });
+      : new Worker(WORKER_URL, { workerData: { config, options } });
     this.worker.unref();
     this.worker.on('message', (res: WorkerResponse) => {
       const p = this.pending.get(res.id);
@@ -87,8 +88,9 @@ export class WorkerEmbedder implements Embedder {
     readonly modelId: string,
     config: EmbedderConfig,
     threads = 1,
+    options: LocalModelOptions = {},
   ) {
-    this.threads = Array.from({ length: Math.max(1, threads) }, () => new EmbedThread(config));
+    this.threads = Array.from({ length: Math.max(1, threads) }, () => new EmbedThread(config, options));
     void this.init().catch(() => undefined); // preload; a failure is reported by the next call
   }
 

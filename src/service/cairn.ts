@@ -110,7 +110,7 @@ export class Cairn {
     const busyTimeoutMs = options.busyTimeoutMs ?? busyTimeoutFromEnv();
     mkdirSync(paths.root, { recursive: true });
     // The embedder first: worker threads begin loading the model while the store opens.
-    const embedder = options.embedder !== undefined ? options.embedder : createThreadedEmbedder(config.embedder, options.embedThreads ?? 0);
+    const embedder = options.embedder !== undefined ? options.embedder : createThreadedEmbedder(config.embedder, options.embedThreads ?? 0, { cacheDir: paths.cacheDir });
     try {
       const store = new SqliteStore(paths.database, { busyTimeoutMs });
       return new Cairn(paths, config, store, embedder, namespace);

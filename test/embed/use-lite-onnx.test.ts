@@ -4,7 +4,7 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, truncateSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { loadUseLiteArtifacts, useLiteModelDir } from '../../src/embed/use-lite-
 import { buildUseLiteGraph } from '../../src/embed/use-lite-onnx.js';
 import { WorkerEmbedder } from '../../src/embed/worker-embedder.js';
 import { loadConfigFile } from '../../src/core/config.js';
+import { Cairn } from '../../src/service/cairn.js';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -192,4 +193,62 @@ test('config: embedder.runtime takes auto, onnxruntime or tfjs and names the key
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+describe('the built graph cached in the home', { concurrency: false }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-graph-cache-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const graphs = (d: string) => (existsSync(d) ? readdirSync(d).filter((f) => f.endsWith('.onnx')) : []);
+  const embedWith = async (cacheDir: string) => {
+    const e = new UseLiteEmbedder({ runtime: 'onnxruntime', cacheDir });
+    try {
+      return await e.embed(CORPUS.slice(3, 6));
+    } finally {
+      await e.close();
+    }
+  };
+
+  test('the first load writes it, the next loads it and gets the same vectors', async () => {
+    const cacheDir = join(dir, 'a', 'cache');
+    const first = await embedWith(cacheDir);
+    assert.equal(graphs(cacheDir).length, 1);
+    assert.match(graphs(cacheDir)[0]!, /^use-lite-[0-9a-f]{16}-t128\.onnx$/);
+    const mtime = statSync(join(cacheDir, graphs(cacheDir)[0]!)).mtimeMs;
+    const second = await embedWith(cacheDir);
+    assert.equal(statSync(join(cacheDir, graphs(cacheDir)[0]!)).mtimeMs, mtime, 'read, not rewritten');
+    second.forEach((v, i) => assert.ok(dot(v, first[i]!) > 0.99999));
+  });
+
+  test('a damaged file is dropped and rebuilt; graphs of other weights are removed', async () => {
+    const cacheDir = join(dir, 'b');
+    await embedWith(cacheDir);
+    const [name] = graphs(cacheDir);
+    writeFileSync(join(cacheDir, name!), 'not a protobuf');
+    writeFileSync(join(cacheDir, 'use-lite-0123456789abcdef-t128.onnx'), 'an old graph');
+    const vectors = await embedWith(cacheDir);
+    assert.deepEqual(graphs(cacheDir), [name]);
+    assert.ok(statSync(join(cacheDir, name!)).size > 1_000_000, 'rebuilt');
+    const fresh = await new UseLiteEmbedder({ runtime: 'tfjs' }).embed(CORPUS.slice(3, 6));
+    vectors.forEach((v, i) => assert.ok(dot(v, fresh[i]!) > 0.99999));
+  });
+
+  test('a cache folder that cannot be created costs nothing but the cache', async () => {
+    const blocker = join(dir, 'file');
+    writeFileSync(blocker, 'a file where the folder would go');
+    const vectors = await embedWith(join(blocker, 'cache'));
+    assert.equal(vectors.length, 3);
+    assert.equal(readFileSync(blocker, 'utf8'), 'a file where the folder would go');
+  });
+
+  test('Cairn keeps it in <home>/cache', async () => {
+    const home = join(dir, 'home');
+    const cairn = await Cairn.open({ home, config: { embedder: { provider: 'use-lite', runtime: 'onnxruntime' } } });
+    try {
+      await cairn.remember({ text: 'We picked PostgreSQL for the shared store.' });
+      assert.equal((await cairn.search('database choice')).mode, 'hybrid');
+    } finally {
+      await cairn.close();
+    }
+    assert.equal(graphs(join(home, 'cache')).length, 1);
+  });
 });
