@@ -88,7 +88,7 @@ export class UseLiteEmbedder implements Embedder {
     const backend = await this.backend();
     const input = texts.map((t) => head(t, this.maxChars));
     // The model pads every text of a batch to the longest one: batching texts of similar length
-    // (sorted) doubled throughput on chat-length text (bench: 21 → 44 texts/s).
+    // (sorted) doubled throughput on chat-length text on TF.js (21 → 44 texts/s), 1.4× on onnxruntime.
     const order = input.map((_, i) => i).sort((a, b) => input[a]!.length - input[b]!.length);
     const out = new Array<Float32Array>(texts.length);
     for (let i = 0; i < order.length; i += this.batchSize) {

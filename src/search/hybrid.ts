@@ -2,7 +2,7 @@
 // Every candidate gets both scores (exact cosine from stored vectors), so fusion never compares
 // a real score with a missing one.
 import type { Kind, Provenance } from '../core/types.js';
-import type { EntryFilter, IndexEntry, NeighbourTurns, Store } from '../store/store.js';
+import type { EntryFilter, IndexEntry, NeighbourTurns, SpeakerCount, Store } from '../store/store.js';
 import { queryTerms } from './query-terms.js';
 import { makeSnippet } from './snippet.js';
 import { termCoverage } from './coverage.js';
@@ -27,6 +27,8 @@ export interface SearchParams {
   now?: number;
   /** More keyword text (a rewrite's words and phrasings): searched by BM25 beside the query's own terms. */
   expansion?: readonly string[];
+  /** The namespace's speakers when the caller already read them (else read here). */
+  speakers?: readonly SpeakerCount[];
 }
 
 export interface SearchResult {
@@ -103,7 +105,7 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   const { store, ranking } = deps;
   const now = params.now ?? Date.now();
   const terms = queryTerms(params.query);
-  const named = ranking.speakerBoost > 0 ? namedSpeakers(params.query, await store.speakers(params.namespace)) : null;
+  const named = ranking.speakerBoost > 0 ? namedSpeakers(params.query, params.speakers ?? (await store.speakers(params.namespace))) : null;
   // A named speaker's name is in nearly every turn that addresses them: a keyword that ranks
   // "thanks Dave" above what Dave said. The speaker factor below carries it instead.
   const keywordTerms = named?.tokens.size ? terms.filter((t) => !named.tokens.has(t)) : terms;

@@ -12,7 +12,7 @@ import type { Memory, Source } from '../core/types.js';
 import type { Embedder } from '../embed/embedder.js';
 import { createThreadedEmbedder } from '../embed/factory.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
-import type { JudgeStats, Store } from '../store/store.js';
+import type { JudgeStats, SpeakerCount, Store } from '../store/store.js';
 import { hybridSearch, type SearchResult, type VectorSide } from '../search/hybrid.js';
 import { VectorIndex } from '../search/vector-index.js';
 import { embedEntries, embedPending, type IndexProgress } from './indexer.js';
@@ -214,6 +214,8 @@ export class Cairn {
     const ns = this.namespace(namespace);
     const input = parseInput(searchInputSchema, { ...rest, query }, 'search');
     const rewriting = (input.rewrite ?? this.config.search.queryRewrite) ? this.rewriteQuery(ns, input.query) : null;
+    // Read once: the query vector's focus and the speaker factor both need them.
+    const speakers = await this.store.speakers(ns);
     let vectors: VectorSide | null = null;
     let degraded: string | undefined;
     if (input.mode !== 'bm25') {
@@ -221,7 +223,7 @@ export class Cairn {
       else {
         try {
           // Embedding starts first (possibly on another thread); catch-up and BM25 run meanwhile.
-          const queryVector = this.queryVector(ns, input.query, rewriting);
+          const queryVector = this.queryVector(input.query, speakers, rewriting);
           queryVector.catch(() => undefined); // awaited (and reported) below, or not needed
           const index = this.index();
           await index.catchUp(ns);
@@ -241,6 +243,7 @@ export class Cairn {
         query: input.query,
         limit: input.limit,
         mode,
+        speakers,
         ...(rewrite?.status === 'used' ? { expansion: [...rewrite.keywords, ...rewrite.queries] } : {}),
         filter: {
           since: input.since,
@@ -265,9 +268,9 @@ export class Cairn {
    * The query's vector: the question blended with its focus (search.focusWeight), then moved
    * halfway towards the mean of the rewrite's phrasings when the model rewrote it.
    */
-  private async queryVector(namespace: string, query: string, rewriting: Promise<RewriteOutcome> | null): Promise<Float32Array> {
+  private async queryVector(query: string, speakers: readonly SpeakerCount[], rewriting: Promise<RewriteOutcome> | null): Promise<Float32Array> {
     const weight = this.config.search.focusWeight;
-    const focus = weight > 0 ? queryFocus(query, await this.store.speakers(namespace)) : null;
+    const focus = weight > 0 ? queryFocus(query, speakers) : null;
     const [own, focused] = await this.embedQueries(focus ? [query, focus] : [query]);
     const vector = focused ? blendVectors(own!, [focused], weight) : own!;
     const outcome = rewriting ? await rewriting : null;
