@@ -1,15 +1,20 @@
-// The built use-lite ONNX graph, kept in the home's cache folder (28 MB). Building it means reading
-// and re-encoding the weights (~120 ms); ONNX Runtime loads the file itself in less, which is most
-// of what a cold `cairn search` waits for (docs/BENCHMARKS.md). The file is derived data: missing,
-// stale or unreadable, it is rebuilt; a home that cannot be written to simply goes without.
+// The built use-lite ONNX graph, kept in the home's cache folder: a small graph file and its
+// weights beside it (28 MB, ONNX external data). Building it means reading and re-encoding the
+// weights (~120 ms); ONNX Runtime maps the cached weights in less, which is most of what a cold
+// `cairn search` waits for (docs/BENCHMARKS.md). The files are derived data: missing, stale or
+// unreadable, they are rebuilt; a home that cannot be written to simply goes without.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { externalizeWeights } from './onnx-model.js';
 
-/** The version of the graph use-lite-onnx.ts builds: bump it with any change there. */
-export const USE_LITE_GRAPH_VERSION = 1;
+/** The version of the graph use-lite-onnx.ts builds and of its files here: bump it with any change. */
+export const USE_LITE_GRAPH_VERSION = 2;
 
 const NAME = /^use-lite-([0-9a-f]{16})-t(\d{1,4})\.onnx$/;
+/** Every file this cache writes, of any key: graphs, their weights, temp files. */
+const OWN_FILE = /^use-lite-[0-9a-f]{16}-t\d{1,4}\.(onnx|weights)$/;
+const TMP_FILE = /^use-lite-.*\.tmp$/;
 
 export interface CachedGraph {
   path: string;
@@ -35,27 +40,39 @@ export function findCachedGraph(cacheDir: string, key: string): CachedGraph | nu
   return null;
 }
 
-/** Writes the graph atomically and removes graphs of other keys; false when it could not. */
+/**
+ * Writes the weights, then the graph that names them (each atomically, so a graph on disk always
+ * has its weights written before it), and removes files of other keys; false when it could not.
+ */
 export function saveCachedGraph(cacheDir: string, key: string, maxTokens: number, model: Uint8Array): boolean {
   const name = `use-lite-${key}-t${maxTokens}.onnx`;
+  const weightsName = weightsFileOf(name);
+  const { graph, weights } = externalizeWeights(model, weightsName);
   // Unique per writer: two worker threads of one process may build at the same moment.
-  const tmp = join(cacheDir, `${name}.${randomBytes(6).toString('hex')}.tmp`);
+  const suffix = `${randomBytes(6).toString('hex')}.tmp`;
+  const temps = [join(cacheDir, `${weightsName}.${suffix}`), join(cacheDir, `${name}.${suffix}`)];
   try {
     mkdirSync(cacheDir, { recursive: true });
-    writeFileSync(tmp, model);
-    renameSync(tmp, join(cacheDir, name));
+    writeFileSync(temps[0]!, weights);
+    renameSync(temps[0]!, join(cacheDir, weightsName));
+    writeFileSync(temps[1]!, graph);
+    renameSync(temps[1]!, join(cacheDir, name));
   } catch {
-    quietly(() => rmSync(tmp, { force: true }));
+    for (const tmp of temps) quietly(() => rmSync(tmp, { force: true }));
     return false;
   }
   quietly(() => {
     for (const other of readdirSync(cacheDir)) {
       const path = join(cacheDir, other);
-      // Graphs of other weights or builders go; so do temp files a crashed writer left long ago.
-      if ((other !== name && NAME.test(other)) || (/^use-lite-.*\.tmp$/.test(other) && ageMs(path) > STALE_TMP_MS)) rmSync(path, { force: true });
+      // Files of other weights or builders go; so do temp files a crashed writer left long ago.
+      if ((other !== name && other !== weightsName && OWN_FILE.test(other)) || (TMP_FILE.test(other) && ageMs(path) > STALE_TMP_MS)) rmSync(path, { force: true });
     }
   });
   return true;
+}
+
+function weightsFileOf(graphName: string): string {
+  return graphName.replace(/\.onnx$/, '.weights');
 }
 
 /** Cache housekeeping never fails a load. */
@@ -79,4 +96,5 @@ function ageMs(path: string): number {
 
 export function dropCachedGraph(graph: CachedGraph): void {
   quietly(() => rmSync(graph.path, { force: true }));
+  quietly(() => rmSync(weightsFileOf(graph.path), { force: true }));
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UseLiteEmbedder } from '../../src/embed/use-lite.js';
 import { loadUseLiteArtifacts, useLiteModelDir } from '../../src/embed/use-lite-weights.js';
@@ -212,24 +212,40 @@ describe('the built graph cached in the home', { concurrency: false }, () => {
     const cacheDir = join(dir, 'a', 'cache');
     const first = await embedWith(cacheDir);
     assert.equal(graphs(cacheDir).length, 1);
-    assert.match(graphs(cacheDir)[0]!, /^use-lite-[0-9a-f]{16}-t128\.onnx$/);
-    const mtime = statSync(join(cacheDir, graphs(cacheDir)[0]!)).mtimeMs;
+    const [name] = graphs(cacheDir);
+    assert.match(name!, /^use-lite-[0-9a-f]{16}-t128\.onnx$/);
+    // A small graph and its weights beside it (external data ONNX Runtime maps).
+    const weights = join(cacheDir, name!.replace(/\.onnx$/, '.weights'));
+    assert.ok(statSync(join(cacheDir, name!)).size < 200_000);
+    assert.ok(statSync(weights).size > 20_000_000);
+    assert.deepEqual(readdirSync(cacheDir).sort(), [name, basename(weights)].sort());
+    const mtime = statSync(join(cacheDir, name!)).mtimeMs;
     const second = await embedWith(cacheDir);
-    assert.equal(statSync(join(cacheDir, graphs(cacheDir)[0]!)).mtimeMs, mtime, 'read, not rewritten');
+    assert.equal(statSync(join(cacheDir, name!)).mtimeMs, mtime, 'read, not rewritten');
     second.forEach((v, i) => assert.ok(dot(v, first[i]!) > 0.99999));
   });
 
-  test('a damaged file is dropped and rebuilt; graphs of other weights are removed', async () => {
+  test('a damaged graph or weights file is dropped and rebuilt; files of other weights are removed', async () => {
     const cacheDir = join(dir, 'b');
+    const reference = await new UseLiteEmbedder({ runtime: 'tfjs' }).embed(CORPUS.slice(3, 6));
     await embedWith(cacheDir);
     const [name] = graphs(cacheDir);
-    writeFileSync(join(cacheDir, name!), 'not a protobuf');
-    writeFileSync(join(cacheDir, 'use-lite-0123456789abcdef-t128.onnx'), 'an old graph');
-    const vectors = await embedWith(cacheDir);
-    assert.deepEqual(graphs(cacheDir), [name]);
-    assert.ok(statSync(join(cacheDir, name!)).size > 1_000_000, 'rebuilt');
-    const fresh = await new UseLiteEmbedder({ runtime: 'tfjs' }).embed(CORPUS.slice(3, 6));
-    vectors.forEach((v, i) => assert.ok(dot(v, fresh[i]!) > 0.99999));
+    const weights = join(cacheDir, name!.replace(/\.onnx$/, '.weights'));
+    const size = statSync(weights).size;
+    const damage: Array<[string, () => void]> = [
+      ['garbled graph', () => writeFileSync(join(cacheDir, name!), 'not a protobuf')],
+      ['truncated weights', () => truncateSync(weights, 1000)],
+      ['missing weights', () => rmSync(weights)],
+    ];
+    for (const [what, harm] of damage) {
+      harm();
+      writeFileSync(join(cacheDir, 'use-lite-0123456789abcdef-t128.onnx'), 'an old graph');
+      writeFileSync(join(cacheDir, 'use-lite-0123456789abcdef-t128.weights'), 'old weights');
+      const vectors = await embedWith(cacheDir);
+      assert.deepEqual(readdirSync(cacheDir).sort(), [name, basename(weights)].sort(), what);
+      assert.equal(statSync(weights).size, size, `${what}: rebuilt`);
+      vectors.forEach((v, i) => assert.ok(dot(v, reference[i]!) > 0.99999, what));
+    }
   });
 
   test('a cache folder that cannot be created costs nothing but the cache', async () => {
