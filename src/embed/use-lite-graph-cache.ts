@@ -6,7 +6,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { externalizeWeights } from './onnx-model.js';
 
 /** The version of the graph use-lite-onnx.ts builds and of its files here: bump it with any change. */
 export const USE_LITE_GRAPH_VERSION = 2;
@@ -40,22 +39,28 @@ export function findCachedGraph(cacheDir: string, key: string): CachedGraph | nu
   return null;
 }
 
+/** The cache's file names for a graph: the graph, and the weights file its initializers point to. */
+export function cachedGraphNames(key: string, maxTokens: number): { graph: string; weights: string } {
+  const graph = `use-lite-${key}-t${maxTokens}.onnx`;
+  return { graph, weights: weightsFileOf(graph) };
+}
+
 /**
  * Writes the weights, then the graph that names them (each atomically, so a graph on disk always
  * has its weights written before it), and removes files of other keys; false when it could not.
+ * The caller externalizes the graph (onnx-model.ts) so loading a cached graph never imports the
+ * protobuf library.
  */
-export function saveCachedGraph(cacheDir: string, key: string, maxTokens: number, model: Uint8Array): boolean {
-  const name = `use-lite-${key}-t${maxTokens}.onnx`;
-  const weightsName = weightsFileOf(name);
-  const { graph, weights } = externalizeWeights(model, weightsName);
+export function saveCachedGraph(cacheDir: string, key: string, maxTokens: number, files: { graph: Uint8Array; weights: Uint8Array }): boolean {
+  const { graph: name, weights: weightsName } = cachedGraphNames(key, maxTokens);
   // Unique per writer: two worker threads of one process may build at the same moment.
   const suffix = `${randomBytes(6).toString('hex')}.tmp`;
   const temps = [join(cacheDir, `${weightsName}.${suffix}`), join(cacheDir, `${name}.${suffix}`)];
   try {
     mkdirSync(cacheDir, { recursive: true });
-    writeFileSync(temps[0]!, weights);
+    writeFileSync(temps[0]!, files.weights);
     renameSync(temps[0]!, join(cacheDir, weightsName));
-    writeFileSync(temps[1]!, graph);
+    writeFileSync(temps[1]!, files.graph);
     renameSync(temps[1]!, join(cacheDir, name));
   } catch {
     for (const tmp of temps) quietly(() => rmSync(tmp, { force: true }));

@@ -4,7 +4,7 @@
 // to TF.js when it cannot load.
 import type * as Ort from 'onnxruntime-node';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
-import { dropCachedGraph, findCachedGraph, graphKey, saveCachedGraph } from './use-lite-graph-cache.js';
+import { cachedGraphNames, dropCachedGraph, findCachedGraph, graphKey, saveCachedGraph } from './use-lite-graph-cache.js';
 import { UseLiteTokenizer } from './use-lite-tokenizer.js';
 import { loadUseLiteArtifacts, loadUseLiteVocabulary, readUseLiteManifest, useLiteModelDir } from './use-lite-weights.js';
 
@@ -53,7 +53,7 @@ export class UseLiteOrtRunner {
       }
     }
     if (!session) {
-      const { buildUseLiteGraph } = await import('./use-lite-onnx.js');
+      const [{ buildUseLiteGraph }, { externalizeWeights }] = await Promise.all([import('./use-lite-onnx.js'), import('./onnx-model.js')]);
       const built = buildUseLiteGraph(await loadUseLiteArtifacts(dir));
       try {
         session = await ort.InferenceSession.create(built.model, sessionOptions);
@@ -61,7 +61,7 @@ export class UseLiteOrtRunner {
         throw new CairnError(ERROR_CODES.EMBEDDER, `onnxruntime-node cannot run the use-lite graph: ${(err as Error).message}`, undefined, { cause: err });
       }
       maxTokens = built.maxTokens;
-      if (options.cacheDir) saveCachedGraph(options.cacheDir, key, maxTokens, built.model);
+      if (options.cacheDir) saveCachedGraph(options.cacheDir, key, maxTokens, externalizeWeights(built.model, cachedGraphNames(key, maxTokens).weights));
     }
     return new UseLiteOrtRunner(ort, session, tokenizer, maxTokens);
   }
