@@ -3,7 +3,7 @@
 // memory, loads the newest saved copy, and catches up from the store past its watermark (the
 // highest vector row id it has). Saved files carry the watermark in their name and are written
 // temp-then-rename, so concurrent savers can never pair an index with the wrong watermark.
-import { mkdirSync, readdirSync, renameSync, rmSync, existsSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Store } from '../store/store.js';
@@ -18,8 +18,11 @@ function loadUsearch(): UsearchModule {
   return usearch;
 }
 
-/** Below this many vectors an index is cheap to rebuild from the store, so it is not saved. */
-const SAVE_MIN_VECTORS = 2000;
+/**
+ * Below this many vectors an index is cheap to rebuild from the store, so it is not saved. Not
+ * much more: rebuilding 700 vectors costs a cold `cairn search` ~18 ms, loading them ~1 ms.
+ */
+const SAVE_MIN_VECTORS = 256;
 /** Save again once this many vectors were added since the last save or load. */
 const SAVE_AFTER_ADDS = 1000;
 const CATCH_UP_PAGE = 5000;
@@ -38,8 +41,16 @@ interface Loaded {
   addedSinceSave: number;
 }
 
-/** Saved file name: `<namespace>.<dims>d.<watermark>.usearch`. */
-const FILE_PATTERN = /^(.+)\.(\d+)d\.(\d+)\.usearch$/;
+/**
+ * Saved file name: `<namespace>.<dims>d.<watermark>.<bytes>b.usearch`. usearch crashes the process
+ * (segfault, heap corruption) on a truncated or garbled file instead of throwing, so a file is
+ * loaded only when its size is the one written and its layout checks out (see plausible()).
+ */
+const FILE_PATTERN = /^(.+)\.(\d+)d\.(\d+)\.(\d+)b\.usearch$/;
+/** Files of earlier versions, saved without their size: never loaded, removed when seen. */
+const LEGACY_PATTERN = /^(.+)\.(\d+)d\.(\d+)\.usearch$/;
+/** What usearch writes after the stored vectors, before the graph. */
+const USEARCH_MAGIC = 'usearch';
 
 function slug(model: string): string {
   return model.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100);
@@ -74,16 +85,20 @@ export class VectorIndex {
     });
   }
 
-  /** Newest saved file for a namespace. */
-  private newestFile(namespace: string): { path: string; watermark: number; dimensions: number } | null {
+  /** Newest saved file for a namespace; legacy files of the namespace are removed on the way. */
+  private newestFile(namespace: string): SavedFile | null {
     const dir = this.modelDir();
     if (dir === null || !existsSync(dir)) return null;
-    let best: { path: string; watermark: number; dimensions: number } | null = null;
+    let best: SavedFile | null = null;
     for (const name of readdirSync(dir)) {
       const m = FILE_PATTERN.exec(name);
-      if (!m || m[1] !== namespace) continue;
+      if (!m) {
+        if (LEGACY_PATTERN.exec(name)?.[1] === namespace) rmSync(join(dir, name), { force: true });
+        continue;
+      }
+      if (m[1] !== namespace) continue;
       const watermark = Number(m[3]);
-      if (!best || watermark > best.watermark) best = { path: join(dir, name), watermark, dimensions: Number(m[2]) };
+      if (!best || watermark > best.watermark) best = { path: join(dir, name), watermark, dimensions: Number(m[2]), bytes: Number(m[4]) };
     }
     return best;
   }
@@ -93,7 +108,10 @@ export class VectorIndex {
     if (entry) return entry;
     entry = { index: null, dimensions: 0, watermark: 0, addedSinceSave: 0 };
     const file = this.newestFile(namespace);
-    if (file) {
+    if (file && !plausible(file)) {
+      // Damaged derived data: dropped here, rebuilt from the store below (and saved again).
+      rmSync(file.path, { force: true });
+    } else if (file) {
       const index = this.create(file.dimensions);
       try {
         index.load(file.path);
@@ -160,14 +178,15 @@ export class VectorIndex {
     const dir = this.modelDir();
     if (dir === null || !entry.index) return;
     mkdirSync(dir, { recursive: true });
-    const finalPath = join(dir, `${namespace}.${entry.dimensions}d.${entry.watermark}.usearch`);
-    const tmp = `${finalPath}.tmp-${process.pid}`;
+    const tmp = join(dir, `${namespace}.${entry.dimensions}d.${entry.watermark}.tmp-${process.pid}`);
     entry.index.save(tmp);
+    const finalPath = join(dir, `${namespace}.${entry.dimensions}d.${entry.watermark}.${statSync(tmp).size}b.usearch`);
     renameSync(tmp, finalPath);
     entry.addedSinceSave = 0;
     for (const name of readdirSync(dir)) {
       const m = FILE_PATTERN.exec(name);
-      if (m && m[1] === namespace && Number(m[3]) < entry.watermark) rmSync(join(dir, name), { force: true });
+      // Older saves go; so does another save of the same watermark (only one is ever loaded).
+      if (m && m[1] === namespace && join(dir, name) !== finalPath && Number(m[3]) <= entry.watermark) rmSync(join(dir, name), { force: true });
     }
   }
 
@@ -189,5 +208,37 @@ export class VectorIndex {
     this.loaded.clear();
     const dir = this.modelDir();
     if (dir !== null) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface SavedFile {
+  path: string;
+  watermark: number;
+  dimensions: number;
+  bytes: number;
+}
+
+/**
+ * Whether a saved file is whole: the size it was written with, then usearch's layout of it (row
+ * count and bytes per row of the i8 vectors, which fill the file up to the index's magic word).
+ */
+function plausible(file: SavedFile): boolean {
+  let fd: number | null = null;
+  try {
+    if (statSync(file.path).size !== file.bytes) return false;
+    fd = openSync(file.path, 'r');
+    const head = Buffer.alloc(8);
+    if (readSync(fd, head, 0, 8, 0) !== 8) return false;
+    const rows = head.readUInt32LE(0);
+    const rowBytes = head.readUInt32LE(4);
+    if (rowBytes !== file.dimensions) return false;
+    const at = 8 + rows * rowBytes;
+    const magic = Buffer.alloc(USEARCH_MAGIC.length);
+    if (at + magic.length > file.bytes || readSync(fd, magic, 0, magic.length, at) !== magic.length) return false;
+    return magic.toString('latin1') === USEARCH_MAGIC;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
 }
