@@ -10,8 +10,9 @@ export const USE_LITE_DIMENSIONS = 512;
 /**
  * Longest text given to the model; the rest is cut off before tokenizing. USE lite reads only its
  * first 128 tokens (measured: a prefix holding 128 tokens gives the very same vector as the whole
- * text) but tokenizes all of it first, in time that grows faster than the length: ~120 ms per
- * 16,000-char text against ~15 ms at 2,000 (bench/capture-bench.ts). No vocabulary piece is longer
+ * text) but tokenizes all of it first; the package's tokenizer (the TF.js runtime) takes time that
+ * grows faster than the length: ~120 ms per 16,000-char text against ~15 ms at 2,000
+ * (bench/capture-bench.ts; Cairn's own, on onnxruntime, is linear). No vocabulary piece is longer
  * than 16 characters, so 128 × 16 = 2,048 characters always hold the tokens the model reads and
  * the cut changes no vector (the only exception: a long run of characters outside the vocabulary,
  * e.g. CJK, which the tokenizer merges into one unknown token). The text searched by BM25 is not
