@@ -86,6 +86,12 @@ export const searchConfigSchema = z.strictObject({
    * neighbours, in about the same 1,000 tokens (bench/results/locomo.md).
    */
   groupHits: z.number().int().min(1).max(10).default(4),
+  /**
+   * A result gathers its session's further hits from the ranked hits that fill the first
+   * max(limit, foldDepth) results: how much each result shows then does not depend on the limit,
+   * and a search for 10 finds as much per result as the first 10 of a search for 20.
+   */
+  foldDepth: z.number().int().min(1).max(200).default(20),
   /** Turns shown on each side of a hit as its context (0 = none; each costs tokens). */
   contextTurns: z.number().int().min(0).max(5).default(0),
   /**

@@ -62,6 +62,8 @@ export interface ContextOptions {
   contextChars: number;
   /** Hits of one session shown together as one result (1 = every hit is its own result). */
   groupHits: number;
+  /** A result's further hits come from the ranked hits that fill the first max(limit, foldDepth) results. */
+  foldDepth: number;
   /** How much the share of query words a text contains scales its relevance (0 = not at all). */
   coverageWeight: number;
 }
@@ -252,6 +254,10 @@ interface Group {
  * further hits of that session folded in and the turns around the hit as context. A turn is
  * never shown twice. Grouping spends the token budget on matches rather than on neighbours:
  * a question's evidence is usually several turns of one conversation.
+ *
+ * Further hits are gathered from the ranked hits that fill the first max(limit, foldDepth)
+ * results, so how much a result shows does not depend on how many results were asked for: a
+ * search for 10 shows the same hits per result as one for 20 (from the same candidates).
  */
 function assemble(
   kept: ReadonlyArray<{ e: IndexEntry; score: number; parts: ScoreParts }>,
@@ -262,6 +268,7 @@ function assemble(
   const results: SearchResult[] = [];
   const groups = new Map<string, Group>();
   const shown = new Set<string>();
+  const span = o.groupHits > 1 ? Math.max(o.limit, o.foldDepth) : o.limit;
   for (const { e, score, parts } of kept) {
     const anchor = anchors.get(e.seq);
     if (anchor && shown.has(anchor)) continue;
@@ -274,7 +281,7 @@ function assemble(
       group.result.context.push(matchTurn(e, o.terms, o.contextChars, Date.parse(e.time) < Date.parse(group.result.time) ? -1 : 1));
       continue;
     }
-    if (results.length >= o.limit) break;
+    if (results.length >= span) break;
     // Context already on screen (the window of an earlier hit) is not repeated.
     const ctx = o.withContext && anchor ? contextFor(neighbours.get(anchor), o.contextTurns, o.contextChars).filter((c) => !shown.has(c.turn.id)) : [];
     if (anchor) shown.add(anchor);
@@ -300,6 +307,7 @@ function assemble(
     results.push(result);
     if (session !== undefined && o.groupHits > 1) groups.set(session, { result, hits: 1 });
   }
+  results.length = Math.min(results.length, o.limit);
   for (const r of results) r.context.sort((a, b) => a.time.localeCompare(b.time) || a.offset - b.offset);
   return results;
 }

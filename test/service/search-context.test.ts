@@ -139,6 +139,22 @@ describe('conversation-aware search', () => {
     assert.deepEqual(times, [...times].sort());
   });
 
+  it('a result gathers its session\'s hits from the first foldDepth results\' worth, whatever the limit', async () => {
+    const query = 'chess hobbies climbing reading';
+    const shape = (r: { provenance: Array<{ messageId?: string }>; context: Array<{ messageId: string }> }) => [r.provenance[0]!.messageId, ...r.context.map((c) => c.messageId)];
+    const cairn = await open({ contextTurns: 0 });
+    const ten = (await cairn.search(query, { namespace: 'chat', limit: 10 })).results;
+    const one = (await cairn.search(query, { namespace: 'chat', limit: 1 })).results;
+    assert.equal(one.length, 1);
+    assert.deepEqual(shape(one[0]!), shape(ten[0]!), 'limit 1 shows what the first of limit 10 shows');
+    assert.ok(ten[0]!.context.length >= 1);
+    // Gathering only up to the limit (the old rule) stops at the first hit of another session.
+    const atLimit = await open({ contextTurns: 0, foldDepth: 1 });
+    const first = (await atLimit.search(query, { namespace: 'chat', limit: 1 })).results[0]!;
+    assert.equal(first.provenance[0]!.messageId, ten[0]!.provenance[0]!.messageId);
+    assert.ok(first.context.length < ten[0]!.context.length, 'fewer of its session\'s hits');
+  });
+
   it('context turns and previews are clipped to contextChars', async () => {
     const cairn = await open({ contextChars: 40, contextTurns: 1 });
     const { results } = await cairn.search('snake', { namespace: 'chat' });
@@ -146,7 +162,7 @@ describe('conversation-aware search', () => {
   });
 
   it('rejects out-of-range settings with a clear error', async () => {
-    for (const search of [{ contextTurns: 9 }, { neighbourWeight: -1 }, { speakerBoost: 'lots' }, { contextChars: 1 }]) {
+    for (const search of [{ contextTurns: 9 }, { neighbourWeight: -1 }, { speakerBoost: 'lots' }, { contextChars: 1 }, { foldDepth: 0 }, { foldDepth: 500 }, { foldDepth: 2.5 }]) {
       const home = tempDir();
       await rejectsCode(Cairn.open({ home: home.dir, config: { embedder: { provider: 'none' }, search: search as never } }), 'CONFIG');
       home.cleanup();
