@@ -169,6 +169,19 @@ describe('recall arithmetic', () => {
     assert.deepEqual([m.latencyMs.p50, m.latencyMs.p95], [10, 15]);
   });
 
+  test('recall and tokens @k come from the search asked for k; budgets from the longest list', () => {
+    // A search for 5 can return other results than the top 5 of a search for 20 (its candidate pool is smaller).
+    const long = [r(['X'], 100), r(['A'], 100), r(['B'], 100)];
+    const o: QuestionOutcome = { conversation: 'c', question: 'q', category: 4, evidence: ['A', 'B'], results: long, atLimit: { 5: [r(['B'], 40)], 20: long }, latencyMs: 1 };
+    const m = summarise([o]);
+    assert.equal(m.overall.recall[5], 0.5, 'from the limit-5 search, not the top 5 of the longer one');
+    assert.equal(m.overall.tokens[5], 40);
+    assert.equal(m.overall.recall[10], 1, 'no search for 10: the top 10 of the longest list');
+    assert.equal(m.overall.recall[20], 1);
+    assert.equal(m.overall.budget[500], 1);
+    assert.equal(m.overall.budget[1000], 1);
+  });
+
   test('variants: names pick case-insensitively; search-only variants share an ingest config', () => {
     assert.deepEqual(pickVariants(['BM25  Only', 'default']).map((v) => v.name), ['bm25 only', 'default']);
     assert.throws(() => pickVariants(['nope']), /Unknown variant "nope": use one of "default", "plain hybrid"/);

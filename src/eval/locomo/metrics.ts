@@ -10,7 +10,7 @@ import { contextLine } from '../../search/neighbours.js';
 export const KS = [5, 10, 20] as const;
 export const BUDGETS = [500, 1000, 2000] as const;
 /** Results asked for per question: the largest k. */
-export const SEARCH_LIMIT = KS[KS.length - 1];
+export const SEARCH_LIMIT: K = KS[KS.length - 1]!;
 
 export type K = (typeof KS)[number];
 export type Budget = (typeof BUDGETS)[number];
@@ -26,8 +26,14 @@ export interface QuestionOutcome {
   question: string;
   category: number;
   evidence: readonly string[];
-  /** In rank order. */
+  /** In rank order: the search with the largest limit (budgets and the largest k use it). */
   results: readonly RankedResult[];
+  /**
+   * The results of a search asked for exactly k, as a user asking for k results gets them. Search
+   * sizes its candidate pool by the limit, so these can differ from the top k of `results`;
+   * absent, the top k of `results` stand in.
+   */
+  atLimit?: Partial<Record<K, readonly RankedResult[]>>;
   latencyMs: number;
 }
 
@@ -109,8 +115,8 @@ export function scoresOf(outcomes: readonly QuestionOutcome[]): Scores {
   const avg = (f: (o: QuestionOutcome) => number) => mean(outcomes.map(f));
   return {
     questions: outcomes.length,
-    recall: perK(KS, (k) => avg((o) => recallAtK(o.evidence, o.results, k))),
-    tokens: perK(KS, (k) => avg((o) => tokensAtK(o.results, k))),
+    recall: perK(KS, (k) => avg((o) => recallAtK(o.evidence, o.atLimit?.[k] ?? o.results, k))),
+    tokens: perK(KS, (k) => avg((o) => tokensAtK(o.atLimit?.[k] ?? o.results, k))),
     budget: perK(BUDGETS, (b) => avg((o) => recallAtBudget(o.evidence, o.results, b))),
   };
 }

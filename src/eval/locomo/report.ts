@@ -50,7 +50,7 @@ function configSummary(c: CairnConfig, search: Variant['search']): string {
   const e = c.embedder;
   const embedder = e.provider === 'none' ? 'none (BM25 only)' : 'model' in e ? `${e.provider} ${e.model}` : e.provider;
   const judge = c.judge.llm ? `LLM ${c.judge.llm.provider} ${c.judge.llm.model}` : 'heuristic';
-  const searchCall = { mode: 'hybrid', limit: SEARCH_LIMIT, ...search };
+  const searchCall = { mode: 'hybrid', limit: KS.join(' / '), ...search };
   return `embedder ${embedder}; judge ${judge} (threshold ${c.judge.threshold}); search config \`${JSON.stringify(c.search)}\`; search call \`${JSON.stringify(searchCall)}\``;
 }
 
@@ -69,7 +69,8 @@ function header(r: EvalReport): string[] {
     '',
     `Metric: evidence recall@k (a result counts for every turn its provenance covers), averaged over questions; tokens are the ` +
       `o200k tokens (gpt-tokenizer) of what the results return (their text and any conversation context shown with them); "@N tok" takes results in rank order until N tokens are spent. ` +
-      `Each question is one \`search\` with limit ${SEARCH_LIMIT}, so budgets beyond the tokens of ${SEARCH_LIMIT} results equal recall@${SEARCH_LIMIT}.`,
+      `Each question is asked with limit ${KS.join(', ')}, as a user asking for that many results would: recall and tokens @k come from the search for k. ` +
+      `Budgets take the limit-${SEARCH_LIMIT} results in rank order, so budgets beyond their tokens equal recall@${SEARCH_LIMIT}; latency is that search's.`,
   ];
 }
 

@@ -7,7 +7,7 @@ import { Cairn } from '../../service/cairn.js';
 import { loadTokenizer } from '../../service/context.js';
 import type { LocomoConversation } from './dataset.js';
 import { recordIngested, type EvalHome } from './homes.js';
-import { SEARCH_LIMIT, coveredIds, returnedTexts, type QuestionOutcome } from './metrics.js';
+import { KS, SEARCH_LIMIT, coveredIds, returnedTexts, type K, type QuestionOutcome, type RankedResult } from './metrics.js';
 import { namespaceOf } from './transcripts.js';
 import type { ResolvedVariant } from './variants.js';
 
@@ -78,13 +78,19 @@ export async function askAll(home: EvalHome, variant: ResolvedVariant, conversat
     for (const conv of conversations) {
       const namespace = namespaceOf(conv);
       for (const q of conv.questions) {
-        const t0 = performance.now();
-        const res = await cairn.search(q.question, { namespace, limit: SEARCH_LIMIT, ...variant.search });
-        const latencyMs = performance.now() - t0;
-        if (res.degraded) degraded.add(res.degraded.replace(namespace, '<conversation>'));
-        if (res.rewrite?.status === 'skipped' && degraded.size < 20) degraded.add(`searched without query rewriting: ${res.rewrite.reason.slice(0, 160)}`);
-        const results = res.results.map((r) => ({ ids: coveredIds(r.provenance), tokens: returnedTexts(r).reduce((n, t) => n + count(t), 0) }));
-        outcomes.push({ conversation: namespace, question: q.question, category: q.category, evidence: q.evidence, results, latencyMs });
+        // One search per k, as a user asking for k results would: search sizes its candidate
+        // pool by the limit, so the top 10 of a search for 20 is not what a search for 10 returns.
+        const atLimit: Partial<Record<K, RankedResult[]>> = {};
+        let latencyMs = 0;
+        for (const k of KS) {
+          const t0 = performance.now();
+          const res = await cairn.search(q.question, { namespace, limit: k, ...variant.search });
+          if (k === SEARCH_LIMIT) latencyMs = performance.now() - t0;
+          if (res.degraded) degraded.add(res.degraded.replace(namespace, '<conversation>'));
+          if (res.rewrite?.status === 'skipped' && degraded.size < 20) degraded.add(`searched without query rewriting: ${res.rewrite.reason.slice(0, 160)}`);
+          atLimit[k] = res.results.map((r) => ({ ids: coveredIds(r.provenance), tokens: returnedTexts(r).reduce((n, t) => n + count(t), 0) }));
+        }
+        outcomes.push({ conversation: namespace, question: q.question, category: q.category, evidence: q.evidence, results: atLimit[SEARCH_LIMIT]!, atLimit, latencyMs });
       }
       log(`${variant.name}: asked ${outcomes.length}/${total} questions (${namespace} done)`);
     }

@@ -26,7 +26,7 @@ const PLAIN = {
 const SPEAKER = { ...PLAIN, speakerBoost: 1 };
 const NEIGHBOURS = { ...SPEAKER, neighbourWeight: 0.5 };
 const COVERAGE = { ...NEIGHBOURS, coverageWeight: 0.5 };
-const TUNED = { ...COVERAGE, bm25Weight: 0.5, vectorWeight: 0.5, importanceWeight: 0.25, candidates: 200 };
+const TUNED = { ...COVERAGE, bm25Weight: 0.5, vectorWeight: 0.5, importanceWeight: 0.25 };
 
 export const VARIANTS: readonly Variant[] = [
   { name: 'default', description: 'the default offline configuration (hybrid search, bundled use-lite embedder, heuristic judge)', config: {} },
@@ -34,15 +34,16 @@ export const VARIANTS: readonly Variant[] = [
   { name: '+ speaker', description: 'plain + the speaker factor (×2) for people the query names, their names no longer keywords', config: { search: SPEAKER } },
   { name: '+ neighbours', description: '+ speaker + half the relevance of the best neighbouring turn', config: { search: NEIGHBOURS } },
   { name: '+ coverage', description: '+ neighbours + relevance scaled by the share of query words a text has (0.5)', config: { search: COVERAGE } },
-  { name: '+ tuning', description: '+ coverage + fusion 0.5/0.5, importance 0.25, 200 candidates (what the default pool is at limit 20)', config: { search: TUNED } },
-  { name: '+ session groups', description: '+ tuning + up to 4 hits of a session per result (previews of 160 chars)', config: { search: { ...TUNED, groupHits: 4, contextChars: 160 } } },
+  { name: '+ tuning', description: '+ coverage + fusion 0.5/0.5, importance 0.25', config: { search: TUNED } },
+  { name: '+ session groups', description: '+ tuning + up to 4 hits of a session per result (previews of 160 chars), gathered from the hits that fill 20 results; the candidate pool grows to limit × 10', config: { search: { ...TUNED, groupHits: 4, contextChars: 160 } } },
   { name: '+ query focus', description: '+ session groups + the query vector blended with the query\'s focus (content words without the speakers it names): the default', config: { search: { ...TUNED, groupHits: 4, contextChars: 160, focusWeight: 1 } } },
   { name: 'no speaker', description: 'default without the speaker factor', config: { search: { speakerBoost: 0 } } },
   { name: 'no neighbours', description: 'default without relevance from neighbouring turns', config: { search: { neighbourWeight: 0 } } },
   { name: 'no coverage', description: 'default without the query-word coverage factor', config: { search: { coverageWeight: 0 } } },
   { name: 'no query focus', description: 'default with the query vector of the question alone', config: { search: { focusWeight: 0 } } },
   { name: 'no importance', description: 'default without the judged-importance prior', config: { search: { importanceWeight: 0 } } },
-  { name: 'no groups', description: 'default with one hit per result (the same 200-candidate pool)', config: { search: { groupHits: 1, candidates: 200 } } },
+  { name: 'hits up to the limit', description: 'default, but a result gathers its session\'s hits only from the hits that fill `limit` results (before 2026-11-22)', config: { search: { foldDepth: 1 } } },
+  { name: 'no groups', description: 'default with one hit per result (a 200-candidate pool, as the default has at limit 20)', config: { search: { groupHits: 1, candidates: 200 } } },
   { name: 'neighbours shown', description: 'one hit per result with a context turn on each side (200 chars) instead of groups', config: { search: { groupHits: 1, candidates: 200, contextTurns: 1, contextChars: 200 } } },
   { name: 'bm25 only', description: 'no embedder: BM25 alone (default search otherwise)', config: { embedder: { provider: 'none' } } },
   { name: 'vector only', description: 'default ingest, search mode vector', config: {}, search: { mode: 'vector' } },
