@@ -245,7 +245,8 @@ function expandTerms(own: readonly string[], expansion: readonly string[], speak
 }
 
 interface Group {
-  result: SearchResult;
+  /** Null for a result past the limit: counted and absorbing its session's hits, never built. */
+  result: SearchResult | null;
   hits: number;
 }
 
@@ -269,6 +270,7 @@ function assemble(
   const groups = new Map<string, Group>();
   const shown = new Set<string>();
   const span = o.groupHits > 1 ? Math.max(o.limit, o.foldDepth) : o.limit;
+  let counted = 0;
   for (const { e, score, parts } of kept) {
     const anchor = anchors.get(e.seq);
     if (anchor && shown.has(anchor)) continue;
@@ -277,15 +279,22 @@ function assemble(
     if (group && group.hits < o.groupHits) {
       group.hits++;
       shown.add(anchor!);
+      if (!group.result) continue;
       group.result.provenance.push(...e.provenance);
       group.result.context.push(matchTurn(e, o.terms, o.contextChars, Date.parse(e.time) < Date.parse(group.result.time) ? -1 : 1));
       continue;
     }
-    if (results.length >= span) break;
+    if (counted >= span) break;
+    counted++;
     // Context already on screen (the window of an earlier hit) is not repeated.
     const ctx = o.withContext && anchor ? contextFor(neighbours.get(anchor), o.contextTurns, o.contextChars).filter((c) => !shown.has(c.turn.id)) : [];
     if (anchor) shown.add(anchor);
     for (const c of ctx) shown.add(c.turn.id);
+    if (results.length >= o.limit) {
+      // Past the limit a result only takes its session's later hits, as it would in a longer list.
+      if (session !== undefined && o.groupHits > 1) groups.set(session, { result: null, hits: 1 });
+      continue;
+    }
     const base = e.provenance[0];
     const result: SearchResult = {
       id: e.refId,
@@ -307,7 +316,6 @@ function assemble(
     results.push(result);
     if (session !== undefined && o.groupHits > 1) groups.set(session, { result, hits: 1 });
   }
-  results.length = Math.min(results.length, o.limit);
   for (const r of results) r.context.sort((a, b) => a.time.localeCompare(b.time) || a.offset - b.offset);
   return results;
 }
