@@ -49,6 +49,9 @@ interface Loaded {
 const FILE_PATTERN = /^(.+)\.(\d+)d\.(\d+)\.(\d+)b\.usearch$/;
 /** Files of earlier versions, saved without their size: never loaded, removed when seen. */
 const LEGACY_PATTERN = /^(.+)\.(\d+)d\.(\d+)\.usearch$/;
+/** A save in progress (or abandoned by a writer that died): `<namespace>.<dims>d.<watermark>.tmp-<pid>`. */
+const TEMP_PATTERN = /\.\d+d\.\d+\.tmp-\d+$/;
+const STALE_TEMP_MS = 10 * 60_000;
 /** What usearch writes after the stored vectors, before the graph. */
 const USEARCH_MAGIC = 'usearch';
 
@@ -184,9 +187,12 @@ export class VectorIndex {
     renameSync(tmp, finalPath);
     entry.addedSinceSave = 0;
     for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
       const m = FILE_PATTERN.exec(name);
       // Older saves go; so does another save of the same watermark (only one is ever loaded).
-      if (m && m[1] === namespace && join(dir, name) !== finalPath && Number(m[3]) <= entry.watermark) rmSync(join(dir, name), { force: true });
+      if (m && m[1] === namespace && path !== finalPath && Number(m[3]) <= entry.watermark) rmSync(path, { force: true });
+      // A temp file a writer left when it died mid-save, long enough ago that no writer still owns it.
+      else if (TEMP_PATTERN.test(name) && ageMs(path) > STALE_TEMP_MS) rmSync(path, { force: true });
     }
   }
 
@@ -240,5 +246,13 @@ function plausible(file: SavedFile): boolean {
     return false;
   } finally {
     if (fd !== null) closeSync(fd);
+  }
+}
+
+function ageMs(path: string): number {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return 0;
   }
 }

@@ -3,7 +3,7 @@
 // its file is damaged, and never mixed across namespaces or models.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, renameSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { VectorIndex } from '../../src/search/vector-index.js';
@@ -120,6 +120,25 @@ describe('VectorIndex persistence', () => {
       writeFileSync(join(folder, 'other.32d.5.usearch'), 'another namespace, left alone');
       assert.equal(await new VectorIndex(store, MODEL, dir).catchUp('notes'), 300);
       assert.deepEqual(files(dir), ['other.32d.5.usearch']);
+    });
+  });
+
+  it('a save removes temp files that writers which died mid-save left long ago, not fresh ones', async () => {
+    await withStore(async (store, dir) => {
+      await seed(store, 'notes', 300);
+      const folder = join(dir, MODEL.replace('@', '_'));
+      mkdirSync(folder, { recursive: true });
+      const old = join(folder, 'notes.32d.120.tmp-4242');
+      const fresh = join(folder, 'other.32d.7.tmp-4343');
+      writeFileSync(old, 'half an index');
+      writeFileSync(fresh, 'a save in progress');
+      const hourAgo = new Date(Date.now() - 3_600_000);
+      utimesSync(old, hourAgo, hourAgo);
+      const index = new VectorIndex(store, MODEL, dir);
+      await index.catchUp('notes');
+      index.flush();
+      assert.equal(existsSync(old), false);
+      assert.equal(existsSync(fresh), true);
     });
   });
 
