@@ -96,7 +96,7 @@ export class VectorIndex {
     for (const name of readdirSync(dir)) {
       const m = FILE_PATTERN.exec(name);
       if (!m) {
-        if (LEGACY_PATTERN.exec(name)?.[1] === namespace) rmSync(join(dir, name), { force: true });
+        if (LEGACY_PATTERN.exec(name)?.[1] === namespace) removeQuietly(join(dir, name));
         continue;
       }
       if (m[1] !== namespace) continue;
@@ -113,7 +113,7 @@ export class VectorIndex {
     const file = this.newestFile(namespace);
     if (file && !plausible(file)) {
       // Damaged derived data: dropped here, rebuilt from the store below (and saved again).
-      rmSync(file.path, { force: true });
+      removeQuietly(file.path);
     } else if (file) {
       const index = this.create(file.dimensions);
       try {
@@ -254,5 +254,14 @@ function ageMs(path: string): number {
     return Date.now() - statSync(path).mtimeMs;
   } catch {
     return 0;
+  }
+}
+
+/** Removing derived files is housekeeping: a search in a read-only home goes on without it. */
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // left for a process that may write here
   }
 }
