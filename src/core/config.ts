@@ -88,10 +88,12 @@ export const searchConfigSchema = z.strictObject({
   groupHits: z.number().int().min(1).max(10).default(4),
   /**
    * A result gathers its session's further hits from the ranked hits that fill the first
-   * max(limit, foldDepth) results: how much each result shows then does not depend on the limit,
-   * and a search for 10 finds as much per result as the first 10 of a search for 20.
+   * max(limit × foldPages, foldDepth) results. foldDepth keeps short lists as full per result as
+   * a page of ten (a search for 1..10 shows exactly what the first results of one for 10 show);
+   * foldPages lets a longer list look as far past its end as a short one does (limit 20 → 40).
    */
   foldDepth: z.number().int().min(1).max(200).default(20),
+  foldPages: z.number().min(1).max(5).default(2),
   /** Turns shown on each side of a hit as its context (0 = none; each costs tokens). */
   contextTurns: z.number().int().min(0).max(5).default(0),
   /**

@@ -62,8 +62,9 @@ export interface ContextOptions {
   contextChars: number;
   /** Hits of one session shown together as one result (1 = every hit is its own result). */
   groupHits: number;
-  /** A result's further hits come from the ranked hits that fill the first max(limit, foldDepth) results. */
+  /** A result's further hits come from the ranked hits that fill the first max(limit × foldPages, foldDepth) results. */
   foldDepth: number;
+  foldPages: number;
   /** How much the share of query words a text contains scales its relevance (0 = not at all). */
   coverageWeight: number;
 }
@@ -256,9 +257,10 @@ interface Group {
  * never shown twice. Grouping spends the token budget on matches rather than on neighbours:
  * a question's evidence is usually several turns of one conversation.
  *
- * Further hits are gathered from the ranked hits that fill the first max(limit, foldDepth)
- * results, so how much a result shows does not depend on how many results were asked for: a
- * search for 10 shows the same hits per result as one for 20 (from the same candidates).
+ * Further hits are gathered from the ranked hits that fill the first max(limit × foldPages,
+ * foldDepth) results: a result is judged by what it would gather in a list one page longer, so
+ * a short search shows as much per result as the first of a longer one, and a long one as much
+ * past its end as a short one does.
  */
 function assemble(
   kept: ReadonlyArray<{ e: IndexEntry; score: number; parts: ScoreParts }>,
@@ -269,7 +271,7 @@ function assemble(
   const results: SearchResult[] = [];
   const groups = new Map<string, Group>();
   const shown = new Set<string>();
-  const span = o.groupHits > 1 ? Math.max(o.limit, o.foldDepth) : o.limit;
+  const span = o.groupHits > 1 ? Math.max(Math.ceil(o.limit * o.foldPages), o.foldDepth) : o.limit;
   let counted = 0;
   for (const { e, score, parts } of kept) {
     const anchor = anchors.get(e.seq);

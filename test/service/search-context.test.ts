@@ -149,10 +149,30 @@ describe('conversation-aware search', () => {
     assert.deepEqual(shape(one[0]!), shape(ten[0]!), 'limit 1 shows what the first of limit 10 shows');
     assert.ok(ten[0]!.context.length >= 1);
     // Gathering only up to the limit (the old rule) stops at the first hit of another session.
-    const atLimit = await open({ contextTurns: 0, foldDepth: 1 });
+    const atLimit = await open({ contextTurns: 0, foldDepth: 1, foldPages: 1 });
     const first = (await atLimit.search(query, { namespace: 'chat', limit: 1 })).results[0]!;
     assert.equal(first.provenance[0]!.messageId, ten[0]!.provenance[0]!.messageId);
     assert.ok(first.context.length < ten[0]!.context.length, 'fewer of its session\'s hits');
+  });
+
+  it('a longer list looks as far past its end as a short one: foldPages × limit when that is past foldDepth', async () => {
+    const query = 'chess hobbies climbing reading';
+    const shape = (r: { provenance: Array<{ messageId?: string }>; context: Array<{ messageId: string }> }) => [r.provenance[0]!.messageId, ...r.context.map((c) => c.messageId)];
+    const full = (await (await open({ contextTurns: 0 })).search(query, { namespace: 'chat', limit: 10 })).results[0]!;
+    // With no floor, limit 1 gathers from the hits of foldPages results: one page past its end by default.
+    const paged = await open({ contextTurns: 0, foldDepth: 1 });
+    const onePaged = (await paged.search(query, { namespace: 'chat', limit: 1 })).results[0]!;
+    const flat = await open({ contextTurns: 0, foldDepth: 1, foldPages: 1 });
+    const oneFlat = (await flat.search(query, { namespace: 'chat', limit: 1 })).results[0]!;
+    assert.equal(onePaged.provenance[0]!.messageId, oneFlat.provenance[0]!.messageId);
+    assert.ok(onePaged.context.length > oneFlat.context.length, 'looking a page past the end gathers more of its session');
+    const fivePaged = (await paged.search(query, { namespace: 'chat', limit: 5 })).results[0]!;
+    assert.deepEqual(shape(fivePaged), shape(full), 'limit 5 looks as far (10 results) as the default floor');
+    for (const search of [{ foldPages: 0.5 }, { foldPages: 6 }, { foldPages: 'two' }]) {
+      const home = tempDir();
+      await rejectsCode(Cairn.open({ home: home.dir, config: { embedder: { provider: 'none' }, search: search as never } }), 'CONFIG');
+      home.cleanup();
+    }
   });
 
   it('context turns and previews are clipped to contextChars', async () => {
