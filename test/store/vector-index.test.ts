@@ -1,6 +1,7 @@
-// The ANN index is derived data kept beside the store: saved once a namespace has enough vectors,
-// loaded by the next process (which then catches up only what is new), rebuilt from the store when
-// its file is damaged, and never mixed across namespaces or models.
+// The nearest-neighbour index is derived data kept beside the store. A namespace of a person's size
+// is searched exactly (the same answer whatever order its vectors came in); a larger one by an HNSW
+// graph, saved, loaded by the next process (which then catches up only what is new), rebuilt from
+// the store when its file is damaged. Neither ever mixes namespaces or models.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
@@ -33,6 +34,10 @@ async function seed(store: SqliteStore, namespace: string, count: number, from =
   return texts;
 }
 
+/** Persistence tests use a small exact-search ceiling so a few hundred vectors make an HNSW graph. */
+const EXACT_MAX = 100;
+const graphIndex = (store: SqliteStore, dir: string) => new VectorIndex(store, MODEL, dir, { exactMax: EXACT_MAX });
+
 const files = (dir: string) => {
   try {
     return readdirSync(join(dir, MODEL.replace(/[^A-Za-z0-9._-]+/g, '_'))).sort();
@@ -42,41 +47,49 @@ const files = (dir: string) => {
 };
 
 describe('VectorIndex persistence', () => {
-  it('keeps a small namespace in memory only, and saves one with a few hundred vectors', async () => {
+  it('searches a namespace up to exactMax exactly, from memory; saves the graph of a larger one', async () => {
     await withStore(async (store, dir) => {
       await seed(store, 'tiny', 40);
       await seed(store, 'notes', 400);
-      const index = new VectorIndex(store, MODEL, dir);
+      const index = graphIndex(store, dir);
       assert.equal(await index.catchUp('tiny'), 40);
       assert.equal(await index.catchUp('notes'), 400);
+      assert.equal(index.isExact('tiny'), true);
+      assert.equal(index.isExact('notes'), false);
       index.flush();
       assert.deepEqual(files(dir).map((f) => f.replace(/\.\d+\.\d+b\.usearch$/, '')), ['notes.32d']);
+      // With the default ceiling a few hundred vectors are searched exactly and nothing is saved.
+      const byDefault = new VectorIndex(store, MODEL, join(dir, 'default'));
+      await byDefault.catchUp('notes');
+      assert.equal(byDefault.isExact('notes'), true);
+      byDefault.flush();
+      assert.equal(existsSync(join(dir, 'default')), false);
     });
   });
 
   it('a new process loads the saved index and catches up only what is new, with the same answers', async () => {
     await withStore(async (store, dir) => {
       await seed(store, 'notes', 400);
-      const first = new VectorIndex(store, MODEL, dir);
+      const first = graphIndex(store, dir);
       const query = embedder.vector('billing retry');
       const before = await first.search('notes', query, 10);
       first.flush();
       const [saved] = files(dir);
       const mtime = statSync(join(dir, MODEL.replace('@', '_'), saved!)).mtimeMs;
 
-      const second = new VectorIndex(store, MODEL, dir);
+      const second = graphIndex(store, dir);
       assert.equal(await second.catchUp('notes'), 0, 'loaded, not rebuilt');
       assert.deepEqual((await second.search('notes', query, 10)).map((h) => h.seq), before.map((h) => h.seq));
       second.flush();
       assert.equal(statSync(join(dir, MODEL.replace('@', '_'), saved!)).mtimeMs, mtime, 'nothing new: not rewritten');
 
       await seed(store, 'notes', 25, 400);
-      const third = new VectorIndex(store, MODEL, dir);
+      const third = graphIndex(store, dir);
       assert.equal(await third.catchUp('notes'), 25);
       third.flush();
       assert.equal(files(dir).length, 1, 'the older file is replaced');
       assert.notEqual(files(dir)[0], saved);
-      assert.equal(await new VectorIndex(store, MODEL, dir).catchUp('notes'), 0);
+      assert.equal(await graphIndex(store, dir).catchUp('notes'), 0);
     });
   });
 
@@ -84,7 +97,7 @@ describe('VectorIndex persistence', () => {
     // usearch aborts the process on such files instead of throwing: they must never reach it.
     await withStore(async (store, dir) => {
       const texts = await seed(store, 'notes', 300);
-      const first = new VectorIndex(store, MODEL, dir);
+      const first = graphIndex(store, dir);
       await first.catchUp('notes');
       first.flush();
       const folder = join(dir, MODEL.replace('@', '_'));
@@ -96,13 +109,13 @@ describe('VectorIndex persistence', () => {
       ];
       for (const [what, harm] of damages) {
         harm(join(folder, files(dir)[0]!));
-        const rebuilt = new VectorIndex(store, MODEL, dir);
+        const rebuilt = graphIndex(store, dir);
         assert.equal(await rebuilt.catchUp('notes'), 300, what);
         const hits = await rebuilt.search('notes', embedder.vector(texts[7]!), 5);
         assert.equal((await store.getEntries('notes', [hits[0]!.seq]))[0]!.text, texts[7], what);
         rebuilt.flush();
         assert.equal(files(dir).length, 1, what);
-        assert.equal(await new VectorIndex(store, MODEL, dir).catchUp('notes'), 0, `${what}: saved again, whole`);
+        assert.equal(await graphIndex(store, dir).catchUp('notes'), 0, `${what}: saved again, whole`);
       }
     });
   });
@@ -110,7 +123,7 @@ describe('VectorIndex persistence', () => {
   it('files saved by earlier versions (no size in the name) are removed, not loaded', async () => {
     await withStore(async (store, dir) => {
       await seed(store, 'notes', 300);
-      const first = new VectorIndex(store, MODEL, dir);
+      const first = graphIndex(store, dir);
       await first.catchUp('notes');
       first.flush();
       const folder = join(dir, MODEL.replace('@', '_'));
@@ -118,8 +131,11 @@ describe('VectorIndex persistence', () => {
       const legacy = saved!.replace(/\.\d+b\.usearch$/, '.usearch');
       renameSync(join(folder, saved!), join(folder, legacy));
       writeFileSync(join(folder, 'other.32d.5.usearch'), 'another namespace, left alone');
-      assert.equal(await new VectorIndex(store, MODEL, dir).catchUp('notes'), 300);
-      assert.deepEqual(files(dir), ['other.32d.5.usearch']);
+      assert.equal(await graphIndex(store, dir).catchUp('notes'), 300);
+      // Rebuilt, the graph is saved again at once, in the current form.
+      const [resaved, other] = files(dir);
+      assert.match(resaved!, /^notes\.32d\.300\.\d+b\.usearch$/);
+      assert.equal(other, 'other.32d.5.usearch');
     });
   });
 
@@ -134,7 +150,7 @@ describe('VectorIndex persistence', () => {
       writeFileSync(fresh, 'a save in progress');
       const hourAgo = new Date(Date.now() - 3_600_000);
       utimesSync(old, hourAgo, hourAgo);
-      const index = new VectorIndex(store, MODEL, dir);
+      const index = graphIndex(store, dir);
       await index.catchUp('notes');
       index.flush();
       assert.equal(existsSync(old), false);
@@ -146,12 +162,102 @@ describe('VectorIndex persistence', () => {
     await withStore(async (store, dir) => {
       await seed(store, 'a', 300);
       await seed(store, 'b', 300);
-      const index = new VectorIndex(store, MODEL, dir);
+      const index = graphIndex(store, dir);
       const seqsOf = async (ns: string) => new Set((await store.getEntries(ns, (await index.search(ns, embedder.vector('deploy rollback'), 50)).map((h) => h.seq))).map((e) => e.namespace));
       assert.deepEqual(await seqsOf('a'), new Set(['a']));
       assert.deepEqual(await seqsOf('b'), new Set(['b']));
       index.flush();
-      assert.deepEqual(await new VectorIndex(store, 'other-model@1', dir).search('a', embedder.vector('deploy rollback'), 5), []);
+      assert.deepEqual(await new VectorIndex(store, 'other-model@1', dir, { exactMax: EXACT_MAX }).search('a', embedder.vector('deploy rollback'), 5), []);
+    });
+  });
+});
+
+describe('VectorIndex exact search', () => {
+  const cosine = (a: Float32Array, b: Float32Array) => {
+    let d = 0, na = 0, nb = 0;
+    for (let i = 0; i < a.length; i++) {
+      d += a[i]! * b[i]!;
+      na += a[i]! * a[i]!;
+      nb += b[i]! * b[i]!;
+    }
+    return d / Math.sqrt(na * nb || 1);
+  };
+
+  it('answers with the nearest vectors by cosine, whatever order they were stored in', async () => {
+    const texts = Array.from({ length: 300 }, (_, i) => `${TOPICS[i % TOPICS.length]} note ${i} item${i % 37} word${i % 11}`);
+    const query = embedder.vector('deploy rollback item5 word3');
+    const answer = async (order: string[]) => {
+      let out: Array<{ text: string; distance: number }> = [];
+      await withStore(async (store, dir) => {
+        await store.addMemories(order.map((text) => ({ namespace: 'notes', text })));
+        const missing = await store.entriesMissingVector(MODEL, 100_000, 'notes');
+        await store.putVectors(MODEL, missing.map((e) => ({ seq: e.seq, vector: embedder.vector(e.text) })));
+        const index = new VectorIndex(store, MODEL, dir);
+        const hits = await index.search('notes', query, 20);
+        assert.equal(index.isExact('notes'), true);
+        assert.deepEqual(await index.search('notes', new Float32Array(7), 5), [], 'a query of other dimensions finds nothing');
+        const byId = new Map((await store.getEntries('notes', hits.map((h) => h.seq))).map((e) => [e.seq, e.text]));
+        out = hits.map((h) => ({ text: byId.get(h.seq)!, distance: h.distance }));
+      });
+      return out;
+    };
+    const forward = await answer(texts);
+    const backward = await answer([...texts].reverse());
+    const best = texts.map((t) => cosine(embedder.vector(t), query)).sort((a, b) => b - a).slice(0, 20);
+    assert.equal(forward.length, 20);
+    forward.forEach((h, i) => assert.ok(Math.abs(1 - h.distance - best[i]!) < 1e-4, `rank ${i}: ${1 - h.distance} vs ${best[i]}`));
+    // Same answer both ways (texts tied on distance at the cut may differ, so compare above it).
+    const cut = forward[forward.length - 1]!.distance;
+    const clear = (hits: typeof forward) => hits.filter((h) => h.distance < cut - 1e-6).map((h) => `${h.distance.toFixed(5)} ${h.text}`).sort();
+    assert.ok(clear(forward).length > 0);
+    assert.deepEqual(clear(backward), clear(forward));
+  });
+
+  it('a re-embedded entry replaces its vector, not adds one', async () => {
+    await withStore(async (store, dir) => {
+      await seed(store, 'notes', 50);
+      const index = new VectorIndex(store, MODEL, dir);
+      await index.catchUp('notes');
+      const [target] = await store.getEntries('notes', [(await index.search('notes', embedder.vector('billing retry'), 1))[0]!.seq]);
+      const fresh = embedder.vector('zebra xylophone quartz');
+      await store.putVectors(MODEL, [{ seq: target!.seq, vector: fresh }]);
+      assert.equal(await index.catchUp('notes'), 1);
+      assert.equal(index.size('notes'), 50);
+      const [hit] = await index.search('notes', fresh, 1);
+      assert.equal(hit!.seq, target!.seq);
+      assert.ok(hit!.distance < 1e-5);
+    });
+  });
+
+  it('grows into a saved graph past exactMax, still finding each vector first', async () => {
+    await withStore(async (store, dir) => {
+      const texts = await seed(store, 'notes', 90);
+      const index = graphIndex(store, dir);
+      await index.catchUp('notes');
+      assert.equal(index.isExact('notes'), true);
+      texts.push(...(await seed(store, 'notes', 30, 90)));
+      assert.equal(await index.catchUp('notes'), 30);
+      assert.equal(index.isExact('notes'), false);
+      assert.equal(index.size('notes'), 120);
+      assert.equal(files(dir).length, 1, 'saved as soon as it became a graph');
+      for (const i of [3, 95, 119]) {
+        const [hit] = await index.search('notes', embedder.vector(texts[i]!), 1);
+        assert.ok(hit!.distance < 1e-3, `${texts[i]}: ${hit!.distance}`);
+      }
+    });
+  });
+
+  it('a saved graph of a namespace now under the ceiling is removed, and the namespace searched exactly', async () => {
+    await withStore(async (store, dir) => {
+      await seed(store, 'notes', 300);
+      const small = graphIndex(store, dir);
+      await small.catchUp('notes');
+      small.flush();
+      assert.equal(files(dir).length, 1);
+      const byDefault = new VectorIndex(store, MODEL, dir);
+      assert.equal(await byDefault.catchUp('notes'), 300, 'read from the store, not loaded');
+      assert.equal(byDefault.isExact('notes'), true);
+      assert.deepEqual(files(dir), []);
     });
   });
 });
