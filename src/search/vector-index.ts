@@ -30,6 +30,14 @@ export const EXACT_MAX_VECTORS = 2048;
 /** Save again once this many vectors were added since the last save or load. */
 const SAVE_AFTER_ADDS = 1000;
 const CATCH_UP_PAGE = 5000;
+/**
+ * Indexes kept in memory across namespaces before the least recently searched are dropped (a
+ * dropped one is reloaded or rebuilt when next searched). A server over many namespaces (one per
+ * user, or per benchmark question) otherwise grows without bound.
+ */
+export const MEMORY_BUDGET_BYTES = 256 * 1024 * 1024;
+/** HNSW bytes per vector beyond its i8 row: level-0 links (2 × connectivity × 4 B) and bookkeeping. */
+const GRAPH_BYTES_PER_VECTOR = 320;
 
 export interface AnnHit {
   seq: number;
@@ -76,11 +84,14 @@ function slug(model: string): string {
 export interface VectorIndexOptions {
   /** Namespaces with up to this many vectors are searched exactly (default EXACT_MAX_VECTORS). */
   exactMax?: number;
+  /** Memory for indexes of other namespaces than the one being searched (default MEMORY_BUDGET_BYTES). */
+  memoryBudgetBytes?: number;
 }
 
 export class VectorIndex {
   private readonly loaded = new Map<string, Loaded>();
   private readonly exactMax: number;
+  private readonly memoryBudget: number;
 
   constructor(
     private readonly store: Store,
@@ -90,6 +101,7 @@ export class VectorIndex {
     options: VectorIndexOptions = {},
   ) {
     this.exactMax = options.exactMax ?? EXACT_MAX_VECTORS;
+    this.memoryBudget = options.memoryBudgetBytes ?? MEMORY_BUDGET_BYTES;
   }
 
   private modelDir(): string | null {
@@ -131,7 +143,12 @@ export class VectorIndex {
 
   private load(namespace: string): Loaded {
     let entry = this.loaded.get(namespace);
-    if (entry) return entry;
+    if (entry) {
+      // Map order is recency order: the least recently searched namespace comes first.
+      this.loaded.delete(namespace);
+      this.loaded.set(namespace, entry);
+      return entry;
+    }
     entry = { index: null, flat: null, dimensions: 0, watermark: 0, addedSinceSave: 0 };
     const file = this.newestFile(namespace);
     const rows = file ? savedRows(file) : null;
@@ -154,6 +171,11 @@ export class VectorIndex {
 
   /** Adds every vector the store has past this index's watermark. Returns how many were added. */
   async catchUp(namespace: string): Promise<number> {
+    return (await this.caughtUp(namespace)).added;
+  }
+
+  /** The namespace's index, caught up (held here: another search may drop it from the cache meanwhile). */
+  private async caughtUp(namespace: string): Promise<{ entry: Loaded; added: number }> {
     const entry = this.load(namespace);
     let added = 0;
     for (;;) {
@@ -176,7 +198,26 @@ export class VectorIndex {
     }
     entry.addedSinceSave += added;
     if (entry.index && entry.addedSinceSave >= SAVE_AFTER_ADDS) this.save(namespace, entry);
-    return added;
+    this.evictBeyondBudget(namespace);
+    return { entry, added };
+  }
+
+  /** Drops the least recently searched namespaces (saving a changed graph first) until the rest fit. */
+  private evictBeyondBudget(keep: string): void {
+    let total = 0;
+    for (const entry of this.loaded.values()) total += bytesOf(entry);
+    for (const [ns, entry] of this.loaded) {
+      if (total <= this.memoryBudget) break;
+      if (ns === keep) continue;
+      if (entry.index && entry.addedSinceSave > 0) this.save(ns, entry);
+      this.loaded.delete(ns);
+      total -= bytesOf(entry);
+    }
+  }
+
+  /** Namespaces whose index is in memory, least recently searched first. */
+  inMemory(): string[] {
+    return [...this.loaded.keys()];
   }
 
   /** The namespace outgrew exact search: its vectors move into an HNSW graph, saved from now on. */
@@ -191,9 +232,8 @@ export class VectorIndex {
   }
 
   async search(namespace: string, query: Float32Array, k: number): Promise<AnnHit[]> {
-    await this.catchUp(namespace);
-    const entry = this.load(namespace);
-    const size = this.size(namespace);
+    const { entry } = await this.caughtUp(namespace);
+    const size = entry.flat?.seqs.length ?? entry.index?.size() ?? 0;
     if (size === 0 || query.length !== entry.dimensions) return [];
     const hits: AnnHit[] = [];
     if (entry.flat) {
@@ -290,6 +330,11 @@ function savedRows(file: SavedFile): number | null {
   } finally {
     if (fd !== null) closeSync(fd);
   }
+}
+
+function bytesOf(entry: Loaded): number {
+  if (entry.flat) return entry.flat.data.byteLength + entry.flat.seqs.length * 16;
+  return (entry.index?.size() ?? 0) * (entry.dimensions + GRAPH_BYTES_PER_VECTOR);
 }
 
 /** Appends vectors (a re-embedded entry's replaces its row), growing the buffer by doubling. */

@@ -261,3 +261,33 @@ describe('VectorIndex exact search', () => {
     });
   });
 });
+
+describe('VectorIndex memory budget', () => {
+  it('drops the least recently searched namespaces past its budget, saving a changed graph first; they come back whole', async () => {
+    await withStore(async (store, dir) => {
+      for (const ns of ['a', 'b', 'c']) await seed(store, ns, 60);
+      const query = embedder.vector('cache latency item4');
+      const budget = 60 * (32 * 4 + 16) + 1; // one exactly searched namespace of 60 vectors
+      const index = new VectorIndex(store, MODEL, dir, { memoryBudgetBytes: budget });
+      const first = await index.search('a', query, 10);
+      await index.search('b', query, 10);
+      assert.deepEqual(index.inMemory(), ['b']);
+      assert.deepEqual(await index.search('a', query, 10), first, 'rebuilt from the store, same answer');
+      assert.deepEqual(index.inMemory(), ['a']);
+
+      // A graph changed since its last save is saved before it is dropped.
+      const graphs = new VectorIndex(store, MODEL, dir, { exactMax: 10, memoryBudgetBytes: 1 });
+      await graphs.search('c', query, 5);
+      const saved = files(dir).filter((f) => f.startsWith('c.'));
+      assert.equal(saved.length, 1);
+      await seed(store, 'c', 5, 60);
+      assert.equal(await graphs.catchUp('c'), 5);
+      await graphs.search('b', query, 5);
+      assert.deepEqual(graphs.inMemory(), ['b']);
+      const resaved = files(dir).filter((f) => f.startsWith('c.'));
+      assert.equal(resaved.length, 1);
+      assert.notEqual(resaved[0], saved[0], 'saved again with its new vectors');
+      assert.equal(await new VectorIndex(store, MODEL, dir, { exactMax: 10 }).catchUp('c'), 0);
+    });
+  });
+});
