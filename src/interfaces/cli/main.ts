@@ -2,6 +2,7 @@
 // The `cairn` command. Parses arguments, calls the service facade, maps errors to exit codes.
 import { Command, CommanderError } from 'commander';
 import { EXIT_CODES } from '../../core/errors.js';
+import { CAIRN_VERSION } from '../../core/version.js';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerContextCommand } from './commands/context.js';
 import { registerEvalCommands } from './commands/eval.js';
@@ -18,7 +19,7 @@ import { registerTokensCommands } from './commands/tokens.js';
 import { registerWatchCommand } from './commands/watch.js';
 import { reportError } from './run.js';
 
-const VERSION = '0.1.0';
+const VERSION = CAIRN_VERSION;
 
 export function buildProgram(): Command {
   const program = new Command();

@@ -1,6 +1,9 @@
 // cairn search
 import type { Command } from 'commander';
+import { resolveHome } from '../../../core/home.js';
 import { CATEGORIES, KINDS } from '../../../core/types.js';
+import type { SearchResponse } from '../../../service/cairn.js';
+import { searchThroughSocket } from '../../local/search-client.js';
 import { formatResult } from '../format.js';
 import { THREADS, globals, intOption, listOption, print, printJson, withCairn } from '../run.js';
 
@@ -22,30 +25,46 @@ export function registerSearchCommand(program: Command): void {
     .option('--no-rewrite', 'do not rewrite the query, whatever search.queryRewrite says')
     .option('--explain', 'show how each score was made')
     .option('--json', 'print results as JSON')
+    .option('--no-daemon', 'search in this process even when `cairn watch` or `cairn serve` runs (they answer faster: warm)')
     .action(async (words: string[], opts, cmd: Command) => {
       const query: string = opts.query ?? words.join(' ');
-      await withCairn(cmd, async (cairn) => {
-        const res = await cairn.search(query, {
-          limit: opts.limit,
-          since: opts.since,
-          until: opts.until,
-          categories: opts.category,
-          kinds: opts.kind,
-          minImportance: opts.minImportance,
-          includeSuperseded: Boolean(opts.includeSuperseded),
-          mode: opts.mode,
-          ...(rewriteGiven(cmd) ? { rewrite: Boolean(opts.rewrite) } : {}),
-        });
-        if (globals(cmd).json) return printJson(res);
-        if (res.degraded) process.stderr.write(`cairn: note: ${res.degraded}\n`);
-        if (res.rewrite?.status === 'skipped') process.stderr.write(`cairn: note: searched without rewriting: ${res.rewrite.reason}\n`);
-        else if (res.rewrite && opts.explain) {
-          print(`rewritten${res.rewrite.cached ? ' (cached)' : ` in ${res.rewrite.latencyMs} ms`}: ${[...res.rewrite.queries.map((q) => `"${q}"`), ...res.rewrite.keywords].join(', ')}`);
+      const options = {
+        limit: opts.limit,
+        since: opts.since,
+        until: opts.until,
+        categories: opts.category,
+        kinds: opts.kind,
+        minImportance: opts.minImportance,
+        includeSuperseded: Boolean(opts.includeSuperseded),
+        mode: opts.mode,
+        ...(rewriteGiven(cmd) ? { rewrite: Boolean(opts.rewrite) } : {}),
+      };
+      const g = globals(cmd);
+      if (opts.daemon) {
+        const answer = await searchThroughSocket(resolveHome(g.home), g.namespace, query, withoutUndefined(options));
+        if (answer) {
+          if (process.env.CAIRN_DEBUG) process.stderr.write('cairn: debug: answered by the running daemon (local socket)\n');
+          return show(answer.result as SearchResponse, cmd, Boolean(opts.explain));
         }
-        if (res.results.length === 0) return print(`No results in namespace ${res.namespace}.`);
-        print(res.results.map((r, i) => formatResult(r, i + 1, Boolean(opts.explain))).join('\n'));
-      }, { embedThreads: THREADS.query });
+      }
+      await withCairn(cmd, async (cairn) => show(await cairn.search(query, options), cmd, Boolean(opts.explain)), { embedThreads: THREADS.query });
     });
+}
+
+function show(res: SearchResponse, cmd: Command, explain: boolean): void {
+  if (globals(cmd).json) return printJson(res);
+  if (res.degraded) process.stderr.write(`cairn: note: ${res.degraded}\n`);
+  if (res.rewrite?.status === 'skipped') process.stderr.write(`cairn: note: searched without rewriting: ${res.rewrite.reason}\n`);
+  else if (res.rewrite && explain) {
+    print(`rewritten${res.rewrite.cached ? ' (cached)' : ` in ${res.rewrite.latencyMs} ms`}: ${[...res.rewrite.queries.map((q) => `"${q}"`), ...res.rewrite.keywords].join(', ')}`);
+  }
+  if (res.results.length === 0) return print(`No results in namespace ${res.namespace}.`);
+  print(res.results.map((r, i) => formatResult(r, i + 1, explain)).join('\n'));
+}
+
+/** JSON drops undefined fields anyway; dropping them here keeps the request what the user typed. */
+function withoutUndefined(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
 
 /** Whether --rewrite or --no-rewrite was on the command line (commander defaults --no-x to true). */

@@ -38,7 +38,11 @@ export function registerServeCommand(program: Command): void {
       // One facade for the server's life; the embedder runs in-process (a query embeds in ~20 ms).
       const cairn = await openCairn(cmd, { embedThreads: THREADS.query });
       // Loaded here, not at the top: every other command (and every hook) starts faster without them.
-      const [{ createLogger }, { startServer }] = await Promise.all([import('../../../daemon/logger.js'), import('../../http/server.js')]);
+      const [{ createLogger }, { startServer }, { serveLocalSearch }] = await Promise.all([
+        import('../../../daemon/logger.js'),
+        import('../../http/server.js'),
+        import('../../local/search-server.js'),
+      ]);
       const logger = createLogger(cairn.paths.logDir, { quiet: opts.quiet }).child({ component: 'http' });
       let server;
       try {
@@ -48,6 +52,9 @@ export function registerServeCommand(program: Command): void {
         throw err;
       }
       print(`Cairn API listening on ${server.url} (OpenAPI: ${server.url}/openapi.json, MCP: ${server.url}/mcp)`);
+      // `cairn search` asks this warm process first, unless `cairn watch` already answers it.
+      const local = await serveLocalSearch(cairn);
+      if (local) logger.info({ socket: local.path }, 'answering searches on the local socket');
       if (server.open) print('No API token exists: requests from this machine are accepted without one. Create one with "cairn tokens create --grant NAMESPACE".');
       logger.info({ url: server.url, open: server.open, home: cairn.paths.root }, 'listening');
       const running = server;
@@ -56,8 +63,7 @@ export function registerServeCommand(program: Command): void {
           process.removeAllListeners('SIGINT');
           process.removeAllListeners('SIGTERM');
           logger.info({ signal }, 'stopping');
-          running
-            .close()
+          Promise.all([running.close(), local?.close()])
             .then(() => cairn.close())
             .then(
               () => {

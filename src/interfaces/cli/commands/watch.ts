@@ -12,7 +12,11 @@ export function registerWatchCommand(program: Command): void {
     .option('--settle-seconds <s>', 'quiet time before a held response is captured as final', intOption('settle-seconds', 1, 3600))
     .action(async (opts: { quiet?: boolean; debounceMs?: number; rescanSeconds?: number; settleSeconds?: number }, cmd: Command) => {
       // Loaded here, not at the top: every other command (and every hook) starts faster without them.
-      const [{ createLogger }, { Daemon }] = await Promise.all([import('../../../daemon/logger.js'), import('../../../daemon/daemon.js')]);
+      const [{ createLogger }, { Daemon }, { serveLocalSearch }] = await Promise.all([
+        import('../../../daemon/logger.js'),
+        import('../../../daemon/daemon.js'),
+        import('../../local/search-server.js'),
+      ]);
       const cairn = await openCairn(cmd, { embedThreads: THREADS.bulk });
       const logger = createLogger(cairn.paths.logDir, { quiet: opts.quiet });
       const daemon = new Daemon(cairn, { logger, debounceMs: opts.debounceMs, rescanSeconds: opts.rescanSeconds, settleSeconds: opts.settleSeconds });
@@ -22,11 +26,14 @@ export function registerWatchCommand(program: Command): void {
         await cairn.close();
         throw err;
       }
+      // `cairn search` asks this warm process first (the model loaded, the indexes in memory).
+      const local = await serveLocalSearch(cairn);
+      if (local) logger.info({ socket: local.path }, 'answering searches on the local socket');
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {
           process.removeAllListeners('SIGINT');
           process.removeAllListeners('SIGTERM');
-          daemon.stop(signal).then(() => cairn.close()).then(resolve, (err: unknown) => {
+          Promise.all([daemon.stop(signal), local?.close()]).then(() => cairn.close()).then(resolve, (err: unknown) => {
             logger.error({ err: String(err) }, 'shutdown failed');
             resolve();
           });

@@ -1,0 +1,49 @@
+// The local search socket: a running `cairn watch` or `cairn serve` answers `cairn search` from its
+// warm process (model loaded, indexes in memory), so a search costs a connect, not a start-up.
+// One JSON line each way per connection. Kept free of heavy imports: the CLI loads it first.
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { CAIRN_VERSION } from '../../core/version.js';
+
+export const PROTOCOL = 1;
+/** A request is a query and a few options: far below this. */
+export const MAX_REQUEST_BYTES = 64 * 1024;
+/** Unix socket paths longer than this are refused by Linux (108 with the terminator) and macOS (104). */
+const MAX_SOCKET_PATH = 100;
+
+/** The socket's path in a home, or null where none can be (Windows, a home with a very long path). */
+export function socketPath(homeRoot: string): string | null {
+  if (process.platform === 'win32') return null;
+  const path = join(homeRoot, 'cairn.sock');
+  return Buffer.byteLength(path) <= MAX_SOCKET_PATH ? path : null;
+}
+
+/**
+ * What a searcher's answer depends on besides the data: the release and the config file as it
+ * was read. A daemon started before config.json changed answers with the old settings, so the
+ * CLI then searches in-process instead.
+ */
+export function configStamp(configPath: string): string {
+  let file = 'none';
+  try {
+    const st = statSync(configPath);
+    file = `${st.size}:${Math.trunc(st.mtimeMs)}`;
+  } catch {
+    // no config file: the defaults
+  }
+  return `${PROTOCOL}/${CAIRN_VERSION}/${file}`;
+}
+
+export interface SocketRequest {
+  v: number;
+  stamp: string;
+  /** Null: the config's default namespace (not the daemon's own -n). */
+  namespace: string | null;
+  query: string;
+  options: Record<string, unknown>;
+}
+
+export type SocketReply =
+  | { ok: unknown }
+  | { error: { code: string; message: string; details?: Record<string, unknown> } }
+  | { stale: string };

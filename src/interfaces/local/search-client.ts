@@ -1,0 +1,70 @@
+// Asks the process serving the home's local socket to search. Any trouble (nobody listening, a
+// stale socket file, another release, a busy or broken server) returns null and the caller
+// searches in-process; only the server's verdict on the search itself (a typed error) is final.
+import { existsSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { CairnError, ERROR_CODES, type ErrorCode } from '../../core/errors.js';
+import { PROTOCOL, configStamp, socketPath, type SocketRequest } from './protocol.js';
+
+/** Longer than a cold in-process search takes: past it the server is busy with something else. */
+const REPLY_TIMEOUT_MS = 3000;
+const MAX_REPLY_BYTES = 64 * 1024 * 1024;
+
+export interface LocalAnswer {
+  result: unknown;
+}
+
+export async function searchThroughSocket(
+  home: { root: string; config: string },
+  namespace: string | undefined,
+  query: string,
+  options: Record<string, unknown>,
+): Promise<LocalAnswer | null> {
+  const path = socketPath(home.root);
+  if (path === null || !existsSync(path)) return null;
+  const request: SocketRequest = { v: PROTOCOL, stamp: configStamp(home.config), namespace: namespace ?? null, query, options };
+  const line = await exchange(path, JSON.stringify(request) + '\n');
+  if (line === null) return null;
+  let reply: unknown;
+  try {
+    reply = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (typeof reply !== 'object' || reply === null) return null;
+  if ('ok' in reply) return { result: reply.ok };
+  if ('error' in reply) {
+    const e = reply.error as { code?: unknown; message?: unknown; details?: Record<string, unknown> };
+    const code = typeof e.code === 'string' && e.code in ERROR_CODES ? (e.code as ErrorCode) : null;
+    // A server that cannot even read the request is of another make: search in-process.
+    if (code === null || code === 'INTERNAL' || typeof e.message !== 'string') return null;
+    throw new CairnError(code, e.message, e.details);
+  }
+  return null;
+}
+
+/** Sends one line, reads one line back; null on any failure or timeout. */
+function exchange(path: string, line: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    let data = '';
+    let settled = false;
+    const finish = (value: string | null) => {
+      if (settled) return;
+      settled = true;
+      socket.destroy();
+      resolve(value);
+    };
+    const socket = createConnection(path);
+    socket.setEncoding('utf8');
+    socket.setTimeout(REPLY_TIMEOUT_MS, () => finish(null));
+    socket.once('error', () => finish(null));
+    socket.once('connect', () => socket.write(line));
+    socket.on('data', (chunk: string) => {
+      data += chunk;
+      const end = data.indexOf('\n');
+      if (end >= 0) finish(data.slice(0, end));
+      else if (data.length > MAX_REPLY_BYTES) finish(null);
+    });
+    socket.once('end', () => finish(null));
+  });
+}

@@ -1,0 +1,115 @@
+// Serves searches on the home's local socket from a warm process (`cairn watch`, `cairn serve`).
+// The socket file is the user's alone (0600 in their home); one process serves it at a time.
+import { chmodSync, existsSync, rmSync } from 'node:fs';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { z } from 'zod';
+import { isCairnError } from '../../core/errors.js';
+import type { Cairn } from '../../service/cairn.js';
+import { MAX_REQUEST_BYTES, PROTOCOL, configStamp, socketPath, type SocketReply } from './protocol.js';
+
+const requestSchema = z.strictObject({
+  v: z.literal(PROTOCOL),
+  stamp: z.string().max(200),
+  namespace: z.string().max(200).nullable(),
+  query: z.string().max(MAX_REQUEST_BYTES),
+  // Validated by the facade's own search schema, as every interface's are.
+  options: z.record(z.string(), z.unknown()),
+});
+
+/** How long a client may take to send its request before it is cut off. */
+const REQUEST_TIMEOUT_MS = 5000;
+
+export interface LocalSearchServer {
+  path: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts answering searches on `<home>/cairn.sock`. Returns null when another live process already
+ * serves it or no socket can exist here; a socket file left by a process that died is replaced.
+ */
+export async function serveLocalSearch(cairn: Cairn): Promise<LocalSearchServer | null> {
+  const path = socketPath(cairn.paths.root);
+  if (path === null) return null;
+  if (existsSync(path)) {
+    if (await answers(path)) return null;
+    rmSync(path, { force: true });
+  }
+  const stamp = configStamp(cairn.paths.config);
+  const server = createServer((socket) => handle(socket, cairn, stamp));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(path, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch {
+    // Another process bound it between the check and here, or the home is read-only: CLI
+    // searches then run in-process as they always can.
+    return null;
+  }
+  chmodSync(path, 0o600);
+  return { path, close: () => closeServer(server, path) };
+}
+
+function handle(socket: Socket, cairn: Cairn, stamp: string): void {
+  let buffered = '';
+  let done = false;
+  socket.setEncoding('utf8');
+  socket.setTimeout(REQUEST_TIMEOUT_MS, () => socket.destroy());
+  socket.on('error', () => socket.destroy());
+  socket.on('data', (chunk: string) => {
+    if (done) return;
+    buffered += chunk;
+    const end = buffered.indexOf('\n');
+    if (end < 0 && buffered.length <= MAX_REQUEST_BYTES) return;
+    done = true;
+    socket.setTimeout(0);
+    if (end < 0) return reply(socket, { error: { code: 'INVALID_INPUT', message: `request longer than ${MAX_REQUEST_BYTES} bytes` } });
+    answer(buffered.slice(0, end), cairn, stamp).then((r) => reply(socket, r));
+  });
+}
+
+async function answer(line: string, cairn: Cairn, stamp: string): Promise<SocketReply> {
+  let request: z.infer<typeof requestSchema>;
+  try {
+    request = requestSchema.parse(JSON.parse(line));
+  } catch {
+    return { error: { code: 'INVALID_INPUT', message: 'malformed local search request' } };
+  }
+  if (request.stamp !== stamp) return { stale: 'this process runs another release or an older config.json' };
+  try {
+    const namespace = request.namespace ?? cairn.config.defaultNamespace;
+    return { ok: await cairn.search(request.query, { ...request.options, namespace }) };
+  } catch (err) {
+    if (isCairnError(err)) return { error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } };
+    return { error: { code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) } };
+  }
+}
+
+function reply(socket: Socket, r: SocketReply): void {
+  if (socket.destroyed) return;
+  socket.end(JSON.stringify(r) + '\n');
+}
+
+/** Whether a live process accepts connections on the socket. */
+function answers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createConnection(path);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
+}
+
+function closeServer(server: Server, path: string): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    // The file goes now: a CLI that finds it must find someone listening.
+    rmSync(path, { force: true });
+  });
+}
