@@ -14,8 +14,9 @@ import type { Store } from '../store/store.js';
 import { getState, memoryFilePath, MEMORY_FILE, renderStateFile, STATE_FILE } from './hot-state.js';
 import { parseInput } from './inputs.js';
 
-export const CONTEXT_DEFAULT_BUDGET = 800;
-export const CONTEXT_BUDGET_RANGE = { min: 50, max: 20_000 } as const;
+import { CONTEXT_BUDGET_RANGE, CONTEXT_DEFAULT_BUDGET } from './context-budget.js';
+
+export { CONTEXT_BUDGET_RANGE, CONTEXT_DEFAULT_BUDGET } from './context-budget.js';
 export const CONTEXT_TOKENIZER = 'o200k_base (gpt-tokenizer)';
 
 /** Longest a single memory, turn or document item may be before it is shortened. */

@@ -12,9 +12,9 @@ export { createClaudeCodeParser } from './claude-code.js';
 export { createGenericJsonlParser } from './generic-jsonl.js';
 export { createOpenClawParser } from './openclaw.js';
 
-/** Format names, as used for a source's `kind` and a turn's provenance `source`. */
-export const TRANSCRIPT_FORMATS = ['openclaw', 'claude-code', 'jsonl'] as const;
-export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from './names.js';
+
+export { TRANSCRIPT_FORMATS, type TranscriptFormat } from './names.js';
 
 export function isTranscriptFormat(name: string): name is TranscriptFormat {
   return (TRANSCRIPT_FORMATS as readonly string[]).includes(name);

@@ -4,8 +4,9 @@
 import { z } from 'zod';
 import { invalidInput } from '../../core/errors.js';
 
-export const SOURCE_KINDS = ['openclaw', 'claude-code', 'jsonl', 'markdown'] as const;
-export type SourceKind = (typeof SOURCE_KINDS)[number];
+import { SOURCE_KINDS, type SourceKind } from './kind-names.js';
+
+export { SOURCE_KINDS, type SourceKind } from './kind-names.js';
 
 export function parseSourceKind(name: unknown): SourceKind {
   if (typeof name === 'string' && (SOURCE_KINDS as readonly string[]).includes(name)) return name as SourceKind;

@@ -1,6 +1,6 @@
 // cairn context: the token-budgeted session-start brief (Markdown), as an agent would receive it.
 import type { Command } from 'commander';
-import { CONTEXT_BUDGET_RANGE, CONTEXT_DEFAULT_BUDGET } from '../../../service/context.js';
+import { CONTEXT_BUDGET_RANGE, CONTEXT_DEFAULT_BUDGET } from '../../../service/context-budget.js';
 import { THREADS, globals, intOption, printJson, withCairn } from '../run.js';
 
 export function registerContextCommand(program: Command): void {

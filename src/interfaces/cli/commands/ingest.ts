@@ -3,7 +3,7 @@
 // warning (exit 0); a missing or unreadable file is an error (non-zero exit).
 import type { Command } from 'commander';
 import { EXIT_CODES, type ErrorCode } from '../../../core/errors.js';
-import { TRANSCRIPT_FORMATS } from '../../../capture/formats/index.js';
+import { TRANSCRIPT_FORMATS } from '../../../capture/formats/names.js';
 import type { IngestResponse } from '../../../service/ingest.js';
 import { THREADS, globals, print, printJson, withCairn } from '../run.js';
 

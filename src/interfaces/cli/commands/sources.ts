@@ -1,6 +1,6 @@
 // cairn sources add|list|remove: what the daemon watches.
 import type { Command } from 'commander';
-import { SOURCE_KINDS } from '../../../capture/sources/kinds.js';
+import { SOURCE_KINDS } from '../../../capture/sources/kind-names.js';
 import { formatSource } from './status-format.js';
 import { globals, print, printJson, withCairn } from '../run.js';
 
