@@ -11,7 +11,7 @@
 //    as a user's home would be (about 30–40 s to seed). Confirms the first home is representative.
 //
 // Run alone: node --import tsx bench/cold-start.ts [--memories 10k] [--real 2500] [--runs 10]
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -106,10 +106,7 @@ async function realHome(n: number, corpus: Corpus, query: string): Promise<{ hom
 }
 
 function timeCli(cli: string, home: string, args: string[], runs: number, check: (stdout: string) => string | null): { wall: Dist; ok: boolean; note?: string } {
-  const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_HOME: home };
-  delete env.NODE_OPTIONS;
-  delete env.CAIRN_TEST;
-  delete env.NODE_TEST_CONTEXT;
+  const env = benchEnv(home);
   const times: number[] = [];
   let note: string | undefined;
   let ok = true;
@@ -129,6 +126,33 @@ function timeCli(cli: string, home: string, args: string[], runs: number, check:
     }
   }
   return { wall: dist(times), ok, ...(note ? { note } : {}) };
+}
+
+function benchEnv(home: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_HOME: home };
+  delete env.NODE_OPTIONS;
+  delete env.CAIRN_TEST;
+  delete env.NODE_TEST_CONTEXT;
+  return env;
+}
+
+/** Runs `fn` while `cairn watch` runs on the home and answers searches on its socket (warmed by one). */
+async function whileDaemonRuns(cli: string, home: string, warmUp: string[], fn: () => void): Promise<void> {
+  const child = spawn(process.execPath, [cli, 'watch', '--quiet'], { env: benchEnv(home), stdio: 'ignore' });
+  const exited = new Promise<void>((r) => child.on('close', () => r()));
+  try {
+    const until = Date.now() + 60_000;
+    while (!existsSync(join(home, 'cairn.sock'))) {
+      if (Date.now() > until || child.exitCode !== null) throw new Error('cairn watch did not open its search socket within 60 s');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const warm = spawnSync(process.execPath, [cli, ...warmUp], { env: { ...benchEnv(home), CAIRN_DEBUG: '1' }, encoding: 'utf8' });
+    if (!/answered by the running daemon/.test(warm.stderr)) throw new Error(`the daemon did not answer: ${warm.stderr.slice(0, 300)}`);
+    fn();
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
 }
 
 function checkSearch(expectedMode: string) {
@@ -198,6 +222,11 @@ export async function runColdStart(options: ColdStartOptions): Promise<ColdStart
   measure(`search --json (hybrid), ${label} home`, a.home, rotate((q) => ['search', q, '--json']), checkSearch('hybrid'));
   measure(`search --mode bm25 --json, ${label} home`, a.home, rotate((q) => ['search', q, '--mode', 'bm25', '--json']), checkSearch('bm25'));
   measure(`status --json, ${label} home`, a.home, () => ['status', '--json'], (s) => (s.includes('"ok"') ? null : `unexpected output: ${s.slice(0, 200)}`));
+  // The same searches while `cairn watch` runs: the CLI asks the warm daemon over its socket.
+  await whileDaemonRuns(cli, a.home, ['search', queries[0]!, '--json'], () => {
+    measure(`search --json (hybrid), ${label} home, \`cairn watch\` running`, a.home, rotate((q) => ['search', q, '--json']), checkSearch('hybrid'));
+    measure(`search --mode bm25 --json, ${label} home, \`cairn watch\` running`, a.home, rotate((q) => ['search', q, '--mode', 'bm25', '--json']), checkSearch('bm25'));
+  });
 
   let realEmbedding: ColdStartResult['realEmbedding'] = null;
   if (options.realMemories > 0) {
