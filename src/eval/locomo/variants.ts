@@ -35,7 +35,7 @@ export const VARIANTS: readonly Variant[] = [
   { name: '+ neighbours', description: '+ speaker + half the relevance of the best neighbouring turn', config: { search: NEIGHBOURS } },
   { name: '+ coverage', description: '+ neighbours + relevance scaled by the share of query words a text has (0.5)', config: { search: COVERAGE } },
   { name: '+ tuning', description: '+ coverage + fusion 0.5/0.5, importance 0.25', config: { search: TUNED } },
-  { name: '+ session groups', description: '+ tuning + up to 4 hits of a session per result (previews of 160 chars), gathered from the hits that fill 20 results; the candidate pool grows to limit × 10', config: { search: { ...TUNED, groupHits: 4, contextChars: 160 } } },
+  { name: '+ session groups', description: '+ tuning + up to 4 hits of a session per result (previews of 160 chars), gathered from the hits that fill max(2 × limit, 20) results; the candidate pool grows to limit × 10', config: { search: { ...TUNED, groupHits: 4, contextChars: 160 } } },
   { name: '+ query focus', description: '+ session groups + the query vector blended with the query\'s focus (content words without the speakers it names): the default', config: { search: { ...TUNED, groupHits: 4, contextChars: 160, focusWeight: 1 } } },
   { name: 'no speaker', description: 'default without the speaker factor', config: { search: { speakerBoost: 0 } } },
   { name: 'no neighbours', description: 'default without relevance from neighbouring turns', config: { search: { neighbourWeight: 0 } } },
