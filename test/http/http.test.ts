@@ -6,7 +6,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
@@ -548,6 +550,7 @@ describe('error mapping', () => {
 
 describe('cairn serve (the real CLI)', () => {
   let child: ChildProcess;
+  let dir = '';
   let url = '';
   let token = '';
   let stdout = '';
@@ -555,7 +558,7 @@ describe('cairn serve (the real CLI)', () => {
 
   before(async () => {
     assertBuilt();
-    const dir = home();
+    dir = home();
     const setup = await Cairn.open({ home: dir });
     token = (await setup.createToken({ namespaces: ['flow'], label: 'flow test' })).token;
     await setup.close();
@@ -754,6 +757,13 @@ describe('cairn serve (the real CLI)', () => {
     await assert.rejects(stranger.client.connect(stranger.transport), /401|UNAUTHORIZED/);
   });
 
+  test('cairn search on the same home is answered by the server over the local socket', async () => {
+    const res = await runCli(['-n', 'flow', 'search', 'release train', '--json'], { home: dir, env: { CAIRN_DEBUG: '1' } });
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(res.stderr, /answered by the running daemon/);
+    assert.match(JSON.parse(res.stdout).results[0].text, /release train/);
+  });
+
   test('SIGTERM closes the server and the facade cleanly', async () => {
     child.kill('SIGTERM');
     const { code, signal } = await exit;
@@ -761,6 +771,7 @@ describe('cairn serve (the real CLI)', () => {
     assert.equal(code, 0);
     assert.match(stdout, /"msg":"stopped"/);
     await assert.rejects(fetch(url + '/v1/health'));
+    assert.equal(existsSync(join(dir, 'cairn.sock')), false, 'the local socket goes with the server');
   });
 });
 
