@@ -84,12 +84,13 @@ describe('cairn search through the running daemon', () => {
   });
 
   it('survives malformed, oversized and foreign requests, and keeps answering', async () => {
-    assert.match(await raw(sock, 'this is not json\n'), /"INVALID_INPUT"/);
-    assert.match(await raw(sock, JSON.stringify({ v: 99, op: 'drop everything' }) + '\n'), /"INVALID_INPUT"/);
+    assert.match(await raw(sock, 'this is not json\n'), /^\{"rejected"/);
+    assert.match(await raw(sock, JSON.stringify({ v: 2, op: 'drop everything' }) + '\n'), /^\{"rejected"/);
+    assert.match(await raw(sock, JSON.stringify({ v: 99, op: 'from the future' }) + '\n'), /^\{"stale"/, 'another protocol: its client searches itself');
     assert.match(await raw(sock, Buffer.alloc(200 * 1024, 0x41)), /longer than/);
     assert.equal(await raw(sock, ''), '', 'a client that sends nothing gets nothing');
-    const request = (options: object) => JSON.stringify({ v: 1, stamp: 'x', namespace: null, query: 'billing', options }) + '\n';
-    assert.match(await raw(sock, request({})), /"stale"/, 'another config or release: the CLI searches itself');
+    const request = (options: object) => JSON.stringify({ v: 2, stamp: 'x', namespace: null, query: 'billing', options }) + '\n';
+    assert.match(await raw(sock, request({})), /^\{"stale"/, 'another config or release: the CLI searches itself');
     const via = await runCli(['search', 'billing', '--json'], { home, env: debug });
     assert.match(via.stderr, VIA_DAEMON);
     assert.equal(JSON.parse(via.stdout).results.length, 1);
@@ -141,6 +142,22 @@ describe('cairn search through the running daemon', () => {
       } finally {
         await new Promise<void>((r) => server.close(() => r()));
       }
+    }
+    // A server that took the request is waited for past the 2 s it has to take one.
+    const slow = createServer((s) => {
+      s.on('error', () => undefined);
+      s.resume();
+      s.write('{"working":true}\n');
+      setTimeout(() => s.end(JSON.stringify({ ok: { namespace: 'team', query: 'billing', mode: 'bm25', results: [] } }) + '\n'), 2500);
+    });
+    await new Promise<void>((r) => slow.listen(sock, r));
+    try {
+      const res = await runCli(['search', 'billing', '--json'], { home, env: debug, timeoutMs: 20_000 });
+      assert.equal(res.code, 0, res.stderr);
+      assert.match(res.stderr, VIA_DAEMON);
+      assert.deepEqual(JSON.parse(res.stdout).results, [], 'the slow server\'s answer');
+    } finally {
+      await new Promise<void>((r) => slow.close(() => r()));
     }
     // A file that is not a socket at all.
     writeFileSync(sock, 'not a socket');

@@ -1,11 +1,13 @@
 // The local search socket: a running `cairn watch` or `cairn serve` answers `cairn search` from its
 // warm process (model loaded, indexes in memory), so a search costs a connect, not a start-up.
-// One JSON line each way per connection. Kept free of heavy imports: the CLI loads it first.
+// Per connection: the client sends one JSON line; the server answers `working` as soon as it has
+// taken the request (so a client can tell a busy process from one working on its search), then
+// one final line. Kept free of heavy imports: the CLI loads it first.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CAIRN_VERSION } from '../../core/version.js';
 
-export const PROTOCOL = 1;
+export const PROTOCOL = 2;
 /** A request is a query and a few options: far below this. */
 export const MAX_REQUEST_BYTES = 64 * 1024;
 /** Unix socket paths longer than this are refused by Linux (108 with the terminator) and macOS (104). */
@@ -44,6 +46,12 @@ export interface SocketRequest {
 }
 
 export type SocketReply =
+  /** The request is taken; the final line follows. */
+  | { working: true }
   | { ok: unknown }
+  /** The search itself failed: what an in-process search would have thrown. */
   | { error: { code: string; message: string; details?: Record<string, unknown> } }
-  | { stale: string };
+  /** Another release or config: the client searches in-process. */
+  | { stale: string }
+  /** Not a request this server reads (malformed, oversized): the client searches in-process. */
+  | { rejected: string };

@@ -4,11 +4,17 @@
 import { existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { CairnError, ERROR_CODES, type ErrorCode } from '../../core/errors.js';
-import { PROTOCOL, configStamp, socketPath, type SocketRequest } from './protocol.js';
+import { PROTOCOL, configStamp, socketPath, type SocketReply, type SocketRequest } from './protocol.js';
 
-/** Longer than a cold in-process search takes: past it the server is busy with something else. */
-const REPLY_TIMEOUT_MS = 3000;
+/** A process that has not taken the request by then is busy with something else: search in-process. */
+const ACCEPT_TIMEOUT_MS = 2000;
+/**
+ * Once taken, the search is the server's: a first search that must build a large index takes as
+ * long in-process, so waiting beats starting over (up to this).
+ */
+const REPLY_TIMEOUT_MS = 120_000;
 const MAX_REPLY_BYTES = 64 * 1024 * 1024;
+const WORKING = JSON.stringify({ working: true } satisfies SocketReply);
 
 export interface LocalAnswer {
   result: unknown;
@@ -33,6 +39,7 @@ export async function searchThroughSocket(
   }
   if (typeof reply !== 'object' || reply === null) return null;
   if ('ok' in reply) return { result: reply.ok };
+  // stale, rejected, or anything else: the CLI searches in-process.
   if ('error' in reply) {
     const e = reply.error as { code?: unknown; message?: unknown; details?: Record<string, unknown> };
     const code = typeof e.code === 'string' && e.code in ERROR_CODES ? (e.code as ErrorCode) : null;
@@ -43,7 +50,7 @@ export async function searchThroughSocket(
   return null;
 }
 
-/** Sends one line, reads one line back; null on any failure or timeout. */
+/** Sends one line, reads the final line back (after `working`); null on any failure or timeout. */
 function exchange(path: string, line: string): Promise<string | null> {
   return new Promise((resolve) => {
     let data = '';
@@ -56,14 +63,18 @@ function exchange(path: string, line: string): Promise<string | null> {
     };
     const socket = createConnection(path);
     socket.setEncoding('utf8');
-    socket.setTimeout(REPLY_TIMEOUT_MS, () => finish(null));
+    socket.setTimeout(ACCEPT_TIMEOUT_MS, () => finish(null));
     socket.once('error', () => finish(null));
     socket.once('connect', () => socket.write(line));
     socket.on('data', (chunk: string) => {
       data += chunk;
-      const end = data.indexOf('\n');
-      if (end >= 0) finish(data.slice(0, end));
-      else if (data.length > MAX_REPLY_BYTES) finish(null);
+      for (let end = data.indexOf('\n'); end >= 0; end = data.indexOf('\n')) {
+        const first = data.slice(0, end);
+        data = data.slice(end + 1);
+        if (first !== WORKING) return finish(first);
+        socket.setTimeout(REPLY_TIMEOUT_MS);
+      }
+      if (data.length > MAX_REPLY_BYTES) finish(null);
     });
     socket.once('end', () => finish(null));
   });

@@ -67,19 +67,31 @@ function handle(socket: Socket, cairn: Cairn, stamp: string): void {
     if (end < 0 && buffered.length <= MAX_REQUEST_BYTES) return;
     done = true;
     socket.setTimeout(0);
-    if (end < 0) return reply(socket, { error: { code: 'INVALID_INPUT', message: `request longer than ${MAX_REQUEST_BYTES} bytes` } });
-    answer(buffered.slice(0, end), cairn, stamp).then((r) => reply(socket, r));
+    if (end < 0) return reply(socket, { rejected: `request longer than ${MAX_REQUEST_BYTES} bytes` });
+    const request = read(buffered.slice(0, end), stamp);
+    if ('stale' in request || 'rejected' in request) return reply(socket, request);
+    socket.write(JSON.stringify({ working: true } satisfies SocketReply) + '\n');
+    answer(request, cairn).then((r) => reply(socket, r));
   });
 }
 
-async function answer(line: string, cairn: Cairn, stamp: string): Promise<SocketReply> {
-  let request: z.infer<typeof requestSchema>;
+function read(line: string, stamp: string): z.infer<typeof requestSchema> | { stale: string } | { rejected: string } {
+  let value: unknown;
   try {
-    request = requestSchema.parse(JSON.parse(line));
+    value = JSON.parse(line);
   } catch {
-    return { error: { code: 'INVALID_INPUT', message: 'malformed local search request' } };
+    return { rejected: 'not JSON' };
   }
-  if (request.stamp !== stamp) return { stale: 'this process runs another release or an older config.json' };
+  // Another protocol or release is told apart before the shape is checked: its client falls back.
+  const v = (value as { v?: unknown } | null)?.v;
+  if (v !== PROTOCOL) return { stale: `protocol ${String(v).slice(0, 20)}, this process speaks ${PROTOCOL}` };
+  const parsed = requestSchema.safeParse(value);
+  if (!parsed.success) return { rejected: 'malformed local search request' };
+  if (parsed.data.stamp !== stamp) return { stale: 'this process runs another release or an older config.json' };
+  return parsed.data;
+}
+
+async function answer(request: z.infer<typeof requestSchema>, cairn: Cairn): Promise<SocketReply> {
   try {
     const namespace = request.namespace ?? cairn.config.defaultNamespace;
     return { ok: await cairn.search(request.query, { ...request.options, namespace }) };
