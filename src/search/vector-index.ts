@@ -174,6 +174,12 @@ export class VectorIndex {
     return (await this.caughtUp(namespace)).added;
   }
 
+  /** Catches the namespace up and returns how many vectors it has. */
+  async ready(namespace: string): Promise<number> {
+    const { entry } = await this.caughtUp(namespace);
+    return entryCount(entry);
+  }
+
   /** The namespace's index, caught up (held here: another search may drop it from the cache meanwhile). */
   private async caughtUp(namespace: string): Promise<{ entry: Loaded; added: number }> {
     const entry = this.load(namespace);
@@ -233,7 +239,7 @@ export class VectorIndex {
 
   async search(namespace: string, query: Float32Array, k: number): Promise<AnnHit[]> {
     const { entry } = await this.caughtUp(namespace);
-    const size = entry.flat?.seqs.length ?? entry.index?.size() ?? 0;
+    const size = entryCount(entry);
     if (size === 0 || query.length !== entry.dimensions) return [];
     const hits: AnnHit[] = [];
     if (entry.flat) {
@@ -251,7 +257,7 @@ export class VectorIndex {
 
   size(namespace: string): number {
     const entry = this.loaded.get(namespace);
-    return entry?.flat?.seqs.length ?? entry?.index?.size() ?? 0;
+    return entry ? entryCount(entry) : 0;
   }
 
   /** Whether the namespace is searched exactly (up to exactMax vectors) rather than by HNSW. */
@@ -330,6 +336,10 @@ function savedRows(file: SavedFile): number | null {
   } finally {
     if (fd !== null) closeSync(fd);
   }
+}
+
+function entryCount(entry: Loaded): number {
+  return entry.flat?.seqs.length ?? entry.index?.size() ?? 0;
 }
 
 function bytesOf(entry: Loaded): number {

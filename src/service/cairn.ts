@@ -226,8 +226,7 @@ export class Cairn {
           const queryVector = this.queryVector(input.query, speakers, rewriting);
           queryVector.catch(() => undefined); // awaited (and reported) below, or not needed
           const index = this.index();
-          await index.catchUp(ns);
-          if (index.size(ns) === 0) degraded = `no vectors for ${this.embedder.modelId} in ${ns}: BM25 only (run "cairn reembed")`;
+          if ((await index.ready(ns)) === 0) degraded = `no vectors for ${this.embedder.modelId} in ${ns}: BM25 only (run "cairn reembed")`;
           else vectors = { index, model: this.embedder.modelId, queryVector };
         } catch (err) {
           degraded = `vector search unavailable: ${(err as Error).message}`;

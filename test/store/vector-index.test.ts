@@ -274,6 +274,8 @@ describe('VectorIndex memory budget', () => {
       assert.deepEqual(index.inMemory(), ['b']);
       assert.deepEqual(await index.search('a', query, 10), first, 'rebuilt from the store, same answer');
       assert.deepEqual(index.inMemory(), ['a']);
+      assert.equal(await index.ready('c'), 60, 'caught up and counted in one step');
+      assert.deepEqual(index.inMemory(), ['c']);
 
       // A graph changed since its last save is saved before it is dropped.
       const graphs = new VectorIndex(store, MODEL, dir, { exactMax: 10, memoryBudgetBytes: 1 });
