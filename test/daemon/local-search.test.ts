@@ -73,6 +73,31 @@ describe('cairn search through the running daemon', () => {
     assert.match(text.stdout, /billing service moves to Postgres 16/);
   });
 
+  it('answers cairn context and the SessionStart hook the same way; a capture hook stays in its own process', async () => {
+    for (const args of [['context', '--json'], ['context', '--query', 'billing', '--budget-tokens', '300', '--json'], ['-n', 'proj', 'context', '--json']]) {
+      const via = await runCli(args, { home, env: debug });
+      assert.equal(via.code, 0, via.stderr);
+      assert.match(via.stderr, VIA_DAEMON);
+      const local = await runCli([...args, '--no-daemon'], { home });
+      assert.deepEqual(JSON.parse(via.stdout), JSON.parse(local.stdout), args.join(' '));
+    }
+    const start = JSON.stringify({ hook_event_name: 'SessionStart', session_id: 's1', cwd: home });
+    for (const ns of [[], ['-n', 'team']]) {
+      // Without -n the session's namespace comes from its folder (empty here); with -n, team's brief.
+      const via = await runCli([...ns, 'hook', 'claude-code'], { home, input: start, env: debug });
+      assert.equal(via.code, 0);
+      assert.match(via.stderr, VIA_DAEMON);
+      assert.match(via.stdout, ns.length ? /billing service moves to Postgres 16/ : /No hot state or memories yet/);
+      const local = await runCli([...ns, 'hook', 'claude-code', '--no-daemon'], { home, input: start });
+      assert.equal(via.stdout, local.stdout);
+    }
+    const stop = JSON.stringify({ hook_event_name: 'Stop', session_id: 's1', transcript_path: join(home, 'missing.jsonl') });
+    const captured = await runCli(['hook', 'claude-code'], { home, input: stop, env: debug });
+    assert.equal(captured.code, 0);
+    assert.doesNotMatch(captured.stderr, VIA_DAEMON);
+    assert.match(captured.stderr, /cairn: Stop: /, 'captured (here: failed) in the hook\'s own process');
+  });
+
   it('reports the errors an in-process search would, with the same exit codes', async () => {
     for (const args of [['search', '   '], ['search', 'x', '--since', 'last tuesday-ish'], ['-n', 'Bad Namespace!', 'search', 'x']]) {
       const via = await runCli(args, { home, env: debug });
@@ -89,8 +114,13 @@ describe('cairn search through the running daemon', () => {
     assert.match(await raw(sock, JSON.stringify({ v: 99, op: 'from the future' }) + '\n'), /^\{"stale"/, 'another protocol: its client searches itself');
     assert.match(await raw(sock, Buffer.alloc(200 * 1024, 0x41)), /longer than/);
     assert.equal(await raw(sock, ''), '', 'a client that sends nothing gets nothing');
-    const request = (options: object) => JSON.stringify({ v: 2, stamp: 'x', namespace: null, query: 'billing', options }) + '\n';
-    assert.match(await raw(sock, request({})), /^\{"stale"/, 'another config or release: the CLI searches itself');
+    const request = (stamp: string, op: string, payload: object) => JSON.stringify({ v: 2, stamp, op, namespace: null, payload }) + '\n';
+    assert.match(await raw(sock, request('x', 'search', { query: 'billing' })), /^\{"stale"/, 'another config or release: the CLI searches itself');
+    assert.match(await raw(sock, request('x', 'delete', {})), /^\{"rejected"/, 'only reads are answered');
+    const stamp = `2/0.1.0/${statSync(join(home, 'config.json')).size}:${Math.trunc(statSync(join(home, 'config.json')).mtimeMs)}`;
+    const capture = { input: { hook_event_name: 'Stop', transcript_path: '/tmp/x.jsonl' } };
+    assert.match(await raw(sock, request(stamp, 'session-start', capture)), /"rejected":"only SessionStart/, 'a capture stays with the hook\'s own process');
+    assert.match(await raw(sock, request(stamp, 'search', { query: 'billing', limit: 'lots' })), /"error":\{"code":"INVALID_INPUT"/, 'the facade validates the arguments');
     const via = await runCli(['search', 'billing', '--json'], { home, env: debug });
     assert.match(via.stderr, VIA_DAEMON);
     assert.equal(JSON.parse(via.stdout).results.length, 1);

@@ -149,6 +149,8 @@ function subagentTranscripts(transcript: string): string[] {
 export interface HookOptions {
   /** The global -n: every session's turns go there. */
   namespace?: string;
+  /** Where a session no source claims goes (default: the facade's default namespace). */
+  fallbackNamespace?: string;
   budgetTokens?: number;
 }
 
@@ -205,7 +207,7 @@ async function capture(cairn: Cairn, input: HookInput, options: HookOptions): Pr
 }
 
 async function sessionStart(cairn: Cairn, input: HookInput, options: HookOptions): Promise<HookOutcome> {
-  const namespace = (await sessionNamespace(cairn, input, options.namespace)) ?? cairn.defaultNamespace;
+  const namespace = (await sessionNamespace(cairn, input, options.namespace)) ?? options.fallbackNamespace ?? cairn.defaultNamespace;
   const brief = await cairn.context({ namespace, budgetTokens: options.budgetTokens ?? DEFAULT_BRIEF_TOKENS });
   const context = brief.text.trim();
   const summary = `SessionStart: ${context ? `${brief.usedTokens} tokens of context` : 'no context'} from namespace ${namespace}`;

@@ -1,5 +1,6 @@
-// The local search socket: a running `cairn watch` or `cairn serve` answers `cairn search` from its
-// warm process (model loaded, indexes in memory), so a search costs a connect, not a start-up.
+// The local socket: a running `cairn watch` or `cairn serve` answers `cairn search`, `cairn context`
+// and the SessionStart hook from its warm process (model loaded, indexes in memory, tokenizer
+// compiled), so they cost a connect, not a start-up. Only reads go through it.
 // Per connection: the client sends one JSON line; the server answers `working` as soon as it has
 // taken the request (so a client can tell a busy process from one working on its search), then
 // one final line. Kept free of heavy imports: the CLI loads it first.
@@ -8,7 +9,7 @@ import { join } from 'node:path';
 import { CAIRN_VERSION } from '../../core/version.js';
 
 export const PROTOCOL = 2;
-/** A request is a query and a few options: far below this. */
+/** A request is a query, a few options or a hook's JSON: far below this. */
 export const MAX_REQUEST_BYTES = 64 * 1024;
 /** Unix socket paths longer than this are refused by Linux (108 with the terminator) and macOS (104). */
 const MAX_SOCKET_PATH = 100;
@@ -36,13 +37,18 @@ export function configStamp(configPath: string): string {
   return `${PROTOCOL}/${CAIRN_VERSION}/${file}`;
 }
 
+/** What the socket answers: each is a read the facade (or the hook) does in-process otherwise. */
+export const OPS = ['search', 'context', 'session-start'] as const;
+export type SocketOp = (typeof OPS)[number];
+
 export interface SocketRequest {
   v: number;
   stamp: string;
+  op: SocketOp;
   /** Null: the config's default namespace (not the daemon's own -n). */
   namespace: string | null;
-  query: string;
-  options: Record<string, unknown>;
+  /** The op's arguments, validated by the facade (or the hook) as every interface's are. */
+  payload: Record<string, unknown>;
 }
 
 export type SocketReply =

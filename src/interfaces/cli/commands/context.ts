@@ -1,6 +1,9 @@
 // cairn context: the token-budgeted session-start brief (Markdown), as an agent would receive it.
 import type { Command } from 'commander';
+import { resolveHome } from '../../../core/home.js';
+import type { ContextBrief } from '../../../service/context.js';
 import { CONTEXT_BUDGET_RANGE, CONTEXT_DEFAULT_BUDGET } from '../../../service/context-budget.js';
+import { askDaemon } from '../../local/client.js';
 import { THREADS, globals, intOption, printJson, withCairn } from '../run.js';
 
 export function registerContextCommand(program: Command): void {
@@ -14,15 +17,13 @@ export function registerContextCommand(program: Command): void {
       intOption('budget-tokens', CONTEXT_BUDGET_RANGE.min, CONTEXT_BUDGET_RANGE.max),
     )
     .option('--json', 'print the brief with its sections, sources and token count as JSON')
+    .option('--no-daemon', 'build the brief in this process even when `cairn watch` or `cairn serve` runs')
     .action(async (opts, cmd: Command) => {
-      await withCairn(
-        cmd,
-        async (cairn) => {
-          const brief = await cairn.context({ query: opts.query, budgetTokens: opts.budgetTokens });
-          if (globals(cmd).json) return printJson(brief);
-          process.stdout.write(brief.text);
-        },
-        { embedThreads: THREADS.query },
-      );
+      const g = globals(cmd);
+      const show = (brief: ContextBrief) => (g.json ? printJson(brief) : process.stdout.write(brief.text));
+      const args = { query: opts.query, budgetTokens: opts.budgetTokens };
+      const answer = opts.daemon ? await askDaemon(resolveHome(g.home), 'context', g.namespace, args) : null;
+      if (answer) return void show(answer.result as ContextBrief);
+      await withCairn(cmd, async (cairn) => void show(await cairn.context(args)), { embedThreads: THREADS.query });
     });
 }

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { CairnError, ERROR_CODES, isCairnError } from '../../../core/errors.js';
 import { resolveHome } from '../../../core/home.js';
 import { parseNamespace } from '../../../core/namespace.js';
+import type { HookOutcome } from '../../../integrations/claude-code/hook.js';
 import { globals, intOption, print, printJson } from '../run.js';
 
 const AGENTS = ['claude-code'] as const;
@@ -118,6 +119,7 @@ export function registerHooksCommands(program: Command): void {
     .option('--budget-tokens <n>', 'size of the SessionStart brief', intOption('budget-tokens', 50, 20_000))
     .option('--embed', 'also embed the new turns now (loads the embedding model: slower; by default the daemon or `cairn reembed` does it)')
     .option('--verbose', 'print what was done on stderr')
+    .option('--no-daemon', 'build the SessionStart brief in this process even when `cairn watch` or `cairn serve` runs')
     .action(async (agent: string, opts: HookCliOptions, cmd: Command) => {
       await handleHook(agent, opts, cmd);
     });
@@ -127,6 +129,8 @@ interface HookCliOptions {
   budgetTokens?: number;
   embed?: boolean;
   verbose?: boolean;
+  /** False with --no-daemon. */
+  daemon: boolean;
 }
 
 /** Runs the hook; whatever happens, one line on stderr at most and exit code 0. */
@@ -153,21 +157,29 @@ async function handleHook(agent: string, opts: HookCliOptions, cmd: Command): Pr
     process.exit(0);
   }, HOOK_DEADLINE_MS);
   deadline.unref();
+  const report = (outcome: HookOutcome) => {
+    if (outcome.stdout) process.stdout.write(outcome.stdout);
+    if (outcome.warning) fail(new CairnError(ERROR_CODES.INTERNAL, `warning: ${outcome.warning}`));
+    if (opts.verbose) process.stderr.write(`cairn: ${outcome.summary}\n`);
+  };
   try {
     checkAgent(agent);
     const { readHookInput, parseHookInput, runHook } = await import('../../../integrations/claude-code/hook.js');
     const input = parseHookInput(await readHookInput(process.stdin));
     event = input.hook_event_name.replace(/[^A-Za-z0-9_-]/g, '?').slice(0, 40);
+    if (input.hook_event_name === 'SessionStart' && opts.daemon) {
+      // A read: a running daemon answers it warm (the brief's tokenizer alone takes ~120 ms to load).
+      const { askDaemon } = await import('../../local/client.js');
+      const answer = await askDaemon(resolveHome(g.home), 'session-start', g.namespace, { input, budgetTokens: opts.budgetTokens });
+      if (answer) return report(answer.result as HookOutcome);
+    }
     const { Cairn } = await import('../../../service/cairn.js');
     // No embedder unless asked: loading the model adds about a second and a half to every hook,
     // so new turns get their vectors from the daemon or `cairn reembed`; keyword search finds
     // them meanwhile. SessionStart's brief works the same way (BM25 when there is no query).
     const cairn = await Cairn.open({ home: g.home, namespace: g.namespace, ...(opts.embed ? {} : { embedder: null }) });
     try {
-      const outcome = await runHook(cairn, input, { namespace: g.namespace === undefined ? undefined : cairn.namespace(g.namespace), budgetTokens: opts.budgetTokens });
-      if (outcome.stdout) process.stdout.write(outcome.stdout);
-      if (outcome.warning) fail(new CairnError(ERROR_CODES.INTERNAL, `warning: ${outcome.warning}`));
-      if (opts.verbose) process.stderr.write(`cairn: ${outcome.summary}\n`);
+      report(await runHook(cairn, input, { namespace: g.namespace === undefined ? undefined : cairn.namespace(g.namespace), budgetTokens: opts.budgetTokens }));
     } finally {
       await cairn.close();
     }

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { resolveHome } from '../../../core/home.js';
 import { CATEGORIES, KINDS } from '../../../core/types.js';
 import type { SearchResponse } from '../../../service/cairn.js';
-import { searchThroughSocket } from '../../local/search-client.js';
+import { askDaemon } from '../../local/client.js';
 import { formatResult } from '../format.js';
 import { THREADS, globals, intOption, listOption, print, printJson, withCairn } from '../run.js';
 
@@ -41,11 +41,8 @@ export function registerSearchCommand(program: Command): void {
       };
       const g = globals(cmd);
       if (opts.daemon) {
-        const answer = await searchThroughSocket(resolveHome(g.home), g.namespace, query, withoutUndefined(options));
-        if (answer) {
-          if (process.env.CAIRN_DEBUG) process.stderr.write('cairn: debug: answered by the running daemon (local socket)\n');
-          return show(answer.result as SearchResponse, cmd, Boolean(opts.explain));
-        }
+        const answer = await askDaemon(resolveHome(g.home), 'search', g.namespace, { query, ...options });
+        if (answer) return show(answer.result as SearchResponse, cmd, Boolean(opts.explain));
       }
       await withCairn(cmd, async (cairn) => show(await cairn.search(query, options), cmd, Boolean(opts.explain)), { embedThreads: THREADS.query });
     });
@@ -60,11 +57,6 @@ function show(res: SearchResponse, cmd: Command, explain: boolean): void {
   }
   if (res.results.length === 0) return print(`No results in namespace ${res.namespace}.`);
   print(res.results.map((r, i) => formatResult(r, i + 1, explain)).join('\n'));
-}
-
-/** JSON drops undefined fields anyway; dropping them here keeps the request what the user typed. */
-function withoutUndefined(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
 
 /** Whether --rewrite or --no-rewrite was on the command line (commander defaults --no-x to true). */

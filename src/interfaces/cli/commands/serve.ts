@@ -38,10 +38,10 @@ export function registerServeCommand(program: Command): void {
       // One facade for the server's life; the embedder runs in-process (a query embeds in ~20 ms).
       const cairn = await openCairn(cmd, { embedThreads: THREADS.query });
       // Loaded here, not at the top: every other command (and every hook) starts faster without them.
-      const [{ createLogger }, { startServer }, { serveLocalSearch }] = await Promise.all([
+      const [{ createLogger }, { startServer }, { serveLocal }] = await Promise.all([
         import('../../../daemon/logger.js'),
         import('../../http/server.js'),
-        import('../../local/search-server.js'),
+        import('../../local/server.js'),
       ]);
       const logger = createLogger(cairn.paths.logDir, { quiet: opts.quiet }).child({ component: 'http' });
       let server;
@@ -53,7 +53,7 @@ export function registerServeCommand(program: Command): void {
       }
       print(`Cairn API listening on ${server.url} (OpenAPI: ${server.url}/openapi.json, MCP: ${server.url}/mcp)`);
       // `cairn search` asks this warm process first, unless `cairn watch` already answers it.
-      const local = await serveLocalSearch(cairn);
+      const local = await serveLocal(cairn);
       if (local) logger.info({ socket: local.path }, 'answering searches on the local socket');
       if (server.open) print('No API token exists: requests from this machine are accepted without one. Create one with "cairn tokens create --grant NAMESPACE".');
       logger.info({ url: server.url, open: server.open, home: cairn.paths.root }, 'listening');

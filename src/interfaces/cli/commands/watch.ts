@@ -12,10 +12,10 @@ export function registerWatchCommand(program: Command): void {
     .option('--settle-seconds <s>', 'quiet time before a held response is captured as final', intOption('settle-seconds', 1, 3600))
     .action(async (opts: { quiet?: boolean; debounceMs?: number; rescanSeconds?: number; settleSeconds?: number }, cmd: Command) => {
       // Loaded here, not at the top: every other command (and every hook) starts faster without them.
-      const [{ createLogger }, { Daemon }, { serveLocalSearch }] = await Promise.all([
+      const [{ createLogger }, { Daemon }, { serveLocal }] = await Promise.all([
         import('../../../daemon/logger.js'),
         import('../../../daemon/daemon.js'),
-        import('../../local/search-server.js'),
+        import('../../local/server.js'),
       ]);
       const cairn = await openCairn(cmd, { embedThreads: THREADS.bulk });
       const logger = createLogger(cairn.paths.logDir, { quiet: opts.quiet });
@@ -27,7 +27,7 @@ export function registerWatchCommand(program: Command): void {
         throw err;
       }
       // `cairn search` asks this warm process first (the model loaded, the indexes in memory).
-      const local = await serveLocalSearch(cairn);
+      const local = await serveLocal(cairn);
       if (local) logger.info({ socket: local.path }, 'answering searches on the local socket');
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {

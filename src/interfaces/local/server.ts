@@ -1,34 +1,33 @@
-// Serves searches on the home's local socket from a warm process (`cairn watch`, `cairn serve`).
+// Serves reads on the home's local socket from a warm process (`cairn watch`, `cairn serve`).
 // The socket file is the user's alone (0600 in their home); one process serves it at a time.
 import { chmodSync, existsSync, rmSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { z } from 'zod';
 import { isCairnError } from '../../core/errors.js';
 import type { Cairn } from '../../service/cairn.js';
-import { MAX_REQUEST_BYTES, PROTOCOL, configStamp, socketPath, type SocketReply } from './protocol.js';
+import { MAX_REQUEST_BYTES, OPS, PROTOCOL, configStamp, socketPath, type SocketReply } from './protocol.js';
 
 const requestSchema = z.strictObject({
   v: z.literal(PROTOCOL),
   stamp: z.string().max(200),
+  op: z.enum(OPS),
   namespace: z.string().max(200).nullable(),
-  query: z.string().max(MAX_REQUEST_BYTES),
-  // Validated by the facade's own search schema, as every interface's are.
-  options: z.record(z.string(), z.unknown()),
+  payload: z.record(z.string(), z.unknown()),
 });
 
 /** How long a client may take to send its request before it is cut off. */
 const REQUEST_TIMEOUT_MS = 5000;
 
-export interface LocalSearchServer {
+export interface LocalServer {
   path: string;
   close(): Promise<void>;
 }
 
 /**
- * Starts answering searches on `<home>/cairn.sock`. Returns null when another live process already
+ * Starts answering reads on `<home>/cairn.sock`. Returns null when another live process already
  * serves it or no socket can exist here; a socket file left by a process that died is replaced.
  */
-export async function serveLocalSearch(cairn: Cairn): Promise<LocalSearchServer | null> {
+export async function serveLocal(cairn: Cairn): Promise<LocalServer | null> {
   const path = socketPath(cairn.paths.root);
   if (path === null) return null;
   if (existsSync(path)) {
@@ -36,7 +35,8 @@ export async function serveLocalSearch(cairn: Cairn): Promise<LocalSearchServer 
     rmSync(path, { force: true });
   }
   const stamp = configStamp(cairn.paths.config);
-  const server = createServer((socket) => handle(socket, cairn, stamp));
+  // Half-open allowed: a client that ends its side after the request still gets the answer.
+  const server = createServer({ allowHalfOpen: true }, (socket) => handle(socket, cairn, stamp));
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -60,6 +60,10 @@ function handle(socket: Socket, cairn: Cairn, stamp: string): void {
   socket.setEncoding('utf8');
   socket.setTimeout(REQUEST_TIMEOUT_MS, () => socket.destroy());
   socket.on('error', () => socket.destroy());
+  // Ended before a whole request: nothing to answer.
+  socket.on('end', () => {
+    if (!done) socket.end();
+  });
   socket.on('data', (chunk: string) => {
     if (done) return;
     buffered += chunk;
@@ -92,9 +96,25 @@ function read(line: string, stamp: string): z.infer<typeof requestSchema> | { st
 }
 
 async function answer(request: z.infer<typeof requestSchema>, cairn: Cairn): Promise<SocketReply> {
+  const { payload } = request;
+  const namespace = request.namespace ?? cairn.config.defaultNamespace;
   try {
-    const namespace = request.namespace ?? cairn.config.defaultNamespace;
-    return { ok: await cairn.search(request.query, { ...request.options, namespace }) };
+    switch (request.op) {
+      case 'search': {
+        const { query, ...options } = payload;
+        return { ok: await cairn.search(query as string, { ...options, namespace }) };
+      }
+      case 'context':
+        return { ok: await cairn.context({ ...payload, namespace }) };
+      case 'session-start': {
+        const { parseHookInput, runHook } = await import('../../integrations/claude-code/hook.js');
+        const input = parseHookInput(JSON.stringify(payload.input ?? null));
+        // A read only: capture events stay with the hook's own process and its checkpoints.
+        if (input.hook_event_name !== 'SessionStart') return { rejected: 'only SessionStart is answered here' };
+        const budgetTokens = typeof payload.budgetTokens === 'number' ? payload.budgetTokens : undefined;
+        return { ok: await runHook(cairn, input, { namespace: request.namespace === null ? undefined : cairn.namespace(request.namespace), fallbackNamespace: cairn.config.defaultNamespace, budgetTokens }) };
+      }
+    }
   } catch (err) {
     if (isCairnError(err)) return { error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } };
     return { error: { code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) } };

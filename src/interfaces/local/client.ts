@@ -1,10 +1,10 @@
-// Asks the process serving the home's local socket to search. Any trouble (nobody listening, a
-// stale socket file, another release, a busy or broken server) returns null and the caller
-// searches in-process; only the server's verdict on the search itself (a typed error) is final.
+// Asks the process serving the home's local socket for a read. Any trouble (nobody listening, a
+// stale socket file, another release, a busy or broken server) returns null and the caller does
+// the read in-process; only the server's verdict on the read itself (a typed error) is final.
 import { existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { CairnError, ERROR_CODES, type ErrorCode } from '../../core/errors.js';
-import { PROTOCOL, configStamp, socketPath, type SocketReply, type SocketRequest } from './protocol.js';
+import { PROTOCOL, configStamp, socketPath, type SocketOp, type SocketReply, type SocketRequest } from './protocol.js';
 
 /** A process that has not taken the request by then is busy with something else: search in-process. */
 const ACCEPT_TIMEOUT_MS = 2000;
@@ -20,15 +20,17 @@ export interface LocalAnswer {
   result: unknown;
 }
 
-export async function searchThroughSocket(
+export async function askDaemon(
   home: { root: string; config: string },
+  op: SocketOp,
   namespace: string | undefined,
-  query: string,
-  options: Record<string, unknown>,
+  payload: Record<string, unknown>,
 ): Promise<LocalAnswer | null> {
   const path = socketPath(home.root);
   if (path === null || !existsSync(path)) return null;
-  const request: SocketRequest = { v: PROTOCOL, stamp: configStamp(home.config), namespace: namespace ?? null, query, options };
+  // JSON drops undefined fields anyway; dropping them here keeps the request what the user typed.
+  const args = Object.fromEntries(Object.entries(payload).filter(([, v]) => v !== undefined));
+  const request: SocketRequest = { v: PROTOCOL, stamp: configStamp(home.config), op, namespace: namespace ?? null, payload: args };
   const line = await exchange(path, JSON.stringify(request) + '\n');
   if (line === null) return null;
   let reply: unknown;
@@ -38,7 +40,10 @@ export async function searchThroughSocket(
     return null;
   }
   if (typeof reply !== 'object' || reply === null) return null;
-  if ('ok' in reply) return { result: reply.ok };
+  if ('ok' in reply) {
+    if (process.env.CAIRN_DEBUG) process.stderr.write(`cairn: debug: answered by the running daemon (local socket, ${op})\n`);
+    return { result: reply.ok };
+  }
   // stale, rejected, or anything else: the CLI searches in-process.
   if ('error' in reply) {
     const e = reply.error as { code?: unknown; message?: unknown; details?: Record<string, unknown> };
