@@ -29,7 +29,7 @@ import { blendVectors, queryFocus } from '../search/query-focus.js';
 import { localDayTime } from '../core/local-time.js';
 import { giveFeedback, type FeedbackResult } from './feedback.js';
 import { getState, memoryFilePath, setState, stateFilePath, type HotState, type HotStatePatch, type SetStateResult } from './hot-state.js';
-import { buildContext, type ContextBrief, type ContextOptions } from './context.js';
+import { buildContext, loadTokenizer, type ContextBrief, type ContextOptions } from './context.js';
 import { readNamespaceFile, type ReadFileInput, type ReadFileResult } from './files.js';
 import { createToken, hasTokens, listTokens, revokeToken, verifyToken, type ApiToken, type CreatedToken } from './tokens.js';
 
@@ -489,6 +489,15 @@ export class Cairn {
 
   async hasTokens(): Promise<boolean> {
     return hasTokens(this.store);
+  }
+
+  /**
+   * Loads what the first search and brief would otherwise load on demand (the embedding model,
+   * the brief's tokenizer), for a long-lived process that answers them. Failures surface later,
+   * at the call that needs the part.
+   */
+  async warmUp(): Promise<void> {
+    await Promise.allSettled([this.embedder?.init(), loadTokenizer()]);
   }
 
   async close(): Promise<void> {

@@ -53,6 +53,20 @@ describe('Cairn facade (fake embedder)', () => {
     assert.equal(cairn.paths.root, tmp.dir);
   });
 
+  it('warmUp loads the model ahead of the first search (and does nothing harmful twice or without one)', async () => {
+    const model = new HashEmbedder();
+    const warm = await openOther({ embedder: model });
+    assert.equal(model.initCount, 0, 'opening loads no model');
+    await warm.warmUp();
+    await warm.warmUp();
+    assert.ok(model.initCount >= 1);
+    const none = tempDir();
+    const bare = await Cairn.open({ home: none.dir, embedder: null });
+    await bare.warmUp();
+    await bare.close();
+    none.cleanup();
+  });
+
   it('remember → search finds it, with provenance, snippet and kind', async () => {
     const stored = await cairn.remember({
       text: 'We decided to deploy the billing service on Fridays',

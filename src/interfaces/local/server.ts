@@ -51,6 +51,8 @@ export async function serveLocal(cairn: Cairn): Promise<LocalServer | null> {
     return null;
   }
   chmodSync(path, 0o600);
+  // The first answer should be as quick as the rest: load the model and tokenizer now.
+  void cairn.warmUp();
   return { path, close: () => closeServer(server, path) };
 }
 
