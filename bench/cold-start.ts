@@ -155,6 +155,15 @@ async function whileDaemonRuns(cli: string, home: string, warmUp: string[], fn: 
   }
 }
 
+function checkBrief(stdout: string): string | null {
+  try {
+    const brief = JSON.parse(stdout) as { text?: string; usedTokens?: number };
+    return typeof brief.text === 'string' && (brief.usedTokens ?? 0) > 0 ? null : 'an empty brief';
+  } catch {
+    return `output is not JSON: ${stdout.slice(0, 200)}`;
+  }
+}
+
 function checkSearch(expectedMode: string) {
   return (stdout: string): string | null => {
     try {
@@ -222,10 +231,12 @@ export async function runColdStart(options: ColdStartOptions): Promise<ColdStart
   measure(`search --json (hybrid), ${label} home`, a.home, rotate((q) => ['search', q, '--json']), checkSearch('hybrid'));
   measure(`search --mode bm25 --json, ${label} home`, a.home, rotate((q) => ['search', q, '--mode', 'bm25', '--json']), checkSearch('bm25'));
   measure(`status --json, ${label} home`, a.home, () => ['status', '--json'], (s) => (s.includes('"ok"') ? null : `unexpected output: ${s.slice(0, 200)}`));
+  measure(`context --json (the session-start brief), ${label} home`, a.home, () => ['context', '--json'], checkBrief);
   // The same searches while `cairn watch` runs: the CLI asks the warm daemon over its socket.
   await whileDaemonRuns(cli, a.home, ['search', queries[0]!, '--json'], () => {
     measure(`search --json (hybrid), ${label} home, \`cairn watch\` running`, a.home, rotate((q) => ['search', q, '--json']), checkSearch('hybrid'));
     measure(`search --mode bm25 --json, ${label} home, \`cairn watch\` running`, a.home, rotate((q) => ['search', q, '--mode', 'bm25', '--json']), checkSearch('bm25'));
+    measure(`context --json, ${label} home, \`cairn watch\` running`, a.home, () => ['context', '--json'], checkBrief);
   });
 
   let realEmbedding: ColdStartResult['realEmbedding'] = null;
