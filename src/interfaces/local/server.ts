@@ -46,8 +46,8 @@ export async function serveLocal(cairn: Cairn): Promise<LocalServer | null> {
       });
     });
   } catch {
-    // Another process bound it between the check and here, or the home is read-only: CLI
-    // searches then run in-process as they always can.
+    // Another process bound it between the check and here, or the home is read-only: the CLI
+    // then reads in-process, as it always can.
     return null;
   }
   chmodSync(path, 0o600);
@@ -92,7 +92,7 @@ function read(line: string, stamp: string): z.infer<typeof requestSchema> | { st
   const v = (value as { v?: unknown } | null)?.v;
   if (v !== PROTOCOL) return { stale: `protocol ${String(v).slice(0, 20)}, this process speaks ${PROTOCOL}` };
   const parsed = requestSchema.safeParse(value);
-  if (!parsed.success) return { rejected: 'malformed local search request' };
+  if (!parsed.success) return { rejected: 'malformed local request' };
   if (parsed.data.stamp !== stamp) return { stale: 'this process runs another release or an older config.json' };
   return parsed.data;
 }
