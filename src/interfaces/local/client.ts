@@ -6,10 +6,10 @@ import { createConnection } from 'node:net';
 import { CairnError, ERROR_CODES, type ErrorCode } from '../../core/errors.js';
 import { PROTOCOL, configStamp, socketPath, type SocketOp, type SocketReply, type SocketRequest } from './protocol.js';
 
-/** A process that has not taken the request by then is busy with something else: search in-process. */
+/** A process that has not taken the request by then is busy with something else: read in-process. */
 const ACCEPT_TIMEOUT_MS = 2000;
 /**
- * Once taken, the search is the server's: a first search that must build a large index takes as
+ * Once taken, the request is the server's: a first search that must build a large index takes as
  * long in-process, so waiting beats starting over (up to this).
  */
 const REPLY_TIMEOUT_MS = 120_000;
@@ -28,9 +28,7 @@ export async function askDaemon(
 ): Promise<LocalAnswer | null> {
   const path = socketPath(home.root);
   if (path === null || !existsSync(path)) return null;
-  // JSON drops undefined fields anyway; dropping them here keeps the request what the user typed.
-  const args = Object.fromEntries(Object.entries(payload).filter(([, v]) => v !== undefined));
-  const request: SocketRequest = { v: PROTOCOL, stamp: configStamp(home.config), op, namespace: namespace ?? null, payload: args };
+  const request: SocketRequest = { v: PROTOCOL, stamp: configStamp(home.config), op, namespace: namespace ?? null, payload };
   const line = await exchange(path, JSON.stringify(request) + '\n');
   if (line === null) return null;
   let reply: unknown;
@@ -44,14 +42,14 @@ export async function askDaemon(
     if (process.env.CAIRN_DEBUG) process.stderr.write(`cairn: debug: answered by the running daemon (local socket, ${op})\n`);
     return { result: reply.ok };
   }
-  // stale, rejected, or anything else: the CLI searches in-process.
   if ('error' in reply) {
     const e = reply.error as { code?: unknown; message?: unknown; details?: Record<string, unknown> };
     const code = typeof e.code === 'string' && e.code in ERROR_CODES ? (e.code as ErrorCode) : null;
-    // A server that cannot even read the request is of another make: search in-process.
+    // An error this release does not know, or the server's own failure: read in-process.
     if (code === null || code === 'INTERNAL' || typeof e.message !== 'string') return null;
     throw new CairnError(code, e.message, e.details);
   }
+  // stale, rejected, or anything else: read in-process.
   return null;
 }
 

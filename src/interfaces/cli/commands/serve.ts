@@ -52,7 +52,7 @@ export function registerServeCommand(program: Command): void {
         throw err;
       }
       print(`Cairn API listening on ${server.url} (OpenAPI: ${server.url}/openapi.json, MCP: ${server.url}/mcp)`);
-      // `cairn search` asks this warm process first, unless `cairn watch` already answers it.
+      // `cairn search`, `cairn context` and the SessionStart hook ask this warm process first, unless `cairn watch` already answers them.
       const local = await serveLocal(cairn);
       if (local) logger.info({ socket: local.path }, 'answering searches on the local socket');
       if (server.open) print('No API token exists: requests from this machine are accepted without one. Create one with "cairn tokens create --grant NAMESPACE".');

@@ -26,7 +26,7 @@ export function registerWatchCommand(program: Command): void {
         await cairn.close();
         throw err;
       }
-      // `cairn search` asks this warm process first (the model loaded, the indexes in memory).
+      // `cairn search`, `cairn context` and the SessionStart hook ask this warm process first.
       const local = await serveLocal(cairn);
       if (local) logger.info({ socket: local.path }, 'answering searches on the local socket');
       await new Promise<void>((resolve) => {
