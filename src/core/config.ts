@@ -107,6 +107,11 @@ export const searchConfigSchema = z.strictObject({
    */
   coverageWeight: z.number().min(0).max(1).default(0.5),
   /**
+   * What a query word found only in the turns right before and after a turn counts towards its
+   * coverage, against 1 for a word the turn has itself (0 = the turn's own words only).
+   */
+  neighbourCoverage: z.number().min(0).max(1).default(0.5),
+  /**
    * Weight of the query's focus (its content words without the names of speakers it mentions) in
    * the query vector: normalize(question + w·focus). Turns are embedded without their speaker's
    * name, so a name in the question pulls the vector towards everything about that person

@@ -11,14 +11,24 @@ export function matchesTerm(word: string, terms: readonly string[]): boolean {
 export function termCoverage(text: string, terms: readonly string[]): number {
   if (terms.length === 0) return 1;
   const words = new Set(tokenize(text));
-  let found = 0;
-  for (const t of terms) {
-    for (const w of words) {
-      if (matchesTerm(w, [t])) {
-        found++;
-        break;
-      }
-    }
-  }
-  return found / terms.length;
+  return terms.filter((t) => found(words, t)).length / terms.length;
+}
+
+/**
+ * Coverage of a turn read with the turns right around it: a word found only there counts
+ * `aroundWeight` of a word the turn has itself. "Yes, last Friday!" answers a question whose
+ * other words are in the turn it replies to.
+ */
+export function windowCoverage(text: string, around: readonly string[], terms: readonly string[], aroundWeight: number): number {
+  if (terms.length === 0) return 1;
+  const own = new Set(tokenize(text));
+  const near = aroundWeight > 0 ? new Set(around.flatMap((a) => tokenize(a))) : new Set<string>();
+  let sum = 0;
+  for (const t of terms) sum += found(own, t) ? 1 : found(near, t) ? aroundWeight : 0;
+  return sum / terms.length;
+}
+
+function found(words: ReadonlySet<string>, term: string): boolean {
+  for (const w of words) if (matchesTerm(w, [term])) return true;
+  return false;
 }

@@ -5,7 +5,7 @@ import type { Kind, Provenance } from '../core/types.js';
 import type { EntryFilter, IndexEntry, NeighbourTurns, SpeakerCount, Store } from '../store/store.js';
 import { queryTerms } from './query-terms.js';
 import { makeSnippet } from './snippet.js';
-import { termCoverage } from './coverage.js';
+import { windowCoverage } from './coverage.js';
 import { finalScore, fuse, type RankingOptions, type Relevance, type ScoreParts } from './ranking.js';
 import { namedSpeakers } from './speakers.js';
 import { anchorTurnId, contextFor, contextProvenance, matchTurn, neighbourIndex, type ContextTurn } from './neighbours.js';
@@ -67,6 +67,8 @@ export interface ContextOptions {
   foldPages: number;
   /** How much the share of query words a text contains scales its relevance (0 = not at all). */
   coverageWeight: number;
+  /** What a query word found only in the turns right before and after a turn counts in its coverage (0 = nothing). */
+  neighbourCoverage: number;
 }
 
 export interface VectorSide {
@@ -147,7 +149,7 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     const id = anchorTurnId(e);
     if (id) anchors.set(e.seq, id);
   }
-  const wantNeighbours = params.mode !== 'vector' && (ranking.neighbourWeight > 0 || ranking.contextTurns > 0) && anchors.size > 0;
+  const wantNeighbours = params.mode !== 'vector' && (ranking.neighbourWeight > 0 || ranking.contextTurns > 0 || (ranking.neighbourCoverage > 0 && ranking.coverageWeight > 0)) && anchors.size > 0;
   const neighbours = wantNeighbours
     ? neighbourIndex(await store.turnNeighbours(params.namespace, [...new Set(anchors.values())], Math.max(1, ranking.contextTurns)))
     : new Map();
@@ -168,6 +170,11 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   const weights = vectorMode ? { ...ranking, bm25Weight: 0, vectorWeight: 1 } : ranking;
   const textOf = new Map<number, string>(entries.map((e) => [e.seq, e.text]));
   for (const n of neighbours.values()) for (const x of [...n.before, ...n.after]) if (x.entrySeq !== null && !textOf.has(x.entrySeq)) textOf.set(x.entrySeq, x.turn.text);
+  const aroundTexts = (seq: number): string[] => {
+    const turnId = anchors.get(seq);
+    const n = turnId && ranking.neighbourCoverage > 0 ? neighbours.get(turnId) : undefined;
+    return n ? [n.before.at(-1)?.turn.text ?? '', n.after[0]?.turn.text ?? ''] : [];
+  };
   const sideCache = new Map<number, { b: number; v: number; cos: number | null; own: number }>();
   const sides = (seq: number) => {
     let s = sideCache.get(seq);
@@ -183,7 +190,7 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     const fused = fuse(vectorMode ? 0 : b, v, weights, hasVectors);
     const text = textOf.get(seq);
     const kappa = ranking.coverageWeight;
-    const cov = kappa > 0 && text !== undefined && bm25Terms.length > 1 ? termCoverage(text, bm25Terms) : 1;
+    const cov = kappa > 0 && text !== undefined && bm25Terms.length > 1 ? windowCoverage(text, aroundTexts(seq), bm25Terms, ranking.neighbourCoverage) : 1;
     return { b: vectorMode ? 0 : b, v, cos, own: fused * (1 - kappa + kappa * cov) };
   };
 

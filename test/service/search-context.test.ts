@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Cairn } from '../../src/service/cairn.js';
 import type { CairnConfigInput } from '../../src/core/config.js';
 import { rejectsCode, tempDir } from '../helpers/store-fixtures.js';
-import { termCoverage } from '../../src/search/coverage.js';
+import { termCoverage, windowCoverage } from '../../src/search/coverage.js';
 
 describe('query-word coverage', () => {
   it('is the share of query words a text has, stems matched by prefix, 1 without words', () => {
@@ -18,6 +18,17 @@ describe('query-word coverage', () => {
     assert.equal(termCoverage('nothing here', ['zebra']), 0);
     assert.equal(termCoverage('anything', []), 1);
     assert.equal(termCoverage('', ['a']), 0);
+  });
+
+  it('counts a word found only in the turns around a text at the given weight', () => {
+    const reply = 'Yes, last Friday!';
+    const asked = ['When did you adopt the dog?'];
+    assert.equal(windowCoverage(reply, asked, ['adopt', 'dog', 'friday'], 0.5), (1 + 0.5 + 0.5) / 3);
+    assert.equal(windowCoverage(reply, asked, ['adopt', 'dog', 'friday'], 0), termCoverage(reply, ['adopt', 'dog', 'friday']));
+    // A word the text has itself counts once, however often the neighbours repeat it.
+    assert.equal(windowCoverage('the dog', ['dog dog dog'], ['dog'], 0.5), 1);
+    assert.equal(windowCoverage('', [], ['dog'], 0.5), 0);
+    assert.equal(windowCoverage('anything', ['else'], [], 0.5), 1);
   });
 });
 
@@ -98,6 +109,27 @@ describe('conversation-aware search', () => {
     const r2 = (await plain.search("What are Bo's hobbies?", { namespace: 'chat' })).results;
     assert.deepEqual(messageIds(r2[0]!, false), ['m5']);
     assert.equal(r2[0]!.parts.speaker, 1);
+  });
+
+  it('query words in the turn before a reply count towards its coverage (neighbourCoverage)', async () => {
+    // m2 ("…in Paris, at a little shop…") answers m1's "where did you buy the snake?".
+    const query = 'paris shop snake';
+    const own = async (neighbourCoverage: number) => {
+      const cairn = await open({ neighbourCoverage, neighbourWeight: 0, groupHits: 1, contextTurns: 0 });
+      const hit = (await cairn.search(query, { namespace: 'chat', limit: 10 })).results.find((r) => messageIds(r, false).includes('m2'));
+      assert.ok(hit, 'the reply is found by "paris shop"');
+      return hit.parts.own;
+    };
+    const alone = await own(0);
+    const read = await own(0.5);
+    // Coverage factor 1 − 0.5 + 0.5·share: share 2/3 alone, (2 + 0.5)/3 with "snake" from m1.
+    assert.ok(alone > 0);
+    assert.ok(Math.abs(read / alone - (0.5 + 0.5 * (2.5 / 3)) / (0.5 + 0.5 * (2 / 3))) < 1e-9, `${read} vs ${alone}`);
+    for (const search of [{ neighbourCoverage: -0.1 }, { neighbourCoverage: 1.5 }, { neighbourCoverage: 'half' }]) {
+      const home = tempDir();
+      await rejectsCode(Cairn.open({ home: home.dir, config: { embedder: { provider: 'none' }, search: search as never } }), 'CONFIG');
+      home.cleanup();
+    }
   });
 
   it('a query that is only a name still searches for it', async () => {
