@@ -7,7 +7,7 @@ import { queryTerms } from './query-terms.js';
 import { makeSnippet } from './snippet.js';
 import { windowCoverage } from './coverage.js';
 import { finalScore, fuse, type RankingOptions, type Relevance, type ScoreParts } from './ranking.js';
-import { namedSpeakers } from './speakers.js';
+import { isAbout, namedSpeakers } from './speakers.js';
 import { anchorTurnId, contextFor, contextProvenance, matchTurn, neighbourIndex, type ContextTurn } from './neighbours.js';
 import type { VectorIndex } from './vector-index.js';
 
@@ -54,7 +54,7 @@ export interface SearchResult {
 export interface ContextOptions {
   /** Weight of the best neighbouring turn's relevance in a turn's own (0 = none). */
   neighbourWeight: number;
-  /** Extra weight for what a person named in the query said themselves (0 = none). */
+  /** Extra weight for what a person named in the query said themselves, or the role a first- or second-person query is about (0 = none). */
   speakerBoost: number;
   /** Turns shown on each side of a turn hit (0 = none). */
   contextTurns: number;
@@ -218,7 +218,7 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     const s = sides(e.seq);
     const nb = lambda > 0 ? neighbourRelevance(anchors.get(e.seq)) : 0;
     const speakerName = e.provenance[0]?.speaker;
-    const speaker = named && speakerName && named.names.has(speakerName) ? 1 + ranking.speakerBoost : 1;
+    const speaker = named && isAbout(named, speakerName, e.provenance[0]?.role) ? 1 + ranking.speakerBoost : 1;
     const rel: Relevance = { bm25: s.b, vector: s.v, cosine: s.cos, own: s.own, neighbours: nb, speaker, relevance: ((s.own + lambda * nb) / (1 + lambda)) * speaker };
     const { score, parts } = finalScore(rel, e.importance, e.time, now, weights);
     return { e, score, parts };

@@ -1,11 +1,27 @@
-// People named in a query. "What are Dave's hobbies?" is about what Dave says, not about every turn
+// Who a query is about. "What are Dave's hobbies?" is about what Dave says, not about every turn
 // that says "thanks Dave": the name becomes a preference for Dave's own turns instead of a keyword.
+// A question in the first person ("what did I decide about the port?") is asked by the person
+// the agent works for, the `user` of the transcripts; one in the second person only ("what did
+// you recommend?") asks about the agent's own turns.
 import type { SpeakerCount } from '../store/store.js';
 import { tokenize } from './query-terms.js';
 
-/** Lower-case name tokens ("Dave", "Ana Lima" → "ana", "lima") of speakers the query names. */
-export function namedSpeakers(query: string, speakers: readonly SpeakerCount[]): { names: Set<string>; tokens: Set<string> } {
-  const words = new Set(tokenize(query).map((w) => w.replace(/['’]s$/, '')));
+export interface QueryPeople {
+  /** Speaker names the query mentions. */
+  names: Set<string>;
+  /** Their lower-case name tokens as the query spells them. */
+  tokens: Set<string>;
+  /**
+   * When no speaker is named: the transcript role a first- or second-person query is about
+   * (`user` or `assistant`), else null.
+   */
+  role: 'user' | 'assistant' | null;
+}
+
+/** Speakers the query names ("Dave", "Ana Lima" → tokens "ana", "lima"), or the role its pronouns point at. */
+export function namedSpeakers(query: string, speakers: readonly SpeakerCount[]): QueryPeople {
+  const all = tokenize(query);
+  const words = new Set(all.map((w) => w.replace(/['’]s$/, '')));
   const names = new Set<string>();
   const tokens = new Set<string>();
   for (const s of speakers) {
@@ -17,7 +33,29 @@ export function namedSpeakers(query: string, speakers: readonly SpeakerCount[]):
       for (const p of parts) if (words.has(p)) tokens.add(p);
     }
   }
-  return { names, tokens };
+  return { names, tokens, role: names.size > 0 ? null : pronounRole(all) };
 }
 
+/** Whether a turn or memory of this speaker and role is one the query is about. */
+export function isAbout(people: QueryPeople, speaker: string | undefined, role: string | undefined): boolean {
+  if (people.names.size > 0) return speaker !== undefined && people.names.has(speaker);
+  if (people.role === null) return false;
+  // Entries with no role (stored memories, documents) are the user's own notes as much as theirs.
+  return role === undefined || role === people.role;
+}
+
+function pronounRole(all: readonly string[]): 'user' | 'assistant' | null {
+  // "Can you remind me…" is a request to the agent, not a question about what it said.
+  // So is the "me" of "tell me", "show me": it names the asker, not what the question is about.
+  const words = REQUEST.has(all[0] ?? '') && all[1] === 'you' ? all.slice(2) : all;
+  const first = words.some((w, i) => FIRST_PERSON.has(w.replace(/’/g, "'")) && !(w === 'me' && ASKING.has(words[i - 1] ?? '')));
+  const second = words.some((w) => SECOND_PERSON.has(w.replace(/’/g, "'")));
+  if (first === second) return null;
+  return first ? 'user' : 'assistant';
+}
+
+const REQUEST = new Set(['can', 'could', 'would', 'will']);
+const ASKING = new Set(['tell', 'remind', 'show', 'give', 'let']);
 const ROLE_WORDS = new Set(['user', 'assistant', 'system', 'tool', 'agent', 'human', 'ai', 'bot', 'me', 'you']);
+const FIRST_PERSON = new Set(['i', 'me', 'my', 'mine', 'myself', "i'm", "i've", "i'd", "i'll"]);
+const SECOND_PERSON = new Set(['you', 'your', 'yours', 'yourself', "you're", "you've", "you'd", "you'll"]);
