@@ -10,7 +10,7 @@ import { tempDir } from '../helpers/store-fixtures.js';
 import { namedSpeakers } from '../../src/search/speakers.js';
 
 describe('the role a query is about', () => {
-  const role = (q: string, speakers: string[] = []) => namedSpeakers(q, speakers.map((name) => ({ name, count: 1 }))).role;
+  const role = (q: string, speakers: string[] = []) => namedSpeakers(q, speakers.map((name) => ({ name, turns: 1 }))).role;
 
   it('first person: the user; second person only: the assistant; both or neither: nobody', () => {
     assert.equal(role('What did I decide about the staging port?'), 'user');
@@ -30,7 +30,7 @@ describe('the role a query is about', () => {
   });
 
   it('a named speaker wins over pronouns, and role names are never speakers', () => {
-    const people = namedSpeakers('What did I tell Bo about chess?', [{ name: 'Bo', count: 3 }]);
+    const people = namedSpeakers('What did I tell Bo about chess?', [{ name: 'Bo', turns: 3 }]);
     assert.deepEqual([...people.names], ['Bo']);
     assert.equal(people.role, null);
     assert.equal(role('what did I tell the user', ['user', 'assistant']), 'user');
