@@ -112,6 +112,12 @@ export const searchConfigSchema = z.strictObject({
    */
   neighbourCoverage: z.number().min(0).max(1).default(0.5),
   /**
+   * A text's cosine is (1 − w)·its own vector's + w·its closest passage's (its sentences, each
+   * embedded on its own at index time): one vector blurs what several sentences say, and the
+   * bundled model reads only a text's first 128 tokens (0 = the whole text's vector only).
+   */
+  passageWeight: z.number().min(0).max(1).default(0.5),
+  /**
    * Weight of the query's focus (its content words without the names of speakers it mentions) in
    * the query vector: normalize(question + w·focus). Turns are embedded without their speaker's
    * name, so a name in the question pulls the vector towards everything about that person

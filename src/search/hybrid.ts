@@ -10,6 +10,7 @@ import { finalScore, fuse, type RankingOptions, type Relevance, type ScoreParts 
 import { isAbout, namedSpeakers } from './speakers.js';
 import { anchorTurnId, contextFor, contextProvenance, matchTurn, neighbourIndex, type ContextTurn } from './neighbours.js';
 import type { VectorIndex } from './vector-index.js';
+import { bestPassage } from '../embed/passages.js';
 
 /** When filters leave fewer than the limit among ANN candidates, exact-scan at most this many. */
 const EXACT_FALLBACK_MAX = 20_000;
@@ -69,11 +70,15 @@ export interface ContextOptions {
   coverageWeight: number;
   /** What a query word found only in the turns right before and after a turn counts in its coverage (0 = nothing). */
   neighbourCoverage: number;
+  /** Weight of a text's closest passage in its cosine, against its own vector's (0 = the whole text only). */
+  passageWeight: number;
 }
 
 export interface VectorSide {
   index: VectorIndex;
   model: string;
+  /** Where the entries' passage vectors are stored (embed/passages.ts). */
+  passageModel: string;
   /** The query's vector, already being computed while BM25 runs. */
   queryVector: Promise<Float32Array>;
 }
@@ -160,6 +165,14 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     for (const n of neighbours.values()) for (const x of [...n.before, ...n.after]) if (x.entrySeq !== null) seqs.add(x.entrySeq);
     const vecs = await store.getVectors(vectorSide.model, [...seqs]);
     for (const [seq, v] of vecs) if (v.length === queryVec.length) cosines.set(seq, dot(queryVec, v));
+    // A text of several sentences is as close to the query as its whole and its closest sentence together.
+    const w = ranking.passageWeight;
+    if (w > 0 && cosines.size > 0) {
+      for (const [seq, packed] of await store.getVectors(vectorSide.passageModel, [...cosines.keys()])) {
+        const best = bestPassage(queryVec, packed);
+        if (best !== null) cosines.set(seq, (1 - w) * cosines.get(seq)! + w * best);
+      }
+    }
   }
   const hasVectors = cosines.size > 0;
   // Min-max over the candidates on both sides: measured on LoCoMo it beats max-only scaling.

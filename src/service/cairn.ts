@@ -11,6 +11,7 @@ import { parseTime } from '../core/time.js';
 import type { Memory, Source } from '../core/types.js';
 import type { Embedder } from '../embed/embedder.js';
 import { createThreadedEmbedder } from '../embed/factory.js';
+import { passageModelId } from '../embed/passages.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { JudgeStats, SpeakerCount, Store } from '../store/store.js';
 import { hybridSearch, type SearchResult, type VectorSide } from '../search/hybrid.js';
@@ -227,7 +228,7 @@ export class Cairn {
           queryVector.catch(() => undefined); // awaited (and reported) below, or not needed
           const index = this.index();
           if ((await index.ready(ns)) === 0) degraded = `no vectors for ${this.embedder.modelId} in ${ns}: BM25 only (run "cairn reembed")`;
-          else vectors = { index, model: this.embedder.modelId, queryVector };
+          else vectors = { index, model: this.embedder.modelId, passageModel: passageModelId(this.embedder.modelId), queryVector };
         } catch (err) {
           degraded = `vector search unavailable: ${(err as Error).message}`;
         }
@@ -303,12 +304,13 @@ export class Cairn {
     let dropped = 0;
     if (options.force) {
       // Count only other models' vectors as dropped; the active model's are recomputed below.
-      dropped += await this.store.dropVectorsExcept(this.embedder.modelId);
-      await this.store.dropVectorsExcept('');
+      const keep = [this.embedder.modelId, passageModelId(this.embedder.modelId)];
+      dropped += await this.store.dropVectorsExcept(keep);
+      await this.store.dropVectorsExcept([]);
       index.reset();
     }
     const progress = await this.embedPending({ onProgress: options.onProgress });
-    dropped += await this.store.dropVectorsExcept(this.embedder.modelId);
+    dropped += await this.store.dropVectorsExcept([this.embedder.modelId, passageModelId(this.embedder.modelId)]);
     VectorIndex.removeOtherModels(this.paths.indexDir, this.embedder.modelId);
     return { ...progress, dropped };
   }

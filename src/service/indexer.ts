@@ -1,8 +1,10 @@
-// Keeps vectors current: embeds index entries that have no vector for the active model, through
-// the embedding cache (keyed by model + text hash) so unchanged text is never embedded twice.
+// Keeps vectors current: embeds index entries that have no vector for the active model, and
+// their passages (embed/passages.ts), through the embedding cache (keyed by model + text hash) so
+// unchanged text is never embedded twice.
 import { sha256 } from '../core/text.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { Store } from '../store/store.js';
+import { packVectors, passageModelId, passagesOf } from '../embed/passages.js';
 
 export interface IndexProgress {
   done: number;
@@ -24,41 +26,68 @@ async function countMissing(store: Store, model: string, namespace?: string): Pr
   return stats.filter((s) => namespace === undefined || s.namespace === namespace).reduce((n, s) => n + Math.max(0, s.missing), 0);
 }
 
-/** Embeds the given entries through the cache and stores their vectors. Returns how many came from the cache. */
-export async function embedEntries(store: Store, embedder: Embedder, batch: ReadonlyArray<{ seq: number; text: string }>): Promise<number> {
-  if (batch.length === 0) return 0;
+/** Vectors for texts, each embedded once: from the cache when known, else embedded and cached. */
+async function embedCached(store: Store, embedder: Embedder, texts: readonly string[]): Promise<{ vectors: Float32Array[]; cached: number }> {
   const model = embedder.modelId;
-  const hashes = batch.map((b) => sha256(b.text));
-  const cached = await store.cacheGet(model, [...new Set(hashes)]);
-  const todo = [...new Set(hashes.filter((h) => !cached.has(h)))];
+  const hashes = texts.map((t) => sha256(t));
+  const known = await store.cacheGet(model, [...new Set(hashes)]);
+  const todo = [...new Set(hashes.filter((h) => !known.has(h)))];
   if (todo.length) {
-    const textOf = new Map(batch.map((b, i) => [hashes[i]!, b.text]));
+    const textOf = new Map(texts.map((t, i) => [hashes[i]!, t]));
     const vectors = await embedder.embed(todo.map((h) => textOf.get(h)!));
     const fresh = todo.map((h, i) => ({ textHash: h, vector: vectors[i]! }));
     await store.cachePut(model, fresh);
-    for (const f of fresh) cached.set(f.textHash, f.vector);
+    for (const f of fresh) known.set(f.textHash, f.vector);
   }
-  await store.putVectors(model, batch.map((b, i) => ({ seq: b.seq, vector: cached.get(hashes[i]!)! })));
-  return batch.length - todo.length;
+  return { vectors: hashes.map((h) => known.get(h)!), cached: texts.length - todo.length };
 }
 
-/** Embeds missing vectors until none are left. */
+/** Stores each entry's passage vectors (an empty row for a text of one passage). */
+async function embedPassages(store: Store, embedder: Embedder, batch: ReadonlyArray<{ seq: number; text: string }>): Promise<void> {
+  const passages = batch.map((b) => passagesOf(b.text));
+  const { vectors } = await embedCached(store, embedder, passages.flat());
+  let next = 0;
+  const rows = batch.map((b, i) => ({ seq: b.seq, vector: packVectors(vectors.slice(next, (next += passages[i]!.length))) }));
+  await store.putVectors(passageModelId(embedder.modelId), rows);
+}
+
+/** Embeds the given entries (and their passages) through the cache and stores the vectors. Returns how many came from the cache. */
+export async function embedEntries(store: Store, embedder: Embedder, batch: ReadonlyArray<{ seq: number; text: string }>): Promise<number> {
+  if (batch.length === 0) return 0;
+  const { vectors, cached } = await embedCached(store, embedder, batch.map((b) => b.text));
+  await store.putVectors(embedder.modelId, batch.map((b, i) => ({ seq: b.seq, vector: vectors[i]! })));
+  await embedPassages(store, embedder, batch);
+  return cached;
+}
+
+/**
+ * Embeds missing vectors until none are left: entries with no vector get theirs and their
+ * passages'; then entries embedded before passages existed get their passages.
+ */
 export async function embedPending(store: Store, embedder: Embedder, options: IndexerOptions = {}): Promise<IndexProgress> {
   // Large calls let the embedder sort by length across more texts (less padding per batch).
   const batchSize = Math.min(options.batchSize ?? 256, options.limit ?? Infinity);
-  // Index-only counts: with nothing missing, skip the scan for missing vectors altogether.
-  const total = await countMissing(store, embedder.modelId, options.namespace);
+  // An entry without its own vector has no passage row either, so this counts every entry with
+  // anything missing. Index-only counts: with nothing missing, no scan at all.
+  const passageModel = passageModelId(embedder.modelId);
+  const total = await countMissing(store, passageModel, options.namespace);
   const progress: IndexProgress = { done: 0, total, cached: 0 };
   if (total === 0) return progress;
-  let cursor = 0;
-  for (;;) {
-    const batch = await store.entriesMissingVector(embedder.modelId, batchSize, options.namespace, cursor);
-    if (batch.length === 0) break;
-    cursor = batch[batch.length - 1]!.seq;
-    progress.cached += await embedEntries(store, embedder, batch);
-    progress.done += batch.length;
-    options.onProgress?.({ ...progress, total: Math.max(progress.total, progress.done) });
-    if (options.limit !== undefined && progress.done >= options.limit) break;
+  const passes: Array<{ model: string; run: (batch: ReadonlyArray<{ seq: number; text: string }>) => Promise<number> }> = [
+    { model: embedder.modelId, run: (batch) => embedEntries(store, embedder, batch) },
+    { model: passageModel, run: async (batch) => (await embedPassages(store, embedder, batch), 0) },
+  ];
+  for (const pass of passes) {
+    let cursor = 0;
+    for (;;) {
+      if (options.limit !== undefined && progress.done >= options.limit) return progress;
+      const batch = await store.entriesMissingVector(pass.model, batchSize, options.namespace, cursor);
+      if (batch.length === 0) break;
+      cursor = batch[batch.length - 1]!.seq;
+      progress.cached += await pass.run(batch);
+      progress.done += batch.length;
+      options.onProgress?.({ ...progress, total: Math.max(progress.total, progress.done) });
+    }
   }
   return progress;
 }

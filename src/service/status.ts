@@ -1,6 +1,7 @@
 // `cairn status`: database health, counts per namespace and kind, the embedder, and how fresh the
 // vector index is. Unhealthy means the store itself is in trouble; a stale index is a warning
 // (search still works on BM25) that names the command that fixes it.
+import { isPassageModel } from '../embed/passages.js';
 import type { CairnConfig } from '../core/config.js';
 import type { HomePaths } from '../core/home.js';
 import { readFileSync } from 'node:fs';
@@ -79,7 +80,8 @@ export async function buildStatus(
     missingVectors: model ? Math.max(0, byNs.get(s.namespace)?.missing ?? 0) : 0,
   }));
   const pending = namespaces.reduce((n, s) => n + s.missingVectors, 0);
-  const otherModels = models.filter((m) => m.model !== model);
+  // Passage vectors belong to their model (embed/passages.ts) and go with it: never listed apart.
+  const otherModels = models.filter((m) => m.model !== model && !isPassageModel(m.model));
   const warnings: string[] = [];
   if (pending > 0) warnings.push(`${pending} entries have no vector for ${model}; search uses BM25 for them until "cairn reembed"`);
   if (otherModels.length > 0) {

@@ -359,8 +359,8 @@ export interface Store {
   vectorStats(model: string): Promise<VectorStats[]>;
   /** Vector counts per model, across namespaces (detects a model switch). */
   vectorModels(): Promise<Array<{ model: string; dimensions: number; vectors: number }>>;
-  /** Drops vectors of every model but `keep` (they are derived data, rebuilt by reembed). */
-  dropVectorsExcept(keep: string): Promise<number>;
+  /** Drops vectors of every model not in `keep` (they are derived data, rebuilt by reembed). */
+  dropVectorsExcept(keep: readonly string[]): Promise<number>;
 
   cacheGet(model: string, textHashes: readonly string[]): Promise<Map<string, Float32Array>>;
   cachePut(model: string, entries: ReadonlyArray<{ textHash: string; vector: Float32Array }>): Promise<void>;

@@ -310,12 +310,15 @@ describe('Cairn facade (fake embedder)', () => {
 
     const done = await cairn.reembed();
     assert.equal(done.done, 2);
-    assert.equal(done.dropped, 2);
+    assert.equal(done.dropped, 4, 'the old vectors and their (empty) passage rows');
     const fresh = await cairn.status();
     assert.equal(fresh.index.fresh, true);
     assert.deepEqual(fresh.index.otherModels, []);
     assert.deepEqual(fresh.warnings, []);
-    assert.deepEqual(await cairn.store.vectorModels(), [{ model: 'test-hash-b@2', dimensions: 32, vectors: 2 }]);
+    assert.deepEqual(await cairn.store.vectorModels(), [
+      { model: 'test-hash-b@2', dimensions: 32, vectors: 2 },
+      { model: 'test-hash-b@2#passages', dimensions: 0, vectors: 2 },
+    ]);
     const hybrid = await cairn.search('router password');
     assert.equal(hybrid.mode, 'hybrid');
     assert.equal(hybrid.degraded, undefined);
@@ -461,7 +464,10 @@ describe('Cairn facade (real default embedder, use-lite)', () => {
       assert.equal(res.results[0]!.id, rate.memory.id);
       const status = await cairn.status();
       assert.equal(status.index.fresh, true);
-      assert.deepEqual(await cairn.store.vectorModels(), [{ model: 'use-lite@1', dimensions: 512, vectors: 3 }]);
+      assert.deepEqual(await cairn.store.vectorModels(), [
+        { model: 'use-lite@1', dimensions: 512, vectors: 3 },
+        { model: 'use-lite@1#passages', dimensions: 0, vectors: 3 },
+      ]);
     } finally {
       await cairn.close();
       tmp.cleanup();

@@ -899,12 +899,19 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
           { model: 'new', dimensions: 2, vectors: 1 },
           { model: 'old', dimensions: 4, vectors: 5 },
         ]);
-        assert.equal(await store.dropVectorsExcept('new'), 5);
-        assert.deepEqual(await store.vectorModels(), [{ model: 'new', dimensions: 2, vectors: 1 }]);
+        // A packed row (several vectors end to end) and an empty one are stored as they are.
+        const [a0, a1] = [alpha[0]!.seq, alpha[1]!.seq];
+        await store.putVectors('new#passages', [{ seq: a0, vector: new Float32Array([1, 0, 0, 1]) }, { seq: a1, vector: new Float32Array(0) }]);
+        const packed = await store.getVectors('new#passages', [a0, a1]);
+        assert.deepEqual([...packed.get(a0)!], [1, 0, 0, 1]);
+        assert.equal(packed.get(a1)!.length, 0);
+        assert.equal(await store.dropVectorsExcept(['new', 'new#passages']), 5);
+        assert.deepEqual((await store.vectorModels()).map((m) => m.model), ['new', 'new#passages']);
         assert.deepEqual(await store.vectorsAfter(NS, 'old', 0, 10), []);
         assert.equal((await store.entriesMissingVector('old', 10)).length, 5);
-        assert.equal(await store.dropVectorsExcept('new'), 0);
-        assert.equal(await store.dropVectorsExcept(''), 1);
+        assert.equal(await store.dropVectorsExcept(['new']), 2);
+        assert.equal(await store.dropVectorsExcept(['new']), 0);
+        assert.equal(await store.dropVectorsExcept([]), 1);
         assert.deepEqual(await store.vectorModels(), []);
       });
 

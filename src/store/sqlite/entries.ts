@@ -274,8 +274,8 @@ export function vectorModels(db: Database): Array<{ model: string; dimensions: n
   }));
 }
 
-export function dropVectorsExcept(db: Database, keep: string): number {
-  return stmt(db, 'DELETE FROM vectors WHERE model <> ?').run(keep).changes;
+export function dropVectorsExcept(db: Database, keep: readonly string[]): number {
+  return stmt(db, 'DELETE FROM vectors WHERE model NOT IN (SELECT value FROM json_each(?))').run(JSON.stringify(keep)).changes;
 }
 
 export function cacheGet(db: Database, model: string, hashes: readonly string[]): Map<string, Float32Array> {

@@ -233,7 +233,7 @@ export class SqliteStore implements Store {
   vectorModels() {
     return this.run(() => entries.vectorModels(this.db));
   }
-  dropVectorsExcept(keep: string) {
+  dropVectorsExcept(keep: readonly string[]) {
     return this.run(() => entries.dropVectorsExcept(this.db, keep));
   }
   cacheGet(model: string, hashes: readonly string[]) {

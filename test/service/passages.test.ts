@@ -1,0 +1,105 @@
+// Passage vectors end to end on a real SQLite home: stored beside each entry's own vector when it
+// is embedded, filled in for entries embedded before they existed, kept by reembed, and used by
+// search so that one sentence of a long text can find it.
+import { describe, it, beforeEach, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { Cairn } from '../../src/service/cairn.js';
+import { passageModelId, passagesOf } from '../../src/embed/passages.js';
+import { HashEmbedder, tempDir } from '../helpers/store-fixtures.js';
+
+// A long message about other things whose last sentence is the one a search is after.
+const LONG = [
+  'The kitchen renovation took most of the spring and the contractor kept changing the schedule.',
+  'We picked oak cabinets, a grey stone counter and a deep sink after weeks of arguing about tiles.',
+  'The dog hated the noise, so he spent afternoons at the neighbours and came back covered in mud.',
+  'By June the floor was finished, the painters had left and the whole house smelled of fresh varnish.',
+  'The garden is next, although nobody has agreed on what to plant along the fence yet.',
+  'My sister moved to Lisbon for a design job.',
+].join(' ');
+const SHORT = 'Lisbon trams are old and yellow.';
+const QUERY = 'sister moved to Lisbon';
+const MODEL = 'test-hash@1';
+
+describe('passage vectors', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let cairn: Cairn;
+  // The query vector is the query's own (no blend with its focus), so cosines can be checked by hand.
+  const open = async (search: Record<string, number> = {}) =>
+    Cairn.open({ home: tmp.dir, embedder: new HashEmbedder({ modelId: MODEL, dims: 256 }), config: { search: { focusWeight: 0, ...search } } });
+
+  beforeEach(async () => {
+    tmp = tempDir();
+    cairn = await open();
+  });
+  afterEach(async () => {
+    await cairn.close();
+    tmp.cleanup();
+  });
+
+  async function storeBoth(): Promise<{ long: number; short: number }> {
+    const long = await cairn.remember({ text: LONG });
+    const short = await cairn.remember({ text: SHORT });
+    const seqOf = async (id: string) => (await cairn.store.entryFor('memory', id))!.seq;
+    return { long: await seqOf(long.memory.id), short: await seqOf(short.memory.id) };
+  }
+
+  it('an embedded long entry gets one vector per passage, packed; a short text an empty row', async () => {
+    const { long, short } = await storeBoth();
+    const passages = passagesOf(LONG);
+    assert.equal(passages.length, 2);
+    const rows = await cairn.store.getVectors(passageModelId(MODEL), [long, short]);
+    assert.equal(rows.get(long)!.length, passages.length * 256);
+    assert.equal(rows.get(short)!.length, 0);
+    const embedder = new HashEmbedder({ modelId: MODEL, dims: 256 });
+    assert.deepEqual([...rows.get(long)!.subarray(0, 256)], [...embedder.vector(passages[0]!)]);
+    assert.deepEqual([...rows.get(long)!.subarray(256)], [...embedder.vector(passages[1]!)]);
+  });
+
+  it('search: the closest sentence lifts a long text above the whole-text vector alone', async () => {
+    const { long } = await storeBoth();
+    const cosineOf = async (c: Cairn) => {
+      const { results } = await c.search(QUERY, { mode: 'vector', limit: 5 });
+      assert.equal(results[0]!.text, LONG, 'the long text comes first');
+      return results.find((r) => r.text === LONG)!.parts.cosine!;
+    };
+    const withPassages = await cosineOf(cairn);
+    await cairn.close();
+    cairn = await open({ passageWeight: 0 });
+    const whole = (await cairn.search(QUERY, { mode: 'vector', limit: 5 })).results.find((r) => r.text === LONG)!.parts.cosine!;
+    const embedder = new HashEmbedder({ modelId: MODEL, dims: 256 });
+    const q = embedder.vector(QUERY);
+    const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+    assert.ok(Math.abs(whole - dot(q, embedder.vector(LONG))) < 1e-5);
+    const best = Math.max(...passagesOf(LONG).map((p) => dot(q, embedder.vector(p))));
+    assert.ok(Math.abs(withPassages - (0.5 * whole + 0.5 * best)) < 1e-5, `${withPassages} vs ${whole} / ${best}`);
+    assert.ok(withPassages > whole + 0.05, `${withPassages} vs ${whole} / ${best}`);
+    assert.ok(long > 0);
+  });
+
+  it('entries embedded before passages existed get them on the next pass; nothing is left to do after', async () => {
+    const { long, short } = await storeBoth();
+    await cairn.store.dropVectorsExcept([MODEL]);
+    assert.equal((await cairn.store.getVectors(passageModelId(MODEL), [long, short])).size, 0);
+    const first = await cairn.embedPending();
+    assert.deepEqual({ done: first.done, total: first.total }, { done: 2, total: 2 });
+    assert.equal((await cairn.store.getVectors(passageModelId(MODEL), [long, short])).get(long)!.length, 2 * 256);
+    const again = await cairn.embedPending();
+    assert.deepEqual({ done: again.done, total: again.total }, { done: 0, total: 0 });
+  });
+
+  it('reembed keeps passages (they belong to the model) and status does not call them another model', async () => {
+    const { long } = await storeBoth();
+    const report = await cairn.reembed({ force: true });
+    assert.equal(report.done, 2);
+    assert.equal((await cairn.store.getVectors(passageModelId(MODEL), [long])).get(long)!.length, 2 * 256);
+    const status = await cairn.status();
+    assert.deepEqual(status.warnings.filter((w) => /other models/.test(w)), []);
+    // A model switch drops the old model's passages with its vectors.
+    await cairn.close();
+    cairn = await Cairn.open({ home: tmp.dir, embedder: new HashEmbedder({ modelId: 'test-hash-b@2', dims: 32, salt: 'b' }) });
+    const switched = await cairn.reembed();
+    assert.ok(switched.dropped >= 4, `dropped ${switched.dropped}`);
+    const models = (await cairn.store.vectorModels()).map((m) => m.model);
+    assert.deepEqual(models, ['test-hash-b@2', 'test-hash-b@2#passages']);
+  });
+});
