@@ -118,6 +118,12 @@ export const searchConfigSchema = z.strictObject({
    */
   passageWeight: z.number().min(0).max(1).default(0.5),
   /**
+   * Extra weight for what is from the time a query names ("what did we decide last week", "in
+   * October 2023", "on May 3"): relevance × (1 + w) for entries of those days or up to a week after
+   * (0 = none). A preference, not a filter: --since/--until filter.
+   */
+  timeBoost: z.number().min(0).max(2).default(0.5),
+  /**
    * Weight of the query's focus (its content words without the names of speakers it mentions) in
    * the query vector: normalize(question + w·focus). Turns are embedded without their speaker's
    * name, so a name in the question pulls the vector towards everything about that person

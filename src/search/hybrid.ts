@@ -11,9 +11,12 @@ import { isAbout, namedSpeakers } from './speakers.js';
 import { anchorTurnId, contextFor, contextProvenance, matchTurn, neighbourIndex, type ContextTurn } from './neighbours.js';
 import type { VectorIndex } from './vector-index.js';
 import { bestPassage } from '../embed/passages.js';
+import { inTimeWindow, type TimeWindow } from './query-time.js';
 
 /** When filters leave fewer than the limit among ANN candidates, exact-scan at most this many. */
 const EXACT_FALLBACK_MAX = 20_000;
+/** People mention an event for days after it: an entry this long after the time a query names still counts as from then. */
+const TIME_GRACE_DAYS = 7;
 /** BM25 terms of a rewritten search: the query's own and the expansion's, in that order. */
 const MAX_EXPANDED_TERMS = 48;
 
@@ -30,6 +33,9 @@ export interface SearchParams {
   expansion?: readonly string[];
   /** The namespace's speakers when the caller already read them (else read here). */
   speakers?: readonly SpeakerCount[];
+  /** The time the query names (query-time.ts), and the zone its days are read in. */
+  timeWindow?: TimeWindow | null;
+  timeZone?: string;
 }
 
 export interface SearchResult {
@@ -72,6 +78,8 @@ export interface ContextOptions {
   neighbourCoverage: number;
   /** Weight of a text's closest passage in its cosine, against its own vector's (0 = the whole text only). */
   passageWeight: number;
+  /** Extra weight for entries from the time a query names ("last week", "in October 2023"; 0 = none). */
+  timeBoost: number;
 }
 
 export interface VectorSide {
@@ -227,12 +235,15 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   };
 
   const lambda = vectorMode ? 0 : ranking.neighbourWeight;
+  const window = ranking.timeBoost > 0 ? (params.timeWindow ?? null) : null;
   const scored = entries.map((e) => {
     const s = sides(e.seq);
     const nb = lambda > 0 ? neighbourRelevance(anchors.get(e.seq)) : 0;
     const speakerName = e.provenance[0]?.speaker;
     const speaker = named && isAbout(named, speakerName, e.provenance[0]?.role) ? 1 + ranking.speakerBoost : 1;
-    const rel: Relevance = { bm25: s.b, vector: s.v, cosine: s.cos, own: s.own, neighbours: nb, speaker, relevance: ((s.own + lambda * nb) / (1 + lambda)) * speaker };
+    const when = window && inTimeWindow(window, e.time, params.timeZone ?? 'UTC', TIME_GRACE_DAYS) ? 1 + ranking.timeBoost : 1;
+    const relevance = ((s.own + lambda * nb) / (1 + lambda)) * speaker * when;
+    const rel: Relevance = { bm25: s.b, vector: s.v, cosine: s.cos, own: s.own, neighbours: nb, speaker, when, relevance };
     const { score, parts } = finalScore(rel, e.importance, e.time, now, weights);
     return { e, score, parts };
   });

@@ -27,6 +27,8 @@ export interface Relevance {
   neighbours: number;
   /** The speaker factor: above 1 when the query names the person who said it. */
   speaker: number;
+  /** The time factor: above 1 when the query names a time and the entry is from then. */
+  when: number;
   relevance: number;
 }
 

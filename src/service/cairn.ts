@@ -27,6 +27,7 @@ import { Judging, type JudgeReport } from './judging.js';
 import { createLlmRuntime, createQueryRewriter } from './llm-runtime.js';
 import type { QueryRewriter, RewriteOutcome } from '../search/query-rewrite.js';
 import { blendVectors, queryFocus } from '../search/query-focus.js';
+import { queryTimeWindow } from '../search/query-time.js';
 import { localDayTime } from '../core/local-time.js';
 import { giveFeedback, type FeedbackResult } from './feedback.js';
 import { getState, memoryFilePath, setState, stateFilePath, type HotState, type HotStatePatch, type SetStateResult } from './hot-state.js';
@@ -244,6 +245,8 @@ export class Cairn {
         limit: input.limit,
         mode,
         speakers,
+        timeWindow: await queryTimeWindow(input.query, Date.now()),
+        timeZone: this.config.timezone,
         ...(rewrite?.status === 'used' ? { expansion: [...rewrite.keywords, ...rewrite.queries] } : {}),
         filter: {
           since: input.since,

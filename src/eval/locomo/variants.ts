@@ -42,6 +42,7 @@ export const VARIANTS: readonly Variant[] = [
   { name: 'no coverage', description: 'default without the query-word coverage factor', config: { search: { coverageWeight: 0 } } },
   { name: 'no neighbour coverage', description: 'default, but coverage counts only the words a turn has itself, not those of the turns around it (before 2026-11-22)', config: { search: { neighbourCoverage: 0 } } },
   { name: 'no passages', description: 'default, but a text longer than 400 characters is compared by its own vector only, not also by its closest passage (before 2026-11-22)', config: { search: { passageWeight: 0 } } },
+  { name: 'no time preference', description: 'default, but a time the question names ("in October 2023", "on May 3") does not prefer entries from then (before 2026-11-22)', config: { search: { timeBoost: 0 } } },
   { name: 'no query focus', description: 'default with the query vector of the question alone', config: { search: { focusWeight: 0 } } },
   { name: 'no importance', description: 'default without the judged-importance prior', config: { search: { importanceWeight: 0 } } },
   { name: 'hits up to the limit', description: 'default, but a result gathers its session\'s hits only from the hits that fill `limit` results (before 2026-11-22)', config: { search: { foldDepth: 1, foldPages: 1 } } },

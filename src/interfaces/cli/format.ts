@@ -37,7 +37,7 @@ export function formatResult(r: SearchResult, rank: number, explain: boolean): s
     const p = r.parts;
     lines.push(
       `   score = relevance ${p.relevance.toFixed(3)} (bm25 ${p.bm25.toFixed(3)}, vector ${p.vector.toFixed(3)}${p.cosine === null ? '' : `, cosine ${p.cosine.toFixed(3)}`}` +
-        `, neighbours ${p.neighbours.toFixed(3)}, speaker ×${p.speaker.toFixed(2)})` +
+        `, neighbours ${p.neighbours.toFixed(3)}, speaker ×${p.speaker.toFixed(2)}${p.when === 1 ? '' : `, time ×${p.when.toFixed(2)}`})` +
         ` × importance ${p.importance.toFixed(2)} × recency ${p.recency.toFixed(2)} (${p.tier})`,
     );
   }

@@ -1,0 +1,90 @@
+// When a query says when: "what did we decide last week", "the painting Ana showed on October 13,
+// 2023", "the setback in October 2023". Memories from that time are preferred (a soft factor, not
+// a filter: people talk about an event days after it, and a date can be misread). Dates are read
+// by chrono-node; relative ones resolve against the search's `now` in this process's time zone.
+import type { ParsedResult } from 'chrono-node';
+import { localDayTime } from '../core/local-time.js';
+
+type Chrono = typeof import('chrono-node/en');
+let chrono: Promise<Chrono> | undefined;
+/** English only, loaded on the first query that may name a time: all locales take ~110 ms to import, English ~30. */
+const loadChrono = (): Promise<Chrono> => (chrono ??= import('chrono-node/en'));
+/** Every date chrono-node reads has a digit or one of these words; other queries skip it. */
+const MAY_NAME_TIME =
+  /\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:today|tonight|yesterday|tomorrow|week|weeks|month|months|year|years|ago|last|this|next|noon|midnight|morning|evening|night|weekend)\b/i;
+
+/** Local calendar days (YYYY-MM-DD, inclusive), or a month (and day) of any year. */
+export type TimeWindow =
+  | { kind: 'days'; from: string; to: string; text: string }
+  | { kind: 'yearly'; month: number; day: number | null; text: string };
+
+const DAY_MS = 86_400_000;
+/** A month named without a year or day must be capitalised or follow one of these ("in june"). */
+const MONTH_CUE = /\b(?:in|during|since|until|by|early|late|mid|of|last|this|next)\s*$/i;
+/** chrono-node reads no bare year; "in 2023" is common enough to read here. */
+const YEAR = /\b(?:in|during|of|since|throughout)\s+((?:19|20)\d{2})\b/i;
+
+/** The time a query points at, or null when it names none. Long queries are read in their first 500 chars. */
+export async function queryTimeWindow(query: string, now: number): Promise<TimeWindow | null> {
+  const text = query.slice(0, 500);
+  if (!MAY_NAME_TIME.test(text)) return null;
+  let results: ParsedResult[];
+  try {
+    results = (await loadChrono()).parse(text, new Date(now), { forwardDate: false });
+  } catch {
+    return null; // an unreadable date is no date: the search goes on without a preference
+  }
+  for (const r of results) {
+    const w = windowOf(r, text);
+    if (w) return w;
+  }
+  const year = YEAR.exec(text);
+  return year ? { kind: 'days', from: `${year[1]}-01-01`, to: `${year[1]}-12-31`, text: year[0] } : null;
+}
+
+function windowOf(r: ParsedResult, text: string): TimeWindow | null {
+  const c = r.start;
+  const year = c.isCertain('year') ? c.get('year') : null;
+  const month = c.isCertain('month') ? c.get('month') : null;
+  const day = c.isCertain('day') ? c.get('day') : null;
+  const relative = !year && !month && !day && c.isCertain('weekday');
+  if (relative || (year && month && day)) {
+    const date = c.date(); // chrono resolves in this process's local time
+    const at = day ? isoDay(c.get('year')!, c.get('month')!, c.get('day')!) : isoDay(date.getFullYear(), date.getMonth() + 1, date.getDate());
+    // "last week", "two weeks ago": chrono names one day of that week.
+    const spread = /\bweeks?\b/i.test(r.text) ? 3 : 0;
+    return { kind: 'days', from: shiftDay(at, -spread), to: shiftDay(at, spread), text: r.text };
+  }
+  if (year && month) return { kind: 'days', from: isoDay(year, month, 1), to: isoDay(year, month, daysIn(year, month)), text: r.text };
+  if (year) return { kind: 'days', from: `${year}-01-01`, to: `${year}-12-31`, text: r.text };
+  if (month) {
+    // "march" and "may" are verbs too: a month alone counts when written as one.
+    const cued = /^\p{Lu}/u.test(r.text) || MONTH_CUE.test(text.slice(0, r.index));
+    return cued || day ? { kind: 'yearly', month, day, text: r.text } : null;
+  }
+  return null;
+}
+
+/** Whether `iso` falls in the window (read in `timeZone`), or up to `graceDays` after it. */
+export function inTimeWindow(w: TimeWindow, iso: string, timeZone: string, graceDays: number): boolean {
+  const local = localDayTime(iso, timeZone)?.day;
+  if (!local) return false;
+  if (w.kind === 'days') return local >= w.from && local <= shiftDay(w.to, graceDays);
+  for (let back = 0; back <= graceDays; back++) {
+    const [, m, d] = shiftDay(local, -back).split('-').map(Number) as [number, number, number];
+    if (m === w.month && (w.day === null || d === w.day)) return true;
+  }
+  return false;
+}
+
+function isoDay(y: number, m: number, d: number): string {
+  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+function shiftDay(day: string, by: number): string {
+  return by === 0 ? day : new Date(Date.parse(`${day}T00:00:00Z`) + by * DAY_MS).toISOString().slice(0, 10);
+}
+
+function daysIn(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}

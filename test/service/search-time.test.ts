@@ -1,0 +1,126 @@
+// A query that names a time ("last week", "in October 2023", "on May 3") prefers what is from
+// then: the window it reads, and the factor search gives memories of those days.
+import { describe, it, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { Cairn } from '../../src/service/cairn.js';
+import { inTimeWindow, queryTimeWindow, type TimeWindow } from '../../src/search/query-time.js';
+import { HashEmbedder, rejectsCode, tempDir } from '../helpers/store-fixtures.js';
+
+const NOW = Date.parse('2026-11-22T12:00:00Z'); // a Sunday
+const days = (from: string, to: string) => ({ kind: 'days', from, to });
+const shape = (w: TimeWindow | null) => (w === null ? null : w.kind === 'days' ? days(w.from, w.to) : { kind: 'yearly', month: w.month, day: w.day });
+
+describe('queryTimeWindow', () => {
+  const read = async (q: string) => shape(await queryTimeWindow(q, NOW));
+
+  it('a date, a month of a year, a year', async () => {
+    assert.deepEqual(await read('What painting did Ana show on October 13, 2023?'), days('2023-10-13', '2023-10-13'));
+    assert.deepEqual(await read('what did Gina find on 1 February, 2023'), days('2023-02-01', '2023-02-01'));
+    assert.deepEqual(await read('the port change on 2023-05-07'), days('2023-05-07', '2023-05-07'));
+    assert.deepEqual(await read('What setback did Ana face in October 2023?'), days('2023-10-01', '2023-10-31'));
+    assert.deepEqual(await read('decisions in February 2024'), days('2024-02-01', '2024-02-29'));
+    assert.deepEqual(await read('How often did we deploy in 2023?'), days('2023-01-01', '2023-12-31'));
+  });
+
+  it('relative times resolve against now', async () => {
+    assert.deepEqual(await read('what did I say yesterday'), days('2026-11-21', '2026-11-21'));
+    assert.deepEqual(await read('what did we decide last week'), days('2026-11-12', '2026-11-18'));
+    assert.deepEqual(await read('what did we decide last year'), days('2025-01-01', '2025-12-31'));
+    assert.deepEqual(await read('last month'), days('2026-10-01', '2026-10-31'));
+  });
+
+  it('a month or a day without a year means that month (and day) of any year', async () => {
+    assert.deepEqual(await read('When did Ana go camping in June?'), { kind: 'yearly', month: 6, day: null });
+    assert.deepEqual(await read('what did we do in june'), { kind: 'yearly', month: 6, day: null });
+    assert.deepEqual(await read('What did Joanna do on the 3rd of May?'), { kind: 'yearly', month: 5, day: 3 });
+  });
+
+  it('"march" and "may" as verbs, a time of day, and no time at all: no window', async () => {
+    assert.equal(await read('Would Caroline march in a parade?'), null);
+    assert.equal(await read('What may John do next?'), null);
+    assert.equal(await read('staging port change at 10am'), null);
+    assert.equal(await read('which port is the staging db on'), null);
+  });
+
+  it('empty, oversized and hostile queries: no window, no error', async () => {
+    for (const q of ['', '   ', '\u0000\uFFFF', '0000-00-00', '2023-13-45', 'on 31 February, 2023'.repeat(1), 'x'.repeat(100_000), 'in 2023 '.repeat(20_000)]) {
+      const w = await queryTimeWindow(q, NOW);
+      assert.ok(w === null || w.kind === 'days' || w.kind === 'yearly', q.slice(0, 20));
+    }
+    assert.equal(await queryTimeWindow('x'.repeat(100_000), NOW), null);
+  });
+});
+
+describe('inTimeWindow', () => {
+  it('reads an instant on the local calendar of the configured zone', async () => {
+    const oct13 = (await queryTimeWindow('on October 13, 2023', NOW))!;
+    // 23:30 UTC on the 12th is already the 13th in Berlin.
+    assert.equal(inTimeWindow(oct13, '2023-10-12T23:30:00Z', 'UTC', 0), false);
+    assert.equal(inTimeWindow(oct13, '2023-10-12T23:30:00Z', 'Europe/Berlin', 0), true);
+  });
+
+  it('counts the grace days after the window, never before it', async () => {
+    const oct13 = (await queryTimeWindow('on October 13, 2023', NOW))!;
+    assert.equal(inTimeWindow(oct13, '2023-10-20T10:00:00Z', 'UTC', 7), true);
+    assert.equal(inTimeWindow(oct13, '2023-10-21T10:00:00Z', 'UTC', 7), false);
+    assert.equal(inTimeWindow(oct13, '2023-10-12T10:00:00Z', 'UTC', 7), false);
+    const june = (await queryTimeWindow('in June', NOW))!;
+    assert.equal(inTimeWindow(june, '2019-06-30T10:00:00Z', 'UTC', 0), true);
+    assert.equal(inTimeWindow(june, '2019-07-05T10:00:00Z', 'UTC', 7), true);
+    assert.equal(inTimeWindow(june, '2019-07-09T10:00:00Z', 'UTC', 7), false);
+    assert.equal(inTimeWindow(june, 'not a time', 'UTC', 7), false);
+  });
+});
+
+describe('search with a time in the query', () => {
+  const tmp = tempDir();
+  const homes: Cairn[] = [];
+  const open = async (timeBoost?: number) => {
+    const cairn = await Cairn.open({
+      home: join(tmp.dir, `home-${homes.length}`),
+      embedder: new HashEmbedder(),
+      config: { search: timeBoost === undefined ? {} : { timeBoost } },
+    });
+    homes.push(cairn);
+    // Two memories worded alike, months apart; the later one wins on recency alone.
+    await cairn.remember({ text: 'We had a long planning meeting about the garden beds.', eventTime: '2023-10-13T10:00:00Z' });
+    await cairn.remember({ text: 'We had a long planning meeting about the garden path.', eventTime: '2024-03-02T10:00:00Z' });
+    return cairn;
+  };
+  const top = async (cairn: Cairn, query: string) => (await cairn.search(query, { limit: 5 })).results;
+
+  after(async () => {
+    for (const c of homes) await c.close();
+    tmp.cleanup();
+  });
+
+  it('the memory from the named day comes first, its time factor shown', async () => {
+    const cairn = await open();
+    const results = await top(cairn, 'planning meeting about the garden on October 13, 2023');
+    assert.equal(results[0]!.time.slice(0, 10), '2023-10-13');
+    assert.equal(results[0]!.parts.when, 1.5);
+    assert.equal(results[1]!.parts.when, 1);
+    const march = await top(cairn, 'the garden planning meeting in March 2024');
+    assert.equal(march[0]!.time.slice(0, 10), '2024-03-02');
+  });
+
+  it('without a time in the query, or with timeBoost 0, nothing is preferred', async () => {
+    const cairn = await open();
+    const plain = await top(cairn, 'planning meeting about the garden');
+    assert.ok(plain.every((r) => r.parts.when === 1));
+    assert.equal(plain[0]!.time.slice(0, 10), '2024-03-02', 'the newer one, on recency');
+    const off = await open(0);
+    const results = await top(off, 'planning meeting about the garden on October 13, 2023');
+    assert.ok(results.every((r) => r.parts.when === 1));
+    assert.equal(results[0]!.time.slice(0, 10), '2024-03-02');
+  });
+
+  it('timeBoost outside 0–2 is a config error', async () => {
+    for (const search of [{ timeBoost: -1 }, { timeBoost: 3 }, { timeBoost: 'a lot' }]) {
+      const home = tempDir();
+      await rejectsCode(Cairn.open({ home: home.dir, config: { embedder: { provider: 'none' }, search: search as never } }), 'CONFIG');
+      home.cleanup();
+    }
+  });
+});
