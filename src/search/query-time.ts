@@ -8,7 +8,7 @@ import { localDayTime } from '../core/local-time.js';
 type Chrono = typeof import('chrono-node/en');
 let chrono: Promise<Chrono> | undefined;
 /** English only, loaded on the first query that may name a time: all locales take ~110 ms to import, English ~30. */
-const loadChrono = (): Promise<Chrono> => (chrono ??= import('chrono-node/en'));
+export const loadTimeParser = (): Promise<Chrono> => (chrono ??= import('chrono-node/en'));
 /** Every date chrono-node reads has a digit or one of these words; other queries skip it. */
 const MAY_NAME_TIME =
   /\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:today|tonight|yesterday|tomorrow|week|weeks|month|months|year|years|ago|last|this|next|noon|midnight|morning|evening|night|weekend)\b/i;
@@ -30,7 +30,7 @@ export async function queryTimeWindow(query: string, now: number): Promise<TimeW
   if (!MAY_NAME_TIME.test(text)) return null;
   let results: ParsedResult[];
   try {
-    results = (await loadChrono()).parse(text, new Date(now), { forwardDate: false });
+    results = (await loadTimeParser()).parse(text, new Date(now), { forwardDate: false });
   } catch {
     return null; // an unreadable date is no date: the search goes on without a preference
   }

@@ -27,7 +27,7 @@ import { Judging, type JudgeReport } from './judging.js';
 import { createLlmRuntime, createQueryRewriter } from './llm-runtime.js';
 import type { QueryRewriter, RewriteOutcome } from '../search/query-rewrite.js';
 import { blendVectors, queryFocus } from '../search/query-focus.js';
-import { queryTimeWindow } from '../search/query-time.js';
+import { loadTimeParser, queryTimeWindow } from '../search/query-time.js';
 import { localDayTime } from '../core/local-time.js';
 import { giveFeedback, type FeedbackResult } from './feedback.js';
 import { getState, memoryFilePath, setState, stateFilePath, type HotState, type HotStatePatch, type SetStateResult } from './hot-state.js';
@@ -498,11 +498,11 @@ export class Cairn {
 
   /**
    * Loads what the first search and brief would otherwise load on demand (the embedding model,
-   * the brief's tokenizer), for a long-lived process that answers them. Failures surface later,
-   * at the call that needs the part.
+   * the brief's tokenizer, the date parser), for a long-lived process that answers them. Failures
+   * surface later, at the call that needs the part.
    */
   async warmUp(): Promise<void> {
-    await Promise.allSettled([this.embedder?.init(), loadTokenizer()]);
+    await Promise.allSettled([this.embedder?.init(), loadTokenizer(), loadTimeParser()]);
   }
 
   async close(): Promise<void> {
