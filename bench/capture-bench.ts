@@ -15,6 +15,7 @@
 // takes the first lines of the same transcript: the generator is prefix-stable).
 // Each phase runs in its own child process (clean peak RSS). Results: printed, and written to
 // bench/results/capture.{json,md}.
+import { isPassageModel } from '../src/embed/passages.js';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -117,9 +118,11 @@ interface EmbedResult {
   cpuMs: number;
   /** turns / (CPU seconds / threads): the rate if every thread had a core of its own. */
   idleTurnsPerSec: number;
-  /** Texts that went through the model (the rest came from the cache). */
+  /** Texts that went through the model (the rest came from the cache), passages included. */
   embeddedTexts: number;
   cachedTexts: number;
+  /** Passages of texts over 400 characters, embedded beside them (embed/passages.ts). */
+  passageTexts: number;
   textsPerSec: number;
   batches: { count: number; size: number; latency: Dist };
   rss: { peak: number };
@@ -207,14 +210,21 @@ function instrumentCommits(store: Store): { ends: number[]; commits: number[]; r
 }
 
 /** Times vector writes (one per embedding batch) and counts texts that went through the model. */
-function instrumentVectors(store: Store): { ends: number[]; sizes: number[]; fresh: number } {
-  const rec = { ends: [] as number[], sizes: [] as number[], fresh: 0 };
+function instrumentVectors(store: Store): { ends: number[]; sizes: number[]; fresh: number; passages: number } {
+  const rec = { ends: [] as number[], sizes: [] as number[], fresh: 0, passages: 0, dim: 0 };
   const putVectors = store.putVectors.bind(store);
   const cachePut = store.cachePut.bind(store);
   store.putVectors = async (...args: Parameters<Store['putVectors']>) => {
     const result = await putVectors(...args);
+    const [model, rows] = args;
+    // Passage rows (embed/passages.ts) pack several vectors each: counted as texts, not as batches.
+    if (isPassageModel(model)) {
+      if (rec.dim > 0) for (const r of rows) rec.passages += r.vector.length / rec.dim;
+      return result;
+    }
+    rec.dim ||= rows[0]?.vector.length ?? 0;
     rec.ends.push(now());
-    rec.sizes.push(args[1].length);
+    rec.sizes.push(rows.length);
     return result;
   };
   store.cachePut = async (...args: Parameters<Store['cachePut']>) => {
@@ -343,7 +353,8 @@ async function phaseEmbed(file: string, home: string): Promise<EmbedResult> {
     cpuMs: cpu,
     idleTurnsPerSec: res.turnsInserted / (cpu / 1000 / threads),
     embeddedTexts: vectors.fresh,
-    cachedTexts: res.embedded - vectors.fresh,
+    cachedTexts: res.embedded + vectors.passages - vectors.fresh,
+    passageTexts: vectors.passages,
     textsPerSec: vectors.fresh / (embedMs / 1000),
     batches: { count: vectors.ends.length, size: vectors.sizes.length ? vectors.sizes.reduce((a, b) => a + b, 0) / vectors.sizes.length : 0, latency: dist(latency) },
     rss: { peak: peakRss() },
@@ -682,7 +693,7 @@ function render(r: Report): string {
       ['  capture part / the rest: stages after capture, embedding (wall)', `${f1(e.captureMs / 1000)} s / ${f1(e.embedMs / 1000)} s`, '', ''],
       [
         '  texts through the model / from the cache',
-        `${int(e.embeddedTexts)} / ${int(e.cachedTexts)} (${f1(e.textsPerSec)} texts/s wall; ${((e.embeddedTexts + e.cachedTexts) / e.turns).toFixed(2)} entries per turn: the stages after capture add memories, embedded too)`,
+        `${int(e.embeddedTexts)} / ${int(e.cachedTexts)} (${f1(e.textsPerSec)} texts/s wall; ${((e.embeddedTexts + e.cachedTexts - e.passageTexts) / e.turns).toFixed(2)} entries per turn: the stages after capture add memories, embedded too; ${int(e.passageTexts)} of the texts are passages of texts over 400 characters)`,
         '',
         '',
       ],
