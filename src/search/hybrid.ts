@@ -173,7 +173,7 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     for (const n of neighbours.values()) for (const x of [...n.before, ...n.after]) if (x.entrySeq !== null) seqs.add(x.entrySeq);
     const vecs = await store.getVectors(vectorSide.model, [...seqs]);
     for (const [seq, v] of vecs) if (v.length === queryVec.length) cosines.set(seq, dot(queryVec, v));
-    // A text of several sentences is as close to the query as its whole and its closest sentence together.
+    // A long text (over 400 characters, embed/passages.ts) counts as close as its whole and its closest passage together.
     const w = ranking.passageWeight;
     if (w > 0 && cosines.size > 0) {
       for (const [seq, packed] of await store.getVectors(vectorSide.passageModel, [...cosines.keys()])) {
