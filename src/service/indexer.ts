@@ -67,10 +67,11 @@ export async function embedEntries(store: Store, embedder: Embedder, batch: Read
 export async function embedPending(store: Store, embedder: Embedder, options: IndexerOptions = {}): Promise<IndexProgress> {
   // Large calls let the embedder sort by length across more texts (less padding per batch).
   const batchSize = Math.min(options.batchSize ?? 256, options.limit ?? Infinity);
-  // An entry without its own vector has no passage row either, so this counts every entry with
-  // anything missing. Index-only counts: with nothing missing, no scan at all.
+  // An entry without its own vector has no passage row either, so the larger count is every entry
+  // with anything missing. Index-only counts: with nothing missing, no scan at all.
   const passageModel = passageModelId(embedder.modelId);
-  const total = await countMissing(store, passageModel, options.namespace);
+  const missing = await Promise.all([countMissing(store, embedder.modelId, options.namespace), countMissing(store, passageModel, options.namespace)]);
+  const total = Math.max(...missing);
   const progress: IndexProgress = { done: 0, total, cached: 0 };
   if (total === 0) return progress;
   const passes: Array<{ model: string; run: (batch: ReadonlyArray<{ seq: number; text: string }>) => Promise<number> }> = [

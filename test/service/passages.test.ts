@@ -85,6 +85,11 @@ describe('passage vectors', () => {
     assert.equal((await cairn.store.getVectors(passageModelId(MODEL), [long, short])).get(long)!.length, 2 * 256);
     const again = await cairn.embedPending();
     assert.deepEqual({ done: again.done, total: again.total }, { done: 0, total: 0 });
+    // The other way round (own vectors gone, passage rows kept): the own vectors come back.
+    await cairn.store.dropVectorsExcept([passageModelId(MODEL)]);
+    const own = await cairn.embedPending();
+    assert.deepEqual({ done: own.done, total: own.total }, { done: 2, total: 2 });
+    assert.equal((await cairn.store.getVectors(MODEL, [long, short])).size, 2);
   });
 
   it('reembed keeps passages (they belong to the model) and status does not call them another model', async () => {
