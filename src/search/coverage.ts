@@ -7,15 +7,8 @@ export function matchesTerm(word: string, terms: readonly string[]): boolean {
   return terms.some((t) => word === t || (t.length >= 4 && word.startsWith(t.slice(0, Math.max(4, t.length - 2)))));
 }
 
-/** The fraction of `terms` found in `text` (1 when there are no terms to find). */
-export function termCoverage(text: string, terms: readonly string[]): number {
-  if (terms.length === 0) return 1;
-  const words = new Set(tokenize(text));
-  return terms.filter((t) => found(words, t)).length / terms.length;
-}
-
 /**
- * Coverage of a turn read with the turns right around it: a word found only there counts
+ * The share of `terms` a turn has (1 with no terms), read with the turns right around it: a word found only there counts
  * `aroundWeight` of a word the turn has itself. "Yes, last Friday!" answers a question whose
  * other words are in the turn it replies to.
  */

@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { Cairn } from '../../src/service/cairn.js';
 import type { CairnConfigInput } from '../../src/core/config.js';
 import { rejectsCode, tempDir } from '../helpers/store-fixtures.js';
-import { termCoverage, windowCoverage } from '../../src/search/coverage.js';
+import { windowCoverage } from '../../src/search/coverage.js';
+
+const termCoverage = (text: string, terms: string[]) => windowCoverage(text, [], terms, 0);
 
 describe('query-word coverage', () => {
   it('is the share of query words a text has, stems matched by prefix, 1 without words', () => {
