@@ -61,15 +61,15 @@ export function packVectors(vectors: readonly Float32Array[]): Float32Array {
   return out;
 }
 
-/** The best dot product of `query` with any passage of a packed row; null for an empty or malformed row. */
-export function bestPassage(query: Float32Array, packed: Float32Array): number | null {
+/** The passage of a packed row closest to `query` (by dot product) and that product; null for an empty or malformed row. */
+export function bestPassage(query: Float32Array, packed: Float32Array): { index: number; score: number } | null {
   const dim = query.length;
   if (packed.length === 0 || packed.length % dim !== 0) return null;
-  let best = -Infinity;
+  let best = { index: 0, score: -Infinity };
   for (let off = 0; off < packed.length; off += dim) {
     let s = 0;
     for (let i = 0; i < dim; i++) s += query[i]! * packed[off + i]!;
-    if (s > best) best = s;
+    if (s > best.score) best = { index: off / dim, score: s };
   }
   return best;
 }

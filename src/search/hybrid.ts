@@ -10,7 +10,7 @@ import { finalScore, fuse, type RankingOptions, type Relevance, type ScoreParts 
 import { isAbout, namedSpeakers } from './speakers.js';
 import { anchorTurnId, contextFor, contextProvenance, matchTurn, neighbourIndex, type ContextTurn } from './neighbours.js';
 import type { VectorIndex } from './vector-index.js';
-import { bestPassage } from '../embed/passages.js';
+import { bestPassage, passagesOf } from '../embed/passages.js';
 import { inTimeWindow, type TimeWindow } from './query-time.js';
 
 /** When filters leave fewer than the limit among ANN candidates, exact-scan at most this many. */
@@ -168,6 +168,8 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     : new Map();
 
   const cosines = new Map<number, number>();
+  // Each long text's passage closest to the query: where its snippet goes.
+  const focusPassage = new Map<number, number>();
   if (vectorSide && queryVec) {
     const seqs = new Set(entries.map((e) => e.seq));
     for (const n of neighbours.values()) for (const x of [...n.before, ...n.after]) if (x.entrySeq !== null) seqs.add(x.entrySeq);
@@ -178,7 +180,9 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     if (w > 0 && cosines.size > 0) {
       for (const [seq, packed] of await store.getVectors(vectorSide.passageModel, [...cosines.keys()])) {
         const best = bestPassage(queryVec, packed);
-        if (best !== null) cosines.set(seq, (1 - w) * cosines.get(seq)! + w * best);
+        if (best === null) continue;
+        cosines.set(seq, (1 - w) * cosines.get(seq)! + w * best.score);
+        focusPassage.set(seq, best.index);
       }
     }
   }
@@ -261,7 +265,11 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     .filter((s) => bm25.has(s.e.seq) || s.e.category !== 'noise')
     .filter((s) => !(s.e.kind === 'turn' && promoted.has(s.e.refId)));
 
-  return assemble(kept, anchors, neighbours, { ...ranking, limit: params.limit, terms, withContext: !vectorMode });
+  const focusOf = (e: IndexEntry): string | undefined => {
+    const index = focusPassage.get(e.seq);
+    return index === undefined ? undefined : passagesOf(e.text)[index];
+  };
+  return assemble(kept, anchors, neighbours, { ...ranking, limit: params.limit, terms, withContext: !vectorMode, focusOf });
 }
 
 /** The query's terms, then new terms of the expansion texts, without named speakers, at most MAX_EXPANDED_TERMS. */
@@ -297,7 +305,7 @@ function assemble(
   kept: ReadonlyArray<{ e: IndexEntry; score: number; parts: ScoreParts }>,
   anchors: ReadonlyMap<number, string>,
   neighbours: ReadonlyMap<string, NeighbourTurns>,
-  o: ContextOptions & { limit: number; terms: readonly string[]; withContext: boolean },
+  o: ContextOptions & { limit: number; terms: readonly string[]; withContext: boolean; focusOf: (e: IndexEntry) => string | undefined },
 ): SearchResult[] {
   const results: SearchResult[] = [];
   const groups = new Map<string, Group>();
@@ -314,7 +322,7 @@ function assemble(
       shown.add(anchor!);
       if (!group.result) continue;
       group.result.provenance.push(...e.provenance);
-      group.result.context.push(matchTurn(e, o.terms, o.contextChars, Date.parse(e.time) < Date.parse(group.result.time) ? -1 : 1));
+      group.result.context.push(matchTurn(e, o.terms, o.contextChars, Date.parse(e.time) < Date.parse(group.result.time) ? -1 : 1, o.focusOf(e)));
       continue;
     }
     if (counted >= span) break;
@@ -334,7 +342,7 @@ function assemble(
       kind: e.kind,
       namespace: e.namespace,
       text: e.text,
-      snippet: makeSnippet(e.text, o.terms),
+      snippet: makeSnippet(e.text, o.terms, undefined, o.focusOf(e)),
       score,
       parts,
       time: e.time,

@@ -63,13 +63,14 @@ export function contextFor(n: NeighbourTurns | undefined, radius: number, maxCha
 
 /**
  * Another hit of the same session, shown inside the session's best result as a preview: the part
- * of its text around the query's words, at most `maxChars` (the full text is one `get` away).
+ * of its text around the query's words (or its passage closest to the query, `focus`), at most
+ * `maxChars` (the full text is one `get` away).
  */
-export function matchTurn(e: IndexEntry, terms: readonly string[], maxChars: number, side: number): ContextTurn {
+export function matchTurn(e: IndexEntry, terms: readonly string[], maxChars: number, side: number, focus?: string): ContextTurn {
   const p = e.provenance[0];
   // A promoted turn's memory text already names the speaker ("Ana: …"): keep it as it reads.
   const speaker = e.kind === 'memory' ? null : (p?.speaker ?? null);
-  return { offset: side, match: true, speaker, role: p?.role ?? 'user', text: makeSnippet(e.text, terms, maxChars), time: e.time, messageId: p?.messageId ?? '' };
+  return { offset: side, match: true, speaker, role: p?.role ?? 'user', text: makeSnippet(e.text, terms, maxChars, focus), time: e.time, messageId: p?.messageId ?? '' };
 }
 
 /** Provenance of a context turn, marked so a reader can tell it from the hit itself. */

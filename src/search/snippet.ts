@@ -5,17 +5,40 @@ import { matchesTerm } from './coverage.js';
 
 const DEFAULT_WIDTH = 240;
 
-
-export function makeSnippet(text: string, terms: readonly string[], width = DEFAULT_WIDTH): string {
+/**
+ * The excerpt of at most `width` characters around the query's words. `focus`, a passage of the
+ * text (the one closest to the query by meaning, embed/passages.ts), is where the excerpt goes
+ * when it holds a query word or the text holds none: a long text found by meaning alone would
+ * otherwise show its opening lines, which are often about something else.
+ */
+export function makeSnippet(text: string, terms: readonly string[], width = DEFAULT_WIDTH, focus?: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat.length <= width) return flat;
+  const hits = termPositions(flat, terms);
+  const passage = focus?.replace(/\s+/g, ' ').trim() ?? '';
+  // Found by its opening: a passage skips lines with no words, so it may not be a substring.
+  const at = passage ? flat.indexOf(passage.slice(0, 80)) : -1;
+  if (at >= 0) {
+    const end = at + passage.length;
+    const inFocus = hits.filter((h) => h >= at && h < end);
+    if (inFocus.length > 0) return excerpt(flat, densest(inFocus, width), width);
+    if (hits.length === 0) return excerpt(flat, at, width);
+  }
+  if (hits.length === 0) return flat.slice(0, width - 1).trimEnd() + '…';
+  return excerpt(flat, densest(hits, width), width);
+}
+
+function termPositions(flat: string, terms: readonly string[]): number[] {
   const re = /[\p{L}\p{N}]+/gu;
   const hits: number[] = [];
   for (let m = re.exec(flat); m; m = re.exec(flat)) {
     if (matchesTerm(m[0].toLowerCase(), terms)) hits.push(m.index);
   }
-  if (hits.length === 0) return flat.slice(0, width - 1).trimEnd() + '…';
-  // Slide a window over the hit positions and keep the one that covers the most hits.
+  return hits;
+}
+
+/** Where a window should start to cover the most hits (a little before the first of them). */
+function densest(hits: readonly number[], width: number): number {
   let best = hits[0]!;
   let bestCount = 0;
   for (let i = 0, j = 0; i < hits.length; i++) {
@@ -25,14 +48,17 @@ export function makeSnippet(text: string, terms: readonly string[], width = DEFA
       best = hits[j]!;
     }
   }
-  let start = Math.max(0, best - Math.floor(width * 0.2));
+  return Math.max(0, best - Math.floor(width * 0.2));
+}
+
+function excerpt(flat: string, from: number, width: number): string {
+  let start = from;
   if (start + width > flat.length) start = Math.max(0, flat.length - width);
   // Do not cut a word in half at the start.
-  if (start > 0) {
+  if (start > 0 && /[\p{L}\p{N}]/u.test(flat[start - 1]!)) {
     const space = flat.indexOf(' ', start);
     if (space !== -1 && space - start < 20) start = space + 1;
   }
   const end = Math.min(flat.length, start + width);
   return (start > 0 ? '…' : '') + flat.slice(start, end).trim() + (end < flat.length ? '…' : '');
 }
-

@@ -53,8 +53,11 @@ describe('packed passage vectors', () => {
   it('packs vectors end to end; the best passage is the largest dot product', () => {
     const packed = packVectors([new Float32Array([1, 0]), new Float32Array([0.6, 0.8]), new Float32Array([0, 1])]);
     assert.deepEqual([...packed], [1, 0, 0.6000000238418579, 0.800000011920929, 0, 1]);
-    assert.ok(Math.abs(bestPassage(new Float32Array([0, 1]), packed)! - 1) < 1e-6);
-    assert.ok(Math.abs(bestPassage(new Float32Array([0.8, 0.6]), packed)! - 0.96) < 1e-6);
+    assert.ok(Math.abs(bestPassage(new Float32Array([0, 1]), packed)!.score - 1) < 1e-6);
+    assert.ok(Math.abs(bestPassage(new Float32Array([0.8, 0.6]), packed)!.score - 0.96) < 1e-6);
+    assert.equal(bestPassage(new Float32Array([0, 1]), packed)!.index, 2);
+    assert.equal(bestPassage(new Float32Array([0.8, 0.6]), packed)!.index, 1);
+    assert.equal(bestPassage(new Float32Array([1, 0]), packed)!.index, 0);
   });
 
   it('an empty or malformed row has no best passage', () => {

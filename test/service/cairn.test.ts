@@ -474,6 +474,31 @@ describe('Cairn facade (real default embedder, use-lite)', () => {
     }
   });
 
+  it('a long memory found by meaning shows its closest passage as the snippet, not its opening', async () => {
+    const tmp = tempDir();
+    const cairn = await Cairn.open({ home: tmp.dir });
+    try {
+      const long = [
+        'The kitchen renovation took most of the spring and the contractor kept changing the schedule.',
+        'We picked oak cabinets, a grey stone counter and a deep sink after weeks of arguing about tiles.',
+        'The dog hated the noise, so he spent afternoons at the neighbours and came back covered in mud.',
+        'By June the floor was finished, the painters had left and the whole house smelled of varnish.',
+        'At work the API now applies rate limiting to clients that send too many requests.',
+      ].join(' ');
+      const stored = (await cairn.remember({ text: long })).memory;
+      await cairn.remember({ text: 'Banana bread needs three ripe bananas' });
+      // No word of the query is in the text (nor starts one: "flood" would match "floor").
+      const res = await cairn.search('throttling callers who hammer the endpoint');
+      const hit = res.results.find((r) => r.id === stored.id)!;
+      assert.ok(hit, 'the long memory is found');
+      assert.match(hit.snippet, /rate limiting/);
+      assert.ok(!hit.snippet.includes('kitchen'), hit.snippet);
+    } finally {
+      await cairn.close();
+      tmp.cleanup();
+    }
+  });
+
   it('hybrid search with the real model ranks the keyword and meaning match first', async () => {
     const tmp = tempDir();
     const cairn = await Cairn.open({ home: tmp.dir });

@@ -1,0 +1,66 @@
+// Snippets: the excerpt around the query's words, or around the passage of a long text that is
+// closest to the query by meaning when the words alone cannot place it.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { makeSnippet } from '../../src/search/snippet.js';
+
+const OPENING = 'The kitchen renovation took most of the spring and the contractor kept changing the schedule every week.';
+const MIDDLE = 'We picked oak cabinets, a grey stone counter and a deep sink after weeks of arguing about tiles and taps.';
+const LATE = 'The API now applies rate limiting to clients that send too many requests in a minute.';
+const TEXT = [OPENING, MIDDLE, MIDDLE, LATE].join(' ');
+
+describe('makeSnippet', () => {
+  it('a short text is itself, whitespace folded', () => {
+    assert.equal(makeSnippet('  a\n\nshort   text ', ['short']), 'a short text');
+  });
+
+  it('without a focus: the densest run of query words, or the opening when there is none', () => {
+    const s = makeSnippet(TEXT, ['rate', 'limit']);
+    assert.match(s, /^….*rate limiting/);
+    assert.ok(s.length <= 242, `${s.length}`);
+    assert.equal(makeSnippet(TEXT, ['zebra']), TEXT.slice(0, 239).trimEnd() + '…');
+  });
+
+  it('a focus passage places a text that has none of the query words', () => {
+    const s = makeSnippet(TEXT, ['throttling', 'callers'], 120, LATE);
+    // Near the end the window starts earlier rather than show less.
+    assert.ok(s.startsWith('…') && s.includes('The API now applies rate limiting'), s);
+    assert.ok(!s.includes('kitchen'));
+    const early = makeSnippet(TEXT, ['throttling'], 120, MIDDLE);
+    assert.ok(early.startsWith('…We picked oak cabinets'), early);
+  });
+
+  it('query words inside the focus win over a denser run elsewhere', () => {
+    const text = `${'Tiles tiles tiles, the tiles again. '.repeat(4)}${MIDDLE} ${LATE}`;
+    const s = makeSnippet(text, ['tiles', 'clients'], 100, LATE);
+    assert.match(s, /clients/);
+    assert.ok(!/Tiles tiles/.test(s), s);
+    // Without the focus the denser run wins.
+    assert.match(makeSnippet(text, ['tiles', 'clients'], 100), /tiles/i);
+  });
+
+  it('a focus without query words gives way to the words found elsewhere', () => {
+    const s = makeSnippet(TEXT, ['cabinets'], 100, LATE);
+    assert.match(s, /cabinets/);
+  });
+
+  it('a focus not in the text, empty or blank is ignored', () => {
+    for (const focus of ['A sentence that is not there at all.', '', '   \n ', 'x'.repeat(10_000)]) {
+      assert.equal(makeSnippet(TEXT, ['cabinets'], 100, focus), makeSnippet(TEXT, ['cabinets'], 100));
+    }
+  });
+
+  it('a focus found across folded whitespace; a start inside a word moves to the next one', () => {
+    const text = `${OPENING}\n\n${MIDDLE}\n${LATE.replace(/ /g, '   ')}`;
+    assert.ok(makeSnippet(`${text} ${OPENING}`, [], 80, LATE).startsWith('…The API now'));
+    const s = makeSnippet(`${'word '.repeat(100)}needle end`, ['needle'], 30);
+    assert.ok(/^…(word )+needle end$/.test(s), s);
+  });
+
+  it('hostile and oversized input: bounded output, no error', () => {
+    const huge = 'abc '.repeat(200_000);
+    assert.ok(makeSnippet(huge, ['abc'], 240, 'abc abc').length <= 242);
+    assert.ok(makeSnippet('\u0000\uFFFF '.repeat(500), ['\u0000'], 50, '\uFFFF').length <= 52);
+    assert.equal(makeSnippet('', ['x'], 240, 'x'), '');
+  });
+});
