@@ -42,6 +42,21 @@ function log(msg: string): void {
 
 const now = (): number => performance.now();
 const peakRss = (): number => process.resourceUsage().maxRSS * 1024;
+/**
+ * Resident memory now, split into anonymous (heaps, model arenas) and file-backed pages (the
+ * SQLite database is memory-mapped, store/sqlite/open.ts: pages a read touched count as resident
+ * but are page cache the kernel can drop). Null off Linux.
+ */
+function rssParts(): { anon: number; file: number } | null {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+    const parts = { anon: kb('RssAnon'), file: kb('RssFile') + kb('RssShmem') };
+    return Number.isFinite(parts.anon) && Number.isFinite(parts.file) ? parts : null;
+  } catch {
+    return null;
+  }
+}
 /** CPU time of the whole process (every thread), in ms: unlike wall time, not inflated by other load. */
 const cpuMs = (): number => {
   const u = process.cpuUsage();
@@ -125,7 +140,7 @@ interface EmbedResult {
   passageTexts: number;
   textsPerSec: number;
   batches: { count: number; size: number; latency: Dist };
-  rss: { peak: number };
+  rss: { peak: number; end: { anon: number; file: number } | null };
   composition: Composition;
 }
 
@@ -357,7 +372,7 @@ async function phaseEmbed(file: string, home: string): Promise<EmbedResult> {
     passageTexts: vectors.passages,
     textsPerSec: vectors.fresh / (embedMs / 1000),
     batches: { count: vectors.ends.length, size: vectors.sizes.length ? vectors.sizes.reduce((a, b) => a + b, 0) / vectors.sizes.length : 0, latency: dist(latency) },
-    rss: { peak: peakRss() },
+    rss: { peak: peakRss(), end: rssParts() },
     composition: composition(home),
   };
 }
@@ -699,6 +714,9 @@ function render(r: Report): string {
       ],
       [`  embedding batch (${int(e.batches.size)} turns) p50 / p95`, pairMs(e.batches.latency), '', ''],
       ['  peak RSS (a model in every thread)', mb(e.rss.peak), '', ''],
+      ...(e.rss.end
+        ? [['  RSS at the end: anonymous / file-backed (the memory-mapped database: page cache)', `${mb(e.rss.end.anon)} / ${mb(e.rss.end.file)}`, '', '']]
+        : []),
     );
   }
   out.push(table(['metric', 'value', 'target', ''], rows));
