@@ -124,6 +124,11 @@ export const searchConfigSchema = z.strictObject({
    */
   timeBoost: z.number().min(0).max(2).default(0.5),
   /**
+   * Extra weight, for a question that asks when ("when did…", "what year…"), of texts that state a
+   * time ("yesterday", "last Friday", "two weeks ago", "in March 2023"): relevance × (1 + w).
+   */
+  whenBoost: z.number().min(0).max(2).default(0.5),
+  /**
    * Weight of the query's focus (its content words without the names of speakers it mentions) in
    * the query vector: normalize(question + w·focus). Turns are embedded without their speaker's
    * name, so a name in the question pulls the vector towards everything about that person

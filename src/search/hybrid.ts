@@ -5,6 +5,7 @@ import type { Kind, Provenance } from '../core/types.js';
 import type { EntryFilter, IndexEntry, NeighbourTurns, SpeakerCount, Store } from '../store/store.js';
 import { queryTerms } from './query-terms.js';
 import { makeSnippet } from './snippet.js';
+import { asksWhen, statesTime } from './time-mentions.js';
 import { windowCoverage } from './coverage.js';
 import { finalScore, fuse, type RankingOptions, type Relevance, type ScoreParts } from './ranking.js';
 import { isAbout, namedSpeakers } from './speakers.js';
@@ -80,6 +81,7 @@ export interface ContextOptions {
   passageWeight: number;
   /** Extra weight for entries from the time a query names ("last week", "in October 2023"; 0 = none). */
   timeBoost: number;
+  whenBoost: number;
 }
 
 export interface VectorSide {
@@ -240,12 +242,15 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
 
   const lambda = vectorMode ? 0 : ranking.neighbourWeight;
   const window = ranking.timeBoost > 0 ? (params.timeWindow ?? null) : null;
+  const askedWhen = ranking.whenBoost > 0 && asksWhen(params.query);
   const scored = entries.map((e) => {
     const s = sides(e.seq);
     const nb = lambda > 0 ? neighbourRelevance(anchors.get(e.seq)) : 0;
     const speakerName = e.provenance[0]?.speaker;
     const speaker = named && isAbout(named, speakerName, e.provenance[0]?.role) ? 1 + ranking.speakerBoost : 1;
-    const when = window && inTimeWindow(window, e.time, params.timeZone ?? 'UTC', TIME_GRACE_DAYS) ? 1 + ranking.timeBoost : 1;
+    const when =
+      (window && inTimeWindow(window, e.time, params.timeZone ?? 'UTC', TIME_GRACE_DAYS) ? 1 + ranking.timeBoost : 1) *
+      (askedWhen && statesTime(e.text) ? 1 + ranking.whenBoost : 1);
     const relevance = ((s.own + lambda * nb) / (1 + lambda)) * speaker * when;
     const rel: Relevance = { bm25: s.b, vector: s.v, cosine: s.cos, own: s.own, neighbours: nb, speaker, when, relevance };
     const { score, parts } = finalScore(rel, e.importance, e.time, now, weights);

@@ -27,7 +27,7 @@ export interface Relevance {
   neighbours: number;
   /** The speaker factor: above 1 when the query names the person who said it. */
   speaker: number;
-  /** The time factor: above 1 when the query names a time and the entry is from then. */
+  /** The time factor: above 1 when the query names a time and the entry is from then, or asks when and the entry states a time. */
   when: number;
   relevance: number;
 }

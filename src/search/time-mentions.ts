@@ -1,0 +1,41 @@
+// "When did we…" is answered by a text that says when: "yesterday", "last Friday", "two weeks
+// ago", "in March", "on 3/14", "back in 2019". A question that asks for a time prefers texts that
+// state one (a soft factor, like the others: a text can say when without these words).
+
+/** A question asking for a time: "when did…", "since when…", "what year…", "how long ago…". */
+const ASKS_WHEN = new RegExp(
+  [
+    '(?:^|[.?!,;:]\\s*|\\b(?:and|but|so|or|remember|know|recall|tell me)\\s+)(?:since\\s+|until\\s+)?when\\b',
+    '\\bwhen\\s+(?:did|do|does|was|were|is|are|will|would|has|have|had|can|could|should)\\b',
+    '\\b(?:what|which)\\s+(?:date|day|year|month|week|weekend|season|time of (?:the )?year)\\b',
+    '\\bhow\\s+(?:long|many\\s+(?:days|weeks|months|years))\\s+ago\\b',
+  ].join('|'),
+  'i',
+);
+
+const MONTHS = 'January|February|March|April|June|July|August|September|October|November|December';
+/** Abbreviated only before a day or year: "Jan" alone is as often a name. */
+const MONTHS_SHORT = 'Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec';
+const WEEKDAYS = 'Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday';
+const UNITS = 'days?|weeks?|weekends?|months?|years?|nights?|summers?|winters?|springs?|autumns?|falls?|semesters?|decades?';
+const NUMBERS = '\\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|few|several|a couple of|couple of|some';
+
+/** A text stating a time. Relative phrases in any case… */
+const RELATIVE = new RegExp(
+  [
+    '\\b(?:yesterday|today|tonight|tomorrow|the other day|recently|lately)\\b',
+    `\\b(?:last|this|next|past|coming|previous)\\s+(?:${UNITS}|${WEEKDAYS})\\b`,
+    `\\b(?:${NUMBERS})\\s+(?:${UNITS})\\s+(?:ago|back|earlier|before)\\b`,
+  ].join('|'),
+  'i',
+);
+/** …names of months and weekdays only capitalised ("may" and "march" are verbs too), years, dates. */
+const NAMED = new RegExp([`\\b(?:${MONTHS})\\b`, `\\b(?:${MONTHS_SHORT}|May)\\.?\\s+\\d`, `\\b(?:${WEEKDAYS})s?\\b`, '\\b(?:19|20)\\d{2}\\b', '\\b\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?\\b'].join('|'));
+
+export function asksWhen(query: string): boolean {
+  return ASKS_WHEN.test(query.slice(0, 500));
+}
+
+export function statesTime(text: string): boolean {
+  return RELATIVE.test(text) || NAMED.test(text);
+}
