@@ -29,8 +29,22 @@ const RELATIVE = new RegExp(
   ].join('|'),
   'i',
 );
-/** …names of months and weekdays only capitalised ("may" and "march" are verbs too), years, dates. */
-const NAMED = new RegExp([`\\b(?:${MONTHS})\\b`, `\\b(?:${MONTHS_SHORT}|May)\\.?\\s+\\d`, `\\b(?:${WEEKDAYS})s?\\b`, '\\b(?:19|20)\\d{2}\\b', '\\b\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?\\b'].join('|'));
+/**
+ * …names of months and weekdays only capitalised ("may" and "march" are verbs too); a year only
+ * after "in", "since"… or in a date, and a date with slashes only with its year or after "on":
+ * "2048 vectors", "port 2049" and "1/2 cup" say no time.
+ */
+const NAMED = new RegExp(
+  [
+    `\\b(?:${MONTHS})\\b`,
+    `\\b(?:${MONTHS_SHORT}|May)\\.?\\s+\\d`,
+    `\\b(?:${WEEKDAYS})s?\\b`,
+    '\\b(?:in|since|from|until|till|by|of|during|around|before|after|early|late|mid)[\\s-]+(?:19|20)\\d{2}\\b',
+    '\\b(?:19|20)\\d{2}-[01]\\d-[0-3]\\d\\b',
+    '\\b\\d{1,2}/\\d{1,2}/(?:\\d{2}|\\d{4})\\b',
+    '\\bon\\s+\\d{1,2}/\\d{1,2}\\b',
+  ].join('|'),
+);
 
 export function asksWhen(query: string): boolean {
   return ASKS_WHEN.test(query.slice(0, 500));

@@ -51,12 +51,15 @@ describe('statesTime', () => {
       'Mondays are hard',
       'We shipped it this week',
       'Can we meet on May 3?',
+      'The release of 2023-05-07 broke it',
+      'It shipped on 5/7/23',
+      'That was in mid-2021',
     ])
       assert.equal(statesTime(t), true, t);
   });
 
   it('texts that do not, including "may" and "march" as verbs', () => {
-    for (const t of ['I may go later', 'They march on', 'The build is green', 'Version 3.14 is out', 'Port 8080 is taken', '', '\u0000\uFFFF'])
+    for (const t of ['I may go later', 'They march on', 'The build is green', 'Version 3.14 is out', 'Port 2049 is taken', 'We index 2048 vectors', 'Add 1/2 cup of flour', 'Jan said hi', '', '\u0000\uFFFF'])
       assert.equal(statesTime(t), false, t);
   });
 
