@@ -21,11 +21,11 @@ export function makeSnippet(text: string, terms: readonly string[], width = DEFA
   if (at >= 0) {
     const end = at + passage.length;
     const inFocus = hits.filter((h) => h >= at && h < end);
-    if (inFocus.length > 0) return excerpt(flat, densest(inFocus, width), width);
+    if (inFocus.length > 0) return excerpt(flat, densest(inFocus, width), width, inFocus);
     if (hits.length === 0) return excerpt(flat, at, width);
   }
-  if (hits.length === 0) return flat.slice(0, width - 1).trimEnd() + '…';
-  return excerpt(flat, densest(hits, width), width);
+  if (hits.length === 0) return excerpt(flat, 0, width);
+  return excerpt(flat, densest(hits, width), width, hits);
 }
 
 function termPositions(flat: string, terms: readonly string[]): number[] {
@@ -51,7 +51,7 @@ function densest(hits: readonly number[], width: number): number {
   return Math.max(0, best - Math.floor(width * 0.2));
 }
 
-function excerpt(flat: string, from: number, width: number): string {
+function excerpt(flat: string, from: number, width: number, hits: readonly number[] = []): string {
   let start = from;
   if (start + width > flat.length) start = Math.max(0, flat.length - width);
   // Do not cut a word in half at the start.
@@ -59,6 +59,26 @@ function excerpt(flat: string, from: number, width: number): string {
     const space = flat.indexOf(' ', start);
     if (space !== -1 && space - start < 20) start = space + 1;
   }
-  const end = Math.min(flat.length, start + width);
+  let end = Math.min(flat.length, start + width);
+  if (end < flat.length) end = cleanEnd(flat, start, end, hits);
   return (start > 0 ? '…' : '') + flat.slice(start, end).trim() + (end < flat.length ? '…' : '');
+}
+
+/**
+ * Where a cut excerpt ends: after the last sentence in its second half, else at the last word
+ * break, never before a query word it shows (a half sentence or word reads worse and costs more
+ * tokens than it tells).
+ */
+function cleanEnd(flat: string, start: number, end: number, hits: readonly number[]): number {
+  let keep = start + Math.floor((end - start) / 2);
+  for (const h of hits) if (h >= start && h < end) keep = Math.max(keep, h + 1);
+  const span = flat.slice(keep, end + 1);
+  let sentence = -1;
+  for (const m of span.matchAll(/[.!?…]["'”’)\]]*(?=\s)/gu)) sentence = keep + m.index + m[0].length;
+  if (sentence > keep) return sentence;
+  if (/[\p{L}\p{N}]/u.test(flat[end] ?? '')) {
+    const space = flat.lastIndexOf(' ', end);
+    if (space > keep) return space;
+  }
+  return end;
 }

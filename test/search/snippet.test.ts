@@ -18,7 +18,18 @@ describe('makeSnippet', () => {
     const s = makeSnippet(TEXT, ['rate', 'limit']);
     assert.match(s, /^….*rate limiting/);
     assert.ok(s.length <= 242, `${s.length}`);
-    assert.equal(makeSnippet(TEXT, ['zebra']), TEXT.slice(0, 239).trimEnd() + '…');
+    assert.equal(makeSnippet(TEXT, ['zebra']), `${OPENING} ${MIDDLE}…`);
+  });
+
+  it('a cut excerpt ends after a sentence, else between words, never before a query word it shows', () => {
+    assert.equal(makeSnippet(TEXT, [], 150), `${OPENING}…`);
+    const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau';
+    assert.equal(makeSnippet(words, [], 40), 'alpha beta gamma delta epsilon zeta eta…');
+    // A sentence ends in the window's second half before the second query word: the cut waits for it.
+    const text = `${'Filler words come first here. '.repeat(3)}The key one is near, and a few more words pass by slowly here. Then the key again follows later on, with more text after it to the end.`;
+    const s = makeSnippet(text, ['key'], 100);
+    assert.equal((s.match(/key/g) ?? []).length, 2, s);
+    assert.ok(s.length <= 102, `${s.length}`);
   });
 
   it('a focus passage places a text that has none of the query words', () => {
