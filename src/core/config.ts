@@ -63,6 +63,12 @@ export const searchConfigSchema = z.strictObject({
   bm25Weight: z.number().min(0).max(1).default(0.5),
   vectorWeight: z.number().min(0).max(1).default(0.5),
   /**
+   * The min-max scaling of each side spans at least this share of its top score: the weakest
+   * keyword match stays above no match at all, and a few near-equal candidates (a small home) are
+   * not stretched to 1 and 0 (0 = plain min-max).
+   */
+  minRange: z.number().min(0).max(1).default(0.5),
+  /**
    * Candidates each retriever contributes before fusion, at least; a search asks for
    * limit × max(3, 2.5 × groupHits) when that is more (limit 20 → 200, limit 10 → 100).
    */

@@ -5,6 +5,8 @@ import { DAY_MS } from '../core/time.js';
 export interface RankingOptions {
   bm25Weight: number;
   vectorWeight: number;
+  /** Min-max scaling spans at least this share of the top score (config search.minRange). */
+  minRange: number;
   recencyBoost: number;
   hotDays: number;
   warmDays: number;

@@ -20,13 +20,13 @@ export interface Variant {
 
 /** Every technique of the default search switched off: where the ablation starts from. */
 const PLAIN = {
-  bm25Weight: 0.6, vectorWeight: 0.4, importanceWeight: 0.1, candidates: 100,
+  bm25Weight: 0.6, vectorWeight: 0.4, minRange: 0, importanceWeight: 0.1, candidates: 100,
   neighbourWeight: 0, speakerBoost: 0, coverageWeight: 0, groupHits: 1, contextTurns: 0, focusWeight: 0, timeBoost: 0, whenBoost: 0, passageWeight: 0,
 };
 const SPEAKER = { ...PLAIN, speakerBoost: 1 };
 const NEIGHBOURS = { ...SPEAKER, neighbourWeight: 0.5 };
 const COVERAGE = { ...NEIGHBOURS, coverageWeight: 0.5 };
-const TUNED = { ...COVERAGE, bm25Weight: 0.5, vectorWeight: 0.5, importanceWeight: 0.25 };
+const TUNED = { ...COVERAGE, bm25Weight: 0.5, vectorWeight: 0.5, minRange: 0.5, importanceWeight: 0.25 };
 
 export const VARIANTS: readonly Variant[] = [
   { name: 'default', description: 'the default offline configuration (hybrid search, bundled use-lite embedder, heuristic judge)', config: {} },
@@ -34,7 +34,7 @@ export const VARIANTS: readonly Variant[] = [
   { name: '+ speaker', description: 'plain + the speaker factor (×2) for people the query names, their names no longer keywords', config: { search: SPEAKER } },
   { name: '+ neighbours', description: '+ speaker + half the relevance of the best neighbouring turn', config: { search: NEIGHBOURS } },
   { name: '+ coverage', description: '+ neighbours + relevance scaled by the share of query words a text has (0.5), a word only in the turn before or after counting half', config: { search: COVERAGE } },
-  { name: '+ tuning', description: '+ coverage + fusion 0.5/0.5, importance 0.25', config: { search: TUNED } },
+  { name: '+ tuning', description: '+ coverage + fusion 0.5/0.5, min-max spanning at least half the top score, importance 0.25', config: { search: TUNED } },
   { name: '+ session groups', description: '+ tuning + up to 4 hits of a session per result (previews of 160 chars), gathered from the hits that fill max(2 × limit, 20) results; the candidate pool grows to limit × 10', config: { search: { ...TUNED, groupHits: 4, contextChars: 160 } } },
   { name: '+ query focus', description: '+ session groups + the query vector blended with the query\'s focus (content words without the speakers it names)', config: { search: { ...TUNED, groupHits: 4, contextChars: 160, focusWeight: 1 } } },
   { name: '+ time and passages', description: '+ query focus + the preference for the time a question names (×1.5), for texts that state a time when it asks when (×1.5), and passage vectors for texts over 400 characters: the default', config: { search: { ...TUNED, groupHits: 4, contextChars: 160, focusWeight: 1, timeBoost: 0.5, whenBoost: 0.5, passageWeight: 0.5 } } },
@@ -46,6 +46,7 @@ export const VARIANTS: readonly Variant[] = [
   { name: 'no time preference', description: 'default, but a time the question names ("in October 2023", "on May 3") does not prefer entries from then (before 2026-11-22)', config: { search: { timeBoost: 0 } } },
   { name: 'no when preference', description: 'default, but a question that asks when ("when did…", "what year…") does not prefer texts that state a time ("yesterday", "last Friday", "in March") (before 2026-11-22)', config: { search: { whenBoost: 0 } } },
   { name: 'no query focus', description: 'default with the query vector of the question alone', config: { search: { focusWeight: 0 } } },
+  { name: 'plain min-max', description: 'default, but each side\'s min-max spans only its candidates\' scores, the weakest keyword match scoring as no match (before 2026-11-22)', config: { search: { minRange: 0 } } },
   { name: 'no importance', description: 'default without the judged-importance prior', config: { search: { importanceWeight: 0 } } },
   { name: 'hits up to the limit', description: 'default, but a result gathers its session\'s hits only from the hits that fill `limit` results (before 2026-11-22)', config: { search: { foldDepth: 1, foldPages: 1 } } },
   { name: 'fold depth 20 at any limit', description: 'default, but every search gathers from the hits that fill 20 results, a limit-20 search no further past its end (2026-11-22)', config: { search: { foldPages: 1 } } },
