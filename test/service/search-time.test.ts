@@ -2,10 +2,9 @@
 // then: the window it reads, and the factor search gives memories of those days.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { Cairn } from '../../src/service/cairn.js';
+import type { Cairn } from '../../src/service/cairn.js';
 import { inTimeWindow, queryTimeWindow, type TimeWindow } from '../../src/search/query-time.js';
-import { HashEmbedder, rejectsCode, tempDir } from '../helpers/store-fixtures.js';
+import { rejectsSearchConfig, searchHomes } from '../helpers/search-homes.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z'); // a Sunday
 const days = (from: string, to: string) => ({ kind: 'days', from, to });
@@ -74,26 +73,14 @@ describe('inTimeWindow', () => {
 });
 
 describe('search with a time in the query', () => {
-  const tmp = tempDir();
-  const homes: Cairn[] = [];
-  const open = async (timeBoost?: number) => {
-    const cairn = await Cairn.open({
-      home: join(tmp.dir, `home-${homes.length}`),
-      embedder: new HashEmbedder(),
-      config: { search: timeBoost === undefined ? {} : { timeBoost } },
-    });
-    homes.push(cairn);
-    // Two memories worded alike, months apart; the later one wins on recency alone.
+  // Two memories worded alike, months apart; the later one wins on recency alone.
+  const { open, close } = searchHomes(async (cairn) => {
     await cairn.remember({ text: 'We had a long planning meeting about the garden beds.', eventTime: '2023-10-13T10:00:00Z' });
     await cairn.remember({ text: 'We had a long planning meeting about the garden path.', eventTime: '2024-03-02T10:00:00Z' });
-    return cairn;
-  };
+  });
   const top = async (cairn: Cairn, query: string) => (await cairn.search(query, { limit: 5 })).results;
 
-  after(async () => {
-    for (const c of homes) await c.close();
-    tmp.cleanup();
-  });
+  after(close);
 
   it('the memory from the named day comes first, its time factor shown', async () => {
     const cairn = await open();
@@ -110,17 +97,11 @@ describe('search with a time in the query', () => {
     const plain = await top(cairn, 'planning meeting about the garden');
     assert.ok(plain.every((r) => r.parts.when === 1));
     assert.equal(plain[0]!.time.slice(0, 10), '2024-03-02', 'the newer one, on recency');
-    const off = await open(0);
+    const off = await open({ timeBoost: 0 });
     const results = await top(off, 'planning meeting about the garden on October 13, 2023');
     assert.ok(results.every((r) => r.parts.when === 1));
     assert.equal(results[0]!.time.slice(0, 10), '2024-03-02');
   });
 
-  it('timeBoost outside 0–2 is a config error', async () => {
-    for (const search of [{ timeBoost: -1 }, { timeBoost: 3 }, { timeBoost: 'a lot' }]) {
-      const home = tempDir();
-      await rejectsCode(Cairn.open({ home: home.dir, config: { embedder: { provider: 'none' }, search: search as never } }), 'CONFIG');
-      home.cleanup();
-    }
-  });
+  it('timeBoost outside 0–2 is a config error', () => rejectsSearchConfig([{ timeBoost: -1 }, { timeBoost: 3 }, { timeBoost: 'a lot' }]));
 });

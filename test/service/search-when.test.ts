@@ -3,10 +3,9 @@
 // reads a text, and the factor search gives.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { Cairn } from '../../src/service/cairn.js';
+import type { Cairn } from '../../src/service/cairn.js';
 import { asksWhen, statesTime } from '../../src/search/time-mentions.js';
-import { HashEmbedder, rejectsCode, tempDir } from '../helpers/store-fixtures.js';
+import { rejectsSearchConfig, searchHomes } from '../helpers/search-homes.js';
 
 describe('asksWhen', () => {
   it('questions that ask for a time', () => {
@@ -70,26 +69,14 @@ describe('statesTime', () => {
 });
 
 describe('search with a question that asks when', () => {
-  const tmp = tempDir();
-  const homes: Cairn[] = [];
-  const open = async (whenBoost?: number) => {
-    const cairn = await Cairn.open({
-      home: join(tmp.dir, `home-${homes.length}`),
-      embedder: new HashEmbedder(),
-      config: { search: whenBoost === undefined ? {} : { whenBoost } },
-    });
-    homes.push(cairn);
-    // Worded alike; the one that says when is older, so recency alone ranks it second.
+  // Worded alike; the one that says when is older, so recency alone ranks it second.
+  const { open, close } = searchHomes(async (cairn) => {
     await cairn.remember({ text: 'We went to the garden centre for tomato plants yesterday.', eventTime: '2024-05-04T10:00:00Z' });
     await cairn.remember({ text: 'We went to the garden centre for tomato plants together.', eventTime: '2024-06-20T10:00:00Z' });
-    return cairn;
-  };
+  });
   const top = async (cairn: Cairn, query: string) => (await cairn.search(query, { limit: 5 })).results;
 
-  after(async () => {
-    for (const c of homes) await c.close();
-    tmp.cleanup();
-  });
+  after(close);
 
   it('the text that says when comes first, its factor shown', async () => {
     const cairn = await open();
@@ -104,17 +91,11 @@ describe('search with a question that asks when', () => {
     const plain = await top(cairn, 'Did we go to the garden centre for tomato plants?');
     assert.ok(plain.every((r) => r.parts.when === 1));
     assert.match(plain[0]!.text, /together/, 'the newer one, on recency');
-    const off = await open(0);
+    const off = await open({ whenBoost: 0 });
     const results = await top(off, 'When did we go to the garden centre for tomato plants?');
     assert.ok(results.every((r) => r.parts.when === 1));
     assert.match(results[0]!.text, /together/);
   });
 
-  it('whenBoost outside 0–2 is a config error', async () => {
-    for (const search of [{ whenBoost: -0.5 }, { whenBoost: 2.5 }, { whenBoost: 'often' }]) {
-      const home = tempDir();
-      await rejectsCode(Cairn.open({ home: home.dir, config: { embedder: { provider: 'none' }, search: search as never } }), 'CONFIG');
-      home.cleanup();
-    }
-  });
+  it('whenBoost outside 0–2 is a config error', () => rejectsSearchConfig([{ whenBoost: -0.5 }, { whenBoost: 2.5 }, { whenBoost: 'often' }]));
 });
