@@ -81,6 +81,7 @@ export interface ContextOptions {
   passageWeight: number;
   /** Extra weight for entries from the time a query names ("last week", "in October 2023"; 0 = none). */
   timeBoost: number;
+  /** Extra weight, for a question that asks when, of texts that state a time ("yesterday", "in March"; 0 = none). */
   whenBoost: number;
 }
 
