@@ -8,7 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cairn } from '../../src/service/cairn.js';
 import type { CairnConfigInput } from '../../src/core/config.js';
-import { rejectsCode, tempDir } from '../helpers/store-fixtures.js';
+import { tempDir } from '../helpers/store-fixtures.js';
+import { rejectsSearchConfig } from '../helpers/search-homes.js';
 import { windowCoverage } from '../../src/search/coverage.js';
 
 const termCoverage = (text: string, terms: string[]) => windowCoverage(text, [], terms, 0);
@@ -127,11 +128,7 @@ describe('conversation-aware search', () => {
     // Coverage factor 1 − 0.5 + 0.5·share: share 2/3 alone, (2 + 0.5)/3 with "snake" from m1.
     assert.ok(alone > 0);
     assert.ok(Math.abs(read / alone - (0.5 + 0.5 * (2.5 / 3)) / (0.5 + 0.5 * (2 / 3))) < 1e-9, `${read} vs ${alone}`);
-    for (const search of [{ neighbourCoverage: -0.1 }, { neighbourCoverage: 1.5 }, { neighbourCoverage: 'half' }]) {
-      const home = tempDir();
-      await rejectsCode(Cairn.open({ home: home.dir, config: { embedder: { provider: 'none' }, search: search as never } }), 'CONFIG');
-      home.cleanup();
-    }
+    await rejectsSearchConfig([{ neighbourCoverage: -0.1 }, { neighbourCoverage: 1.5 }, { neighbourCoverage: 'half' }]);
   });
 
   it('a query that is only a name still searches for it', async () => {
@@ -202,11 +199,7 @@ describe('conversation-aware search', () => {
     assert.ok(onePaged.context.length > oneFlat.context.length, 'looking a page past the end gathers more of its session');
     const fivePaged = (await paged.search(query, { namespace: 'chat', limit: 5 })).results[0]!;
     assert.deepEqual(shape(fivePaged), shape(full), 'limit 5 looks as far (10 results) as the default floor');
-    for (const search of [{ foldPages: 0.5 }, { foldPages: 6 }, { foldPages: 'two' }]) {
-      const home = tempDir();
-      await rejectsCode(Cairn.open({ home: home.dir, config: { embedder: { provider: 'none' }, search: search as never } }), 'CONFIG');
-      home.cleanup();
-    }
+    await rejectsSearchConfig([{ foldPages: 0.5 }, { foldPages: 6 }, { foldPages: 'two' }]);
   });
 
   it('context turns and previews are clipped to contextChars', async () => {
@@ -216,10 +209,6 @@ describe('conversation-aware search', () => {
   });
 
   it('rejects out-of-range settings with a clear error', async () => {
-    for (const search of [{ contextTurns: 9 }, { neighbourWeight: -1 }, { speakerBoost: 'lots' }, { contextChars: 1 }, { foldDepth: 0 }, { foldDepth: 500 }, { foldDepth: 2.5 }]) {
-      const home = tempDir();
-      await rejectsCode(Cairn.open({ home: home.dir, config: { embedder: { provider: 'none' }, search: search as never } }), 'CONFIG');
-      home.cleanup();
-    }
+    await rejectsSearchConfig([{ contextTurns: 9 }, { neighbourWeight: -1 }, { speakerBoost: 'lots' }, { contextChars: 1 }, { foldDepth: 0 }, { foldDepth: 500 }, { foldDepth: 2.5 }]);
   });
 });
