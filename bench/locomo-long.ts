@@ -38,6 +38,7 @@ await runRecast(
     configs: [
       { name: 'default', config: {} },
       { name: 'no passages', config: { search: { passageWeight: 0 } } },
+      { name: 'adjacent neighbours only', config: { search: { neighbourReach: 1 } } },
     ],
     groups: [],
   },

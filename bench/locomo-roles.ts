@@ -46,6 +46,7 @@ await runRecast(
     configs: [
       { name: 'default', config: {} },
       { name: 'no speaker factor', config: { search: { speakerBoost: 0 } } },
+      { name: 'adjacent neighbours only', config: { search: { neighbourReach: 1 } } },
     ],
     groups: ['about the user', 'about the assistant'],
   },

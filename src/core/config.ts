@@ -84,6 +84,13 @@ export const searchConfigSchema = z.strictObject({
    * through the question before it. 0.5 beat 0.25 and 1.0.
    */
   neighbourWeight: z.number().min(0).max(2).default(0.5),
+  /**
+   * How many turns on each side a turn borrows relevance from (the best of them counts). At 2 a
+   * turn hears the whole exchange around it: the reply before and after, and its speaker's own
+   * turns on either side, where a thread they started goes on ("I retook the test… I want to
+   * serve" → "my family supports it"). 1 = the turns right before and after only.
+   */
+  neighbourReach: z.number().int().min(1).max(3).default(2),
   /** Extra weight for what a person named in the query said themselves (speaker factor 1 + this). */
   speakerBoost: z.number().min(0).max(2).default(1),
   /**

@@ -50,9 +50,19 @@ const CHAT: Array<[string, string, string]> = [
   ['s4', 'Bo', 'Reading is nice.'],
 ];
 
-function transcript(dir: string): string {
-  const path = join(dir, 'chat.jsonl');
-  const lines = CHAT.map(([session, speaker, content], i) =>
+// One person's thread over their own turns, the other's reply in between: m3 goes on with what m1
+// started, and shares only "family" with the query below; m5 is a shorter "family" elsewhere.
+const THREAD: Array<[string, string, string]> = [
+  ['t1', 'Cy', 'I retook the aptitude test last week and got great results.'],
+  ['t1', 'Di', 'Congratulations! What comes next?'],
+  ['t1', 'Cy', 'I want to volunteer and serve; my family supports it.'],
+  ['t1', 'Di', 'That is brave of you.'],
+  ['t2', 'Di', 'My family visited today.'],
+];
+
+function transcript(dir: string, chat = CHAT, name = 'chat.jsonl'): string {
+  const path = join(dir, name);
+  const lines = chat.map(([session, speaker, content], i) =>
     JSON.stringify({ role: 'user', speaker, content, session, id: `m${i + 1}`, timestamp: new Date(Date.UTC(2026, 0, 1 + i, 10)).toISOString() }),
   );
   writeFileSync(path, lines.join('\n') + '\n');
@@ -64,11 +74,11 @@ describe('conversation-aware search', () => {
   const homes: Cairn[] = [];
   let file: string;
 
-  async function open(search: CairnConfigInput['search'] = {}): Promise<Cairn> {
+  async function open(search: CairnConfigInput['search'] = {}, chat = CHAT): Promise<Cairn> {
     const cairn = await Cairn.open({ home: join(tmp.dir, `home-${homes.length}`), config: { embedder: { provider: 'none' }, search } });
     homes.push(cairn);
-    const res = await cairn.ingest([file], { format: 'jsonl', namespace: 'chat', final: true });
-    assert.equal(res.turnsInserted, CHAT.length);
+    const res = await cairn.ingest([chat === CHAT ? file : transcript(tmp.dir, chat, `chat-${homes.length}.jsonl`)], { format: 'jsonl', namespace: 'chat', final: true });
+    assert.equal(res.turnsInserted, chat.length);
     return cairn;
   }
   const messageIds = (r: { provenance: Array<{ messageId?: string; context?: boolean }> }, context: boolean) =>
@@ -148,6 +158,23 @@ describe('conversation-aware search', () => {
     }
     const chessless = results.find((r) => messageIds(r, false).includes('m9'));
     assert.ok(chessless === undefined || chessless.parts.neighbours > 0);
+  });
+
+  it('a turn borrows relevance from its speaker\'s own turns two away (neighbourReach 2), not at reach 1', async () => {
+    const query = 'aptitude test results family';
+    const rank = async (neighbourReach: number) => {
+      const cairn = await open({ neighbourReach, groupHits: 1, contextTurns: 0 }, THREAD);
+      const results = (await cairn.search(query, { namespace: 'chat', limit: 10 })).results;
+      const at = (id: string) => results.findIndex((r) => messageIds(r, false).includes(id));
+      return { thread: at('m3'), elsewhere: at('m5'), borrowed: results[at('m3')]!.parts.neighbours };
+    };
+    const wide = await rank(2);
+    assert.ok(wide.borrowed > 0, 'm3 hears m1, two turns before it');
+    assert.ok(wide.thread < wide.elsewhere, `the thread's "family" first: ${JSON.stringify(wide)}`);
+    const near = await rank(1);
+    assert.equal(near.borrowed, 0, 'the turns right beside m3 match nothing');
+    assert.ok(near.elsewhere < near.thread, `without it the shorter "family" wins: ${JSON.stringify(near)}`);
+    await rejectsSearchConfig([{ neighbourReach: 0 }, { neighbourReach: 4 }, { neighbourReach: 1.5 }, { neighbourReach: 'two' }]);
   });
 
   it('hits of one session form one result, in time order, marked as matches; groupHits 1 keeps them apart', async () => {
