@@ -16,6 +16,18 @@ const STOP_WORDS = new Set(
     .filter(Boolean),
 );
 
+// Words a person uses to ask their agent to remember ("can you remind me…", "in our previous
+// conversation…", "I mentioned earlier…"): they are about the asking, not about what is asked, and as
+// keywords they pull in every turn where someone says "remember". Dropped like stop words. Measured on
+// LoCoMo with each question wrapped in such a phrase: recall@5 0.828 → 0.836; on the plain
+// questions 0.840 → 0.839.
+const ASKING_WORDS = new Set(
+  `remind remember recall mention mentioned mentions earlier previous previously conversation conversations
+  tell told again`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
 const MAX_TERMS = 32;
 
 const ASCII = /^[\x00-\x7f]*$/;
@@ -27,10 +39,10 @@ export function tokenize(text: string): string[] {
   return (ASCII.test(lower) ? lower : lower.normalize('NFKC')).match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu) ?? [];
 }
 
-/** Query terms for keyword search: stop words dropped unless nothing else is left; deduplicated. */
+/** Query terms for keyword search: stop words and asking words dropped unless nothing else is left; deduplicated. */
 export function queryTerms(query: string): string[] {
   const tokens = tokenize(query).map((t) => t.replace(/’/g, "'"));
-  const content = tokens.filter((t) => !STOP_WORDS.has(t) && (t.length > 1 || /\d/.test(t)));
+  const content = tokens.filter((t) => !STOP_WORDS.has(t) && !ASKING_WORDS.has(t) && (t.length > 1 || /\d/.test(t)));
   const chosen = content.length > 0 ? content : tokens;
   // Possessives ("ana's") index as "ana" + "s" under unicode61; search the stem word.
   const cleaned = chosen.map((t) => t.replace(/'s$/, '').replace(/'/g, ''));

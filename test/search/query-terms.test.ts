@@ -1,0 +1,51 @@
+// A query's keyword terms: stop words and the words of asking an agent to remember ("remind me",
+// "in our previous conversation") are dropped, so they neither pull in turns that happen to say
+// "remember" nor dilute the share of query words a text is scored on.
+import { describe, it, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { queryTerms } from '../../src/search/query-terms.js';
+import { searchHomes } from '../helpers/search-homes.js';
+
+describe('queryTerms', () => {
+  it('keeps content words, drops stop words, reads possessives as the name', () => {
+    assert.deepEqual(queryTerms('what did we decide about the port'), ['decide', 'port']);
+    assert.deepEqual(queryTerms("What is Ana's job?"), ['ana', 'job']);
+  });
+
+  it('drops the words of asking to remember, wherever they stand', () => {
+    assert.deepEqual(queryTerms('Can you remind me which database we picked?'), ['database', 'picked']);
+    assert.deepEqual(queryTerms('In our previous conversation I mentioned a hotel in Lisbon, tell me again'), ['hotel', 'lisbon']);
+    assert.deepEqual(queryTerms('Do you remember what I told you earlier about the queue?'), ['queue']);
+  });
+
+  it('keeps them when nothing else is left, so the query still searches', () => {
+    assert.deepEqual(queryTerms('remember?'), ['remember']);
+    assert.deepEqual(queryTerms('do you remember'), ['do', 'you', 'remember']);
+  });
+
+  it('copes with empty, hostile and huge input', () => {
+    assert.deepEqual(queryTerms(''), []);
+    assert.deepEqual(queryTerms('"remind" OR NEAR(x) <script>'), ['near', 'script']);
+    const huge = queryTerms(`${'remind me '.repeat(5000)}${Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ')}`);
+    assert.equal(huge.length, 32, 'bounded');
+    assert.ok(!huge.includes('remind'));
+  });
+});
+
+describe('search with a request to remember', () => {
+  const { open, close } = searchHomes(async (cairn) => {
+    await cairn.remember({ text: 'We picked Postgres for the job queue.' });
+    await cairn.remember({ text: 'Remember the queue: I remember it was drained on Friday.' });
+  });
+  after(close);
+
+  it('"remember" is no keyword: the text that says it twice does not win the keyword side', async () => {
+    const cairn = await open();
+    const { results } = await cairn.search('Can you remind me what we picked for the queue? I do not remember.', { limit: 5 });
+    const picked = results.find((r) => /Postgres/.test(r.text))!;
+    const said = results.find((r) => /drained/.test(r.text));
+    assert.equal(results[0], picked);
+    // With "remember" as a keyword, the second text had the top BM25 score (1 against 0.92).
+    assert.ok(said === undefined || said.parts.bm25 < picked.parts.bm25, `keyword parts ${said?.parts.bm25} vs ${picked.parts.bm25}`);
+  });
+});
