@@ -39,7 +39,6 @@ await runRecast(
       { name: 'default', config: {} },
       { name: 'no passages', config: { search: { passageWeight: 0 } } },
       { name: 'adjacent neighbours only', config: { search: { neighbourReach: 1 } } },
-      { name: 'four hits, 160-char previews', config: { search: { groupHits: 4, contextChars: 160 } } },
     ],
     groups: [],
   },

@@ -47,7 +47,6 @@ await runRecast(
       { name: 'default', config: {} },
       { name: 'no speaker factor', config: { search: { speakerBoost: 0 } } },
       { name: 'adjacent neighbours only', config: { search: { neighbourReach: 1 } } },
-      { name: 'four hits, 160-char previews', config: { search: { groupHits: 4, contextChars: 160 } } },
     ],
     groups: ['about the user', 'about the assistant'],
   },

@@ -27,7 +27,6 @@ const SPEAKER = { ...PLAIN, speakerBoost: 1 };
 const NEIGHBOURS = { ...SPEAKER, neighbourWeight: 0.5, neighbourReach: 1 };
 const COVERAGE = { ...NEIGHBOURS, coverageWeight: 0.5 };
 const TUNED = { ...COVERAGE, bm25Weight: 0.5, vectorWeight: 0.5, minRange: 0.5, importanceWeight: 0.25, neighbourReach: 2 };
-const GROUPS = { ...TUNED, groupHits: 6, contextChars: 100 };
 
 export const VARIANTS: readonly Variant[] = [
   { name: 'default', description: 'the default offline configuration (hybrid search, bundled use-lite embedder, heuristic judge)', config: {} },
@@ -36,9 +35,9 @@ export const VARIANTS: readonly Variant[] = [
   { name: '+ neighbours', description: '+ speaker + half the relevance of the better of the turns right before and after', config: { search: NEIGHBOURS } },
   { name: '+ coverage', description: '+ neighbours + relevance scaled by the share of query words a text has (0.5), a word only in the turn before or after counting half', config: { search: COVERAGE } },
   { name: '+ tuning', description: '+ coverage + fusion 0.5/0.5, min-max spanning at least half the top score, importance 0.25, neighbours up to two turns away', config: { search: TUNED } },
-  { name: '+ session groups', description: '+ tuning + up to 6 hits of a session per result (one-line previews of 100 chars), gathered from the hits that fill max(2 × limit, 20) results; the candidate pool grows to limit × 15', config: { search: GROUPS } },
-  { name: '+ query focus', description: '+ session groups + the query vector blended with the query\'s focus (content words without the speakers it names)', config: { search: { ...GROUPS, focusWeight: 1 } } },
-  { name: '+ time and passages', description: '+ query focus + the preference for the time a question names (×1.5), for texts that state a time when it asks when (×1.5), and passage vectors for texts over 400 characters: the default', config: { search: { ...GROUPS, focusWeight: 1, timeBoost: 0.5, whenBoost: 0.5, passageWeight: 0.5 } } },
+  { name: '+ session groups', description: '+ tuning + up to 4 hits of a session per result (previews of 160 chars), gathered from the hits that fill max(2 × limit, 20) results; the candidate pool grows to limit × 10', config: { search: { ...TUNED, groupHits: 4, contextChars: 160 } } },
+  { name: '+ query focus', description: '+ session groups + the query vector blended with the query\'s focus (content words without the speakers it names)', config: { search: { ...TUNED, groupHits: 4, contextChars: 160, focusWeight: 1 } } },
+  { name: '+ time and passages', description: '+ query focus + the preference for the time a question names (×1.5), for texts that state a time when it asks when (×1.5), and passage vectors for texts over 400 characters: the default', config: { search: { ...TUNED, groupHits: 4, contextChars: 160, focusWeight: 1, timeBoost: 0.5, whenBoost: 0.5, passageWeight: 0.5 } } },
   { name: 'no speaker', description: 'default without the speaker factor', config: { search: { speakerBoost: 0 } } },
   { name: 'no neighbours', description: 'default without relevance from neighbouring turns', config: { search: { neighbourWeight: 0 } } },
   { name: 'adjacent neighbours only', description: 'default, but a turn borrows relevance only from the turns right before and after it, not also from those two away (before 2026-11-22)', config: { search: { neighbourReach: 1 } } },
@@ -50,11 +49,10 @@ export const VARIANTS: readonly Variant[] = [
   { name: 'no query focus', description: 'default with the query vector of the question alone', config: { search: { focusWeight: 0 } } },
   { name: 'plain min-max', description: 'default, but each side\'s min-max spans only its candidates\' scores, the weakest keyword match scoring as no match (before 2026-11-22)', config: { search: { minRange: 0 } } },
   { name: 'no importance', description: 'default without the judged-importance prior', config: { search: { importanceWeight: 0 } } },
-  { name: 'four hits, 160-char previews', description: 'default, but up to 4 hits of a session per result with previews of 160 characters (before 2026-11-22)', config: { search: { groupHits: 4, contextChars: 160 } } },
   { name: 'hits up to the limit', description: 'default, but a result gathers its session\'s hits only from the hits that fill `limit` results (before 2026-11-22)', config: { search: { foldDepth: 1, foldPages: 1 } } },
   { name: 'fold depth 20 at any limit', description: 'default, but every search gathers from the hits that fill 20 results, a limit-20 search no further past its end (2026-11-22)', config: { search: { foldPages: 1 } } },
-  { name: 'no groups', description: 'default with one hit per result (a 300-candidate pool, as the default has at limit 20)', config: { search: { groupHits: 1, candidates: 300 } } },
-  { name: 'neighbours shown', description: 'one hit per result with a context turn on each side (200 chars) instead of groups', config: { search: { groupHits: 1, candidates: 300, contextTurns: 1, contextChars: 200 } } },
+  { name: 'no groups', description: 'default with one hit per result (a 200-candidate pool, as the default has at limit 20)', config: { search: { groupHits: 1, candidates: 200 } } },
+  { name: 'neighbours shown', description: 'one hit per result with a context turn on each side (200 chars) instead of groups', config: { search: { groupHits: 1, candidates: 200, contextTurns: 1, contextChars: 200 } } },
   { name: 'bm25 only', description: 'no embedder: BM25 alone (default search otherwise)', config: { embedder: { provider: 'none' } } },
   { name: 'vector only', description: 'default ingest, search mode vector', config: {}, search: { mode: 'vector' } },
   { name: 'turns only', description: 'default ingest, searching raw turns only (no judge memories)', config: {}, search: { kinds: ['turn'] } },
