@@ -32,6 +32,7 @@ await runRecast(
         text: q.question,
         category: q.category,
         evidence: [...new Set(q.evidence.map((e) => unitOf.get(e)).filter((e): e is string => e !== undefined))],
+        answer: q.answer,
       }));
       return { lines, questions: questions.filter((q) => q.evidence.length > 0) };
     },

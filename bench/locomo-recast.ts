@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Cairn } from '../src/service/cairn.js';
 import type { CairnConfigInput } from '../src/core/config.js';
-import { coveredIds, recallAtK } from '../src/eval/locomo/metrics.js';
+import { answerShown, coveredIds, recallAtK, returnedTexts } from '../src/eval/locomo/metrics.js';
 import { CATEGORY_LABELS, loadLocomo, type LocomoConversation } from './locomo.js';
 
 export interface RecastQuestion {
@@ -16,6 +16,8 @@ export interface RecastQuestion {
   evidence: string[];
   /** An extra group the question is counted in ("about the user"), if any. */
   group?: string;
+  /** The annotated answer, to measure how much of it the returned text shows. */
+  answer?: string | undefined;
 }
 
 export interface Recast {
@@ -31,6 +33,8 @@ export interface Recast {
 }
 
 const KS = [5, 10, 20] as const;
+/** The k whose returned text is checked for the answer's words. */
+const ANSWER_K = 10;
 
 export async function runRecast(r: Recast, argv: readonly string[]): Promise<void> {
   const arg = (name: string, fallback: string) => {
@@ -72,19 +76,26 @@ export async function runRecast(r: Recast, argv: readonly string[]): Promise<voi
   const rows: string[] = [];
   for (const { name, config } of r.configs) {
     const cairn = await Cairn.open({ home, config });
-    const sums = new Map<string, { n: number; recall: number[]; tokens: number[] }>();
+    const sums = new Map<string, { n: number; recall: number[]; tokens: number[]; answered: number; answers: number }>();
     try {
       for (const q of asked) {
         const recall: number[] = [];
         const chars: number[] = [];
+        let shown: number | null = null;
         for (const k of KS) {
           const { results } = await cairn.search(q.text, { namespace: q.namespace, limit: k });
           recall.push(recallAtK(q.evidence, results.map((x) => ({ ids: coveredIds(x.provenance), tokens: 0 })), k));
           chars.push(results.reduce((n, x) => n + x.text.length + x.context.reduce((m, c) => m + c.text.length, 0), 0));
+          // A temporal answer is a date the annotators worked out ("7 May 2023" for "yesterday"): no text holds it.
+          if (k === ANSWER_K && q.answer && q.category !== 2) shown = answerShown(q.answer, results.flatMap(returnedTexts));
         }
         for (const group of ['overall', ...(q.group ? [q.group] : []), `${q.category} ${CATEGORY_LABELS[q.category]}`]) {
-          const s = sums.get(group) ?? { n: 0, recall: KS.map(() => 0), tokens: KS.map(() => 0) };
+          const s = sums.get(group) ?? { n: 0, recall: KS.map(() => 0), tokens: KS.map(() => 0), answered: 0, answers: 0 };
           s.n++;
+          if (shown !== null) {
+            s.answers++;
+            s.answered += shown;
+          }
           recall.forEach((x, i) => (s.recall[i]! += x));
           chars.forEach((x, i) => (s.tokens[i]! += x));
           sums.set(group, s);
@@ -98,7 +109,8 @@ export async function runRecast(r: Recast, argv: readonly string[]): Promise<voi
       const s = sums.get(group);
       if (!s) continue;
       const f = (x: number) => (x / s.n).toFixed(3);
-      rows.push(`| ${name} | ${s.n} | ${group} | ${s.recall.map(f).join(' | ')} | ${Math.round(s.tokens[1]! / s.n).toLocaleString('en-US')} |`);
+      const answered = s.answers > 0 ? (s.answered / s.answers).toFixed(3) : '–';
+      rows.push(`| ${name} | ${s.n} | ${group} | ${s.recall.map(f).join(' | ')} | ${Math.round(s.tokens[1]! / s.n).toLocaleString('en-US')} | ${answered} |`);
     }
   }
 
@@ -107,9 +119,10 @@ export async function runRecast(r: Recast, argv: readonly string[]): Promise<voi
     '',
     `\`npm run bench:${r.name.replace(/^locomo-/, '')}\` (bench/${r.name}.ts), ${new Date().toISOString().slice(0, 10)}. ${r.description(asked)}`,
     `Ingest ${ingestSeconds.toFixed(1)} s (0 when the kept home in .bench-cache/${r.name}/ already had the turns).`,
+    `"answer words @10": the share of each annotated answer's words (categories 1, 3 and 4; a temporal answer is a date worked out, in no text) found in what a search for 10 returns, its texts and previews, a word matching by its first five letters. Recall counts a turn once any preview of it is shown; this asks whether what is shown holds the answer.`,
     '',
-    '| config | questions | group | @5 | @10 | @20 | chars @10 |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| config | questions | group | @5 | @10 | @20 | chars @10 | answer words @10 |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',
   ];

@@ -26,7 +26,7 @@ function questions(conv: LocomoConversation, [user, assistant]: [string, string]
     if (names(user) === names(assistant)) continue;
     const [name, possessive, subject, about] = names(user) ? [user, 'my', 'I', 'user'] : [assistant, 'your', 'you', 'assistant'];
     const text = q.question.replace(new RegExp(`\\b${escape(name)}['’]s\\b`, 'g'), possessive).replace(new RegExp(`\\b${escape(name)}\\b`, 'g'), subject);
-    out.push({ namespace: namespaceOf(conv), text, category: q.category, evidence: q.evidence, group: `about the ${about}` });
+    out.push({ namespace: namespaceOf(conv), text, category: q.category, evidence: q.evidence, answer: q.answer, group: `about the ${about}` });
   }
   return out;
 }

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { CairnError } from '../../src/core/errors.js';
 import { normaliseEvidence, readLocomo } from '../../src/eval/locomo/dataset.js';
-import { coveredIds, recallAtBudget, returnedTexts, recallAtK, summarise, tokensAtK, type QuestionOutcome, type RankedResult } from '../../src/eval/locomo/metrics.js';
+import { answerShown, coveredIds, recallAtBudget, returnedTexts, recallAtK, summarise, tokensAtK, type QuestionOutcome, type RankedResult } from '../../src/eval/locomo/metrics.js';
 import { namespaceOf, transcriptLines } from '../../src/eval/locomo/transcripts.js';
 import { pickVariants, resolveVariant, VARIANTS } from '../../src/eval/locomo/variants.js';
 import { json, runCli, tempHomes, type RunResult } from '../helpers/cli.js';
@@ -92,6 +92,7 @@ describe('dataset and transcripts', () => {
       a!.questions.map((q) => [q.category, q.evidence]),
       [[1, ['D1:1', 'D1:3']], [2, ['D2:1']], [4, ['D2:1']]],
     );
+    assert.deepEqual(a!.questions.map((q) => q.answer), ['beagle', 'June 2023', 'Vienna'], 'answers kept as text, never asked with');
     assert.deepEqual(a!.excluded, { adversarial: 1, noEvidence: 1, unknownEvidenceIds: 2 });
     assert.deepEqual(b!.excluded, { adversarial: 0, noEvidence: 1, unknownEvidenceIds: 0 });
     assert.match(data.sha256, /^[0-9a-f]{64}$/);
@@ -128,6 +129,25 @@ describe('dataset and transcripts', () => {
       [[SYNTHETIC[0], SYNTHETIC[0]], /sample_id "conv-1" appears twice/],
     ];
     for (const [data, message] of cases) assert.throws(broken(data), (err: unknown) => err instanceof CairnError && err.code === 'INVALID_INPUT' && message.test(err.message), String(message));
+  });
+});
+
+describe('answer words shown', () => {
+  test('the share of an answer\'s words in the returned texts, matched by their first five letters', () => {
+    assert.equal(answerShown('Adoption agencies', ['Caroline: I am researching adoption agency options.']), 1);
+    assert.equal(answerShown('Psychology, counseling certification', ['She wants a counseling job.']), 1 / 3);
+    assert.equal(answerShown('Vienna', ['Vie', 'nna']), 0, 'words, not substrings across texts');
+    assert.equal(answerShown('2022', ['I painted it in 2022.']), 1);
+    assert.equal(answerShown('7', ['7 cats']), 1, 'a number counts whatever its length');
+  });
+
+  test('no words to look for is null; empty and hostile input cope', () => {
+    assert.equal(answerShown('', ['anything']), null);
+    assert.equal(answerShown('the and of', ['the']), null);
+    assert.equal(answerShown('beagle', []), 0);
+    assert.equal(answerShown('<script>beagle</script>', ['a beagle']), 0.5);
+    assert.equal(answerShown('東京 tower', ['東京 and the tower']), 1);
+    assert.equal(answerShown('beagle', ['beagle '.repeat(100_000)]), 1);
   });
 });
 

@@ -22,6 +22,8 @@ export interface LocomoQuestion {
   category: number;
   /** Normalised `D<session>:<turn>` ids, each naming a turn of the conversation. */
   evidence: string[];
+  /** The annotated answer as text, when the file has one (never used at query time). */
+  answer?: string;
 }
 
 export interface LocomoConversation {
@@ -167,7 +169,11 @@ function readConversation(r: Reader, raw: unknown, index: number): LocomoConvers
     const { ids, unknown } = normaliseEvidence(rawEvidence, known);
     excluded.unknownEvidenceIds += unknown;
     if (ids.length === 0) excluded.noEvidence++;
-    else questions.push({ question, category, evidence: ids });
+    else {
+      // Answers are numbers or strings in the file ("2022", "Adoption agencies").
+      const answer = typeof q.answer === 'string' || typeof q.answer === 'number' ? String(q.answer).trim() : '';
+      questions.push({ question, category, evidence: ids, ...(answer ? { answer } : {}) });
+    }
   });
   return { id, turns, questions, excluded };
 }

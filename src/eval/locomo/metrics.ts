@@ -72,6 +72,24 @@ function recallOf(evidence: readonly string[], results: readonly RankedResult[])
   return evidence.filter((e) => found.has(e)).length / evidence.length;
 }
 
+const ANSWER_STOP = new Set('the and for with from that this was were are has had his her their its our your into about than then them they she him'.split(' '));
+const answerWords = (text: string): string[] => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => (w.length >= 3 || /\d/.test(w)) && !ANSWER_STOP.has(w));
+// Five letters stand in for a stemmer: "adoption" meets "adopting", "agencies" meets "agency".
+const stemOf = (w: string) => w.slice(0, 5);
+
+/**
+ * The share of an answer's words found in what a search returned (a word matches by its first
+ * five letters), or null for an answer with no such words. Evidence recall counts a turn as found
+ * when any preview of it is shown; this asks whether what is shown holds the answer, so a shorter
+ * preview that cuts the answer off scores lower here.
+ */
+export function answerShown(answer: string, texts: readonly string[]): number | null {
+  const wanted = [...new Set(answerWords(answer).map(stemOf))];
+  if (wanted.length === 0) return null;
+  const shown = new Set(texts.flatMap(answerWords).map(stemOf));
+  return wanted.filter((w) => shown.has(w)).length / wanted.length;
+}
+
 export function recallAtK(evidence: readonly string[], results: readonly RankedResult[], k: number): number {
   return recallOf(evidence, results.slice(0, k));
 }
