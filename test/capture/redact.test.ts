@@ -9,6 +9,8 @@ import { Gen, credentialCases, jwt, lookAlikes, pem, seeded } from './fixtures/r
 
 const CASES = credentialCases();
 const LOOK_ALIKES = lookAlikes();
+/** How many times its idle-machine time a hostile input may take before it counts as super-linear. */
+const LOAD_SLACK = 4;
 
 function occurrences(haystack: string, needle: string): number {
   return haystack.split(needle).length - 1;
@@ -166,6 +168,9 @@ describe('redact: JSON-escaped transcripts', () => {
 describe('redact: hostile and huge inputs stay fast', () => {
   const g = new Gen(3);
   const longBase64Lines = Array.from({ length: 40_000 }, () => g.b64(76)).join('\n'); // ~3 MB
+  // Each bound is a few times what the input takes on an idle 2-core machine: it catches a
+  // super-linear pattern (seconds to hours on 1 MB), not a slow machine. CI may run beside
+  // benchmarks; speed itself is measured in bench/, not asserted here.
   const hostile: Array<[string, string, number]> = [
     ['5 MB of "a"', 'a'.repeat(5 * 1024 * 1024), 1000],
     ['1 MB of "="', '='.repeat(1024 * 1024), 500],
@@ -187,9 +192,9 @@ describe('redact: hostile and huge inputs stay fast', () => {
   ];
 
   for (const [name, text, budgetMs] of hostile) {
-    it(`${name} finishes in under ${budgetMs} ms`, () => {
+    it(`${name} finishes in under ${budgetMs * LOAD_SLACK} ms`, () => {
       const { value, ms } = timed(() => redact(text));
-      assert.ok(ms < budgetMs, `${name}: ${ms.toFixed(0)} ms`);
+      assert.ok(ms < budgetMs * LOAD_SLACK, `${name}: ${ms.toFixed(0)} ms`);
       if (!name.includes('BEGIN')) assert.ok(value.text === text, `${name}: changed ${JSON.stringify(value.counts)}`);
     });
   }
@@ -214,7 +219,7 @@ describe('redact: hostile and huge inputs stay fast', () => {
     const text = parts.join('');
     const { value, ms } = timed(() => redact(text));
     t.diagnostic(`1 MB word salad: ${ms.toFixed(1)} ms, ${JSON.stringify(value.counts)}`);
-    assert.ok(ms < 1000, `${ms.toFixed(0)} ms`);
+    assert.ok(ms < 1000 * LOAD_SLACK, `${ms.toFixed(0)} ms`);
     assert.equal(redact(value.text).text, value.text);
   });
 
@@ -224,7 +229,7 @@ describe('redact: hostile and huge inputs stay fast', () => {
     assert.deepEqual(redact(`secret ${blob} end`), { text: 'secret [REDACTED:high-entropy] end', counts: { 'high-entropy': 1 } });
   });
 
-  it('a 5 MB transcript with secrets sprinkled through it is redacted in well under a second', (t) => {
+  it('a 5 MB transcript with secrets sprinkled through it is redacted in seconds, not minutes', (t) => {
     const g2 = new Gen(21);
     const filler = 'We decided to move the staging database to port 5433 and keep the old one. ';
     const parts: string[] = [];
@@ -238,7 +243,7 @@ describe('redact: hostile and huge inputs stay fast', () => {
     const text = parts.join('');
     const { value, ms } = timed(() => redact(text));
     t.diagnostic(`5 MB transcript with ${secrets.length} secrets: ${ms.toFixed(1)} ms`);
-    assert.ok(ms < 1000, `${ms.toFixed(0)} ms`);
+    assert.ok(ms < 1000 * LOAD_SLACK, `${ms.toFixed(0)} ms`);
     assert.deepEqual(value.counts, { 'github-token': secrets.length });
     assert.ok(secrets.every((s) => !value.text.includes(s)));
   });
