@@ -6,6 +6,7 @@ import type { Provenance } from '../../core/types.js';
 import type { SearchResult } from '../../search/hybrid.js';
 import { CATEGORIES } from './dataset.js';
 import { contextLine } from '../../search/neighbours.js';
+import { isStopWord, tokenize } from '../../search/query-terms.js';
 
 export const KS = [5, 10, 20] as const;
 export const BUDGETS = [500, 1000, 2000] as const;
@@ -72,8 +73,8 @@ function recallOf(evidence: readonly string[], results: readonly RankedResult[])
   return evidence.filter((e) => found.has(e)).length / evidence.length;
 }
 
-const ANSWER_STOP = new Set('the and for with from that this was were are has had his her their its our your into about than then them they she him'.split(' '));
-const answerWords = (text: string): string[] => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => (w.length >= 3 || /\d/.test(w)) && !ANSWER_STOP.has(w));
+// The search's own tokenizer and stop words: an answer word is what a query word would be.
+const answerWords = (text: string): string[] => tokenize(text).filter((w) => (w.length >= 3 || /\d/.test(w)) && !isStopWord(w));
 // Five letters stand in for a stemmer: "adoption" meets "adopting", "agencies" meets "agency".
 const stemOf = (w: string) => w.slice(0, 5);
 
