@@ -40,6 +40,7 @@ await runRecast(
       { name: 'default', config: {} },
       { name: 'no passages', config: { search: { passageWeight: 0 } } },
       { name: 'adjacent neighbours only', config: { search: { neighbourReach: 1 } } },
+      { name: 'coverage words alike', config: { search: { coverageIdf: false } } },
     ],
     groups: [],
   },

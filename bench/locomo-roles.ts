@@ -47,6 +47,7 @@ await runRecast(
       { name: 'default', config: {} },
       { name: 'no speaker factor', config: { search: { speakerBoost: 0 } } },
       { name: 'adjacent neighbours only', config: { search: { neighbourReach: 1 } } },
+      { name: 'coverage words alike', config: { search: { coverageIdf: false } } },
     ],
     groups: ['about the user', 'about the assistant'],
   },

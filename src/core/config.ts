@@ -120,6 +120,11 @@ export const searchConfigSchema = z.strictObject({
    */
   coverageWeight: z.number().min(0).max(1).default(0.5),
   /**
+   * Coverage counts each query word by its rarity among the texts being ranked (IDF), so the
+   * word that sets a question apart outweighs a common one (false = every word counts alike).
+   */
+  coverageIdf: z.boolean().default(true),
+  /**
    * What a query word found only in the turns right before and after a turn counts towards its
    * coverage, against 1 for a word the turn has itself (0 = the turn's own words only).
    */

@@ -2,26 +2,92 @@
 // one rare word above one that has every word; coverage says how much of the question it answers.
 import { tokenize } from './query-terms.js';
 
+/** The part of a term its other forms start with: porter stemming, approximated ("decided" ~ "decide"). */
+function stemPrefix(term: string): string | null {
+  return term.length >= 4 ? term.slice(0, Math.max(4, term.length - 2)) : null;
+}
+
 /** Prefix match approximates the porter stemming the index uses ("decided" ~ "decide"). */
 export function matchesTerm(word: string, terms: readonly string[]): boolean {
-  return terms.some((t) => word === t || (t.length >= 4 && word.startsWith(t.slice(0, Math.max(4, t.length - 2)))));
+  return terms.some((t) => {
+    const prefix = stemPrefix(t);
+    return word === t || (prefix !== null && word.startsWith(prefix));
+  });
 }
 
 /**
- * The share of `terms` a turn has (1 with no terms), read with the turns right around it: a word found only there counts
- * `aroundWeight` of a word the turn has itself. "Yes, last Friday!" answers a question whose
- * other words are in the turn it replies to.
+ * Which of a query's terms a text has. One per search: each text is read once however often it
+ * is asked about (a candidate's own coverage, its neighbours', the terms' rarity).
  */
-export function windowCoverage(text: string, around: readonly string[], terms: readonly string[], aroundWeight: number): number {
-  if (terms.length === 0) return 1;
-  const own = new Set(tokenize(text));
-  const near = aroundWeight > 0 ? new Set(around.flatMap((a) => tokenize(a))) : new Set<string>();
-  let sum = 0;
-  for (const t of terms) sum += found(own, t) ? 1 : found(near, t) ? aroundWeight : 0;
-  return sum / terms.length;
+export class TermFinder {
+  private readonly prefixes: ReadonlyArray<string | null>;
+  private readonly seen = new Map<string, Uint8Array>();
+
+  constructor(readonly terms: readonly string[]) {
+    this.prefixes = terms.map(stemPrefix);
+  }
+
+  /** 1 at each term's index the text has, else 0. */
+  in(text: string): Uint8Array {
+    let found = this.seen.get(text);
+    if (found) return found;
+    found = new Uint8Array(this.terms.length);
+    let left = this.terms.length;
+    for (const word of new Set(tokenize(text))) {
+      for (let i = 0; i < this.terms.length && left > 0; i++) {
+        if (found[i] === 1) continue;
+        const prefix = this.prefixes[i];
+        if (word === this.terms[i] || (prefix != null && word.startsWith(prefix))) {
+          found[i] = 1;
+          left--;
+        }
+      }
+      if (left === 0) break;
+    }
+    this.seen.set(text, found);
+    return found;
+  }
 }
 
-function found(words: ReadonlySet<string>, term: string): boolean {
-  for (const w of words) if (matchesTerm(w, [term])) return true;
-  return false;
+/** How much each term counts towards coverage, by the term's index: null counts every term alike. */
+export type TermWeights = Float64Array | null;
+
+/**
+ * Each term's inverse document frequency among the texts being ranked, ln(1 + (n + 1) / (df + 1)).
+ * "What job might Maria pursue in the future?": among the candidates "future" is in many texts
+ * and "job" in few, so a text with "job" has more of what sets the question apart than one with
+ * "future". Counted over the candidates, not the whole index, because that is where it ranks,
+ * and the same on every store. A term no candidate has tells none of them apart: weight 0.
+ */
+export function candidateIdf(finder: TermFinder, texts: Iterable<string>): Float64Array {
+  const df = new Float64Array(finder.terms.length);
+  let n = 0;
+  for (const text of texts) {
+    n++;
+    const found = finder.in(text);
+    for (let i = 0; i < found.length; i++) df[i]! += found[i]!;
+  }
+  return df.map((d) => (d === 0 ? 0 : Math.log(1 + (n + 1) / (d + 1))));
+}
+
+/**
+ * The share of the finder's terms a turn has (1 with no terms), read with the turns right around
+ * it: a word found only there counts `aroundWeight` of a word the turn has itself. "Yes, last
+ * Friday!" answers a question whose other words are in the turn it replies to. With `weights`, a
+ * term counts its weight, not 1.
+ */
+export function windowCoverage(finder: TermFinder, text: string, around: readonly string[], aroundWeight: number, weights: TermWeights = null): number {
+  const n = finder.terms.length;
+  if (n === 0) return 1;
+  const own = finder.in(text);
+  const near = aroundWeight > 0 ? around.map((a) => finder.in(a)) : [];
+  let sum = 0;
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const w = weights ? weights[i]! : 1;
+    if (w === 0) continue;
+    total += w;
+    sum += w * (own[i] === 1 ? 1 : near.some((x) => x[i] === 1) ? aroundWeight : 0);
+  }
+  return total > 0 ? sum / total : 1;
 }

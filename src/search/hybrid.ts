@@ -6,7 +6,7 @@ import type { EntryFilter, IndexEntry, NeighbourTurns, SpeakerCount, Store } fro
 import { queryTerms } from './query-terms.js';
 import { makeSnippet } from './snippet.js';
 import { asksWhen, statesTime } from './time-mentions.js';
-import { windowCoverage } from './coverage.js';
+import { candidateIdf, TermFinder, windowCoverage, type TermWeights } from './coverage.js';
 import { finalScore, fuse, type RankingOptions, type Relevance, type ScoreParts } from './ranking.js';
 import { isAbout, namedSpeakers } from './speakers.js';
 import { anchorTurnId, contextFor, contextProvenance, matchTurn, neighbourIndex, type ContextTurn } from './neighbours.js';
@@ -77,6 +77,8 @@ export interface ContextOptions {
   foldPages: number;
   /** How much the share of query words a text contains scales its relevance (0 = not at all). */
   coverageWeight: number;
+  /** Coverage weighs each query word by how rare it is among the candidates (false = every word counts alike). */
+  coverageIdf: boolean;
   /** What a query word found only in the turns right before and after a turn counts in its coverage (0 = nothing). */
   neighbourCoverage: number;
   /** Weight of a text's closest passage in its cosine, against its own vector's (0 = the whole text only). */
@@ -207,6 +209,10 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     const n = turnId && ranking.neighbourCoverage > 0 ? neighbours.get(turnId) : undefined;
     return n ? [n.before.at(-1)?.turn.text ?? '', n.after[0]?.turn.text ?? ''] : [];
   };
+  const kappa = ranking.coverageWeight;
+  const covered = kappa > 0 && bm25Terms.length > 1;
+  const finder = new TermFinder(covered ? bm25Terms : []);
+  const termWeights: TermWeights = covered && ranking.coverageIdf ? candidateIdf(finder, entries.map((e) => e.text)) : null;
   const sideCache = new Map<number, { b: number; v: number; cos: number | null; own: number }>();
   const sides = (seq: number) => {
     let s = sideCache.get(seq);
@@ -221,8 +227,7 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     const v = cos === null ? 0 : vectorMode ? Math.max(0, cos) : scaled(cos, cosScale);
     const fused = fuse(vectorMode ? 0 : b, v, weights, hasVectors);
     const text = textOf.get(seq);
-    const kappa = ranking.coverageWeight;
-    const cov = kappa > 0 && text !== undefined && bm25Terms.length > 1 ? windowCoverage(text, aroundTexts(seq), bm25Terms, ranking.neighbourCoverage) : 1;
+    const cov = covered && text !== undefined ? windowCoverage(finder, text, aroundTexts(seq), ranking.neighbourCoverage, termWeights) : 1;
     return { b: vectorMode ? 0 : b, v, cos, own: fused * (1 - kappa + kappa * cov) };
   };
 

@@ -10,9 +10,12 @@ import { Cairn } from '../../src/service/cairn.js';
 import type { CairnConfigInput } from '../../src/core/config.js';
 import { tempDir } from '../helpers/store-fixtures.js';
 import { rejectsSearchConfig } from '../helpers/search-homes.js';
-import { windowCoverage } from '../../src/search/coverage.js';
+import { candidateIdf, TermFinder, windowCoverage } from '../../src/search/coverage.js';
 
-const termCoverage = (text: string, terms: string[]) => windowCoverage(text, [], terms, 0);
+const coverage = (text: string, around: string[], terms: string[], aroundWeight: number, weights?: Float64Array) =>
+  windowCoverage(new TermFinder(terms), text, around, aroundWeight, weights);
+const termCoverage = (text: string, terms: string[]) => coverage(text, [], terms, 0);
+const idfOf = (texts: string[], terms: string[]) => candidateIdf(new TermFinder(terms), texts);
 
 describe('query-word coverage', () => {
   it('is the share of query words a text has, stems matched by prefix, 1 without words', () => {
@@ -26,12 +29,31 @@ describe('query-word coverage', () => {
   it('counts a word found only in the turns around a text at the given weight', () => {
     const reply = 'Yes, last Friday!';
     const asked = ['When did you adopt the dog?'];
-    assert.equal(windowCoverage(reply, asked, ['adopt', 'dog', 'friday'], 0.5), (1 + 0.5 + 0.5) / 3);
-    assert.equal(windowCoverage(reply, asked, ['adopt', 'dog', 'friday'], 0), termCoverage(reply, ['adopt', 'dog', 'friday']));
+    assert.equal(coverage(reply, asked, ['adopt', 'dog', 'friday'], 0.5), (1 + 0.5 + 0.5) / 3);
+    assert.equal(coverage(reply, asked, ['adopt', 'dog', 'friday'], 0), termCoverage(reply, ['adopt', 'dog', 'friday']));
     // A word the text has itself counts once, however often the neighbours repeat it.
-    assert.equal(windowCoverage('the dog', ['dog dog dog'], ['dog'], 0.5), 1);
-    assert.equal(windowCoverage('', [], ['dog'], 0.5), 0);
-    assert.equal(windowCoverage('anything', ['else'], [], 0.5), 1);
+    assert.equal(coverage('the dog', ['dog dog dog'], ['dog'], 0.5), 1);
+    assert.equal(coverage('', [], ['dog'], 0.5), 0);
+    assert.equal(coverage('anything', ['else'], [], 0.5), 1);
+  });
+
+  it('weighs each word by its rarity among the candidates; a word none has counts for nothing', () => {
+    const idf = idfOf(['a dog barks', 'a cat', 'dog food'], ['dog', 'cat', 'bird']);
+    assert.ok(Math.abs(idf[0]! - Math.log(1 + 4 / 3)) < 1e-12);
+    assert.ok(Math.abs(idf[1]! - Math.log(3)) < 1e-12);
+    assert.equal(idf[2], 0);
+    // "cat" is rarer than "dog": the text with it covers more of what sets the query apart.
+    const cat = coverage('a cat', [], ['dog', 'cat'], 0, idf.subarray(0, 2));
+    const dog = coverage('dog food', [], ['dog', 'cat'], 0, idf.subarray(0, 2));
+    assert.ok(Math.abs(cat - Math.log(3) / (Math.log(3) + Math.log(1 + 4 / 3))) < 1e-12);
+    assert.ok(cat > 0.5 && dog < 0.5 && Math.abs(cat + dog - 1) < 1e-12);
+    // An unseen word neither dilutes nor counts; with no weight left every text covers it all.
+    assert.equal(coverage('a cat', [], ['cat', 'bird'], 0, idf.subarray(1)), 1);
+    assert.equal(coverage('anything', [], ['bird'], 0, idf.subarray(2)), 1);
+    // Empty and hostile input: no candidates, empty texts, huge text.
+    assert.deepEqual([...idfOf([], ['dog'])], [0]);
+    assert.equal(idfOf(['', ''], []).length, 0);
+    assert.ok(idfOf(['dog '.repeat(200_000)], ['dog'])[0]! > 0);
   });
 });
 
@@ -128,7 +150,7 @@ describe('conversation-aware search', () => {
     // m2 ("…in Paris, at a little shop…") answers m1's "where did you buy the snake?".
     const query = 'paris shop snake';
     const own = async (neighbourCoverage: number) => {
-      const cairn = await open({ neighbourCoverage, neighbourWeight: 0, groupHits: 1, contextTurns: 0 });
+      const cairn = await open({ neighbourCoverage, coverageIdf: false, neighbourWeight: 0, groupHits: 1, contextTurns: 0 });
       const hit = (await cairn.search(query, { namespace: 'chat', limit: 10 })).results.find((r) => messageIds(r, false).includes('m2'));
       assert.ok(hit, 'the reply is found by "paris shop"');
       return hit.parts.own;
@@ -139,6 +161,35 @@ describe('conversation-aware search', () => {
     assert.ok(alone > 0);
     assert.ok(Math.abs(read / alone - (0.5 + 0.5 * (2.5 / 3)) / (0.5 + 0.5 * (2 / 3))) < 1e-9, `${read} vs ${alone}`);
     await rejectsSearchConfig([{ neighbourCoverage: -0.1 }, { neighbourCoverage: 1.5 }, { neighbourCoverage: 'half' }]);
+  });
+
+  it('coverage weighs a query word by its rarity among the candidates (coverageIdf)', async () => {
+    // "plans" is in three texts, "future" in four, "guitar" in one: m4 has the word that sets the query apart.
+    const chat: Array<[string, string, string]> = [
+      ['u1', 'Ed', 'Plans for the future: none yet.'],
+      ['u2', 'Ed', 'My future plans are open.'],
+      ['u3', 'Ed', 'Future plans? Who knows.'],
+      ['u4', 'Ed', 'I bought a guitar.'],
+      // The weakest keyword match scales to 0 (min-max): a long text that mentions the future once.
+      ['u5', 'Ed', 'We talked about the weather, the food, the long drive home and, briefly, the future of the old town hall.'],
+      ['u6', 'Ed', 'The weather is nice.'],
+    ];
+    const own = async (coverageIdf: boolean, query: string) => {
+      const cairn = await open({ coverageIdf, neighbourCoverage: 0, neighbourWeight: 0, groupHits: 1, contextTurns: 0 }, chat);
+      const results = (await cairn.search(query, { namespace: 'chat', limit: 10 })).results;
+      const of = (id: string) => results.find((r) => messageIds(r, false).includes(id))!.parts.own;
+      return { plans: of('m1'), guitar: of('m4') };
+    };
+    const flat = await own(false, 'plans future guitar');
+    const idf = await own(true, 'plans future guitar');
+    // Counting words alike, m1 covers 2/3 and m4 1/3. By rarity m4's one word outweighs m1's two
+    // common ones, and the keyword scores (the same in both) are scaled accordingly.
+    assert.ok(idf.guitar / flat.guitar > 1.02, JSON.stringify({ idf, flat }));
+    assert.ok(idf.plans / flat.plans < 0.98, JSON.stringify({ idf, flat }));
+    assert.ok(idf.guitar / idf.plans > flat.guitar / flat.plans);
+    // A word no text has ("zebra") changes nothing with coverageIdf; counted alike it dilutes every share.
+    assert.deepEqual(await own(true, 'plans future guitar zebra'), idf);
+    await rejectsSearchConfig([{ coverageIdf: 'yes' }, { coverageIdf: 1 }, { coverageIdf: null }]);
   });
 
   it('a query that is only a name still searches for it', async () => {

@@ -25,8 +25,8 @@ const PLAIN = {
 };
 const SPEAKER = { ...PLAIN, speakerBoost: 1 };
 const NEIGHBOURS = { ...SPEAKER, neighbourWeight: 0.5, neighbourReach: 1 };
-const COVERAGE = { ...NEIGHBOURS, coverageWeight: 0.5 };
-const TUNED = { ...COVERAGE, bm25Weight: 0.5, vectorWeight: 0.5, minRange: 0.5, importanceWeight: 0.25, neighbourReach: 2 };
+const COVERAGE = { ...NEIGHBOURS, coverageWeight: 0.5, coverageIdf: false };
+const TUNED = { ...COVERAGE, bm25Weight: 0.5, vectorWeight: 0.5, minRange: 0.5, importanceWeight: 0.25, neighbourReach: 2, coverageIdf: true };
 
 export const VARIANTS: readonly Variant[] = [
   { name: 'default', description: 'the default offline configuration (hybrid search, bundled use-lite embedder, heuristic judge)', config: {} },
@@ -34,7 +34,7 @@ export const VARIANTS: readonly Variant[] = [
   { name: '+ speaker', description: 'plain + the speaker factor (×2) for people the query names, their names no longer keywords', config: { search: SPEAKER } },
   { name: '+ neighbours', description: '+ speaker + half the relevance of the better of the turns right before and after', config: { search: NEIGHBOURS } },
   { name: '+ coverage', description: '+ neighbours + relevance scaled by the share of query words a text has (0.5), a word only in the turn before or after counting half', config: { search: COVERAGE } },
-  { name: '+ tuning', description: '+ coverage + fusion 0.5/0.5, min-max spanning at least half the top score, importance 0.25, neighbours up to two turns away', config: { search: TUNED } },
+  { name: '+ tuning', description: '+ coverage + fusion 0.5/0.5, min-max spanning at least half the top score, importance 0.25, neighbours up to two turns away, coverage words weighed by their rarity among the candidates', config: { search: TUNED } },
   { name: '+ session groups', description: '+ tuning + up to 4 hits of a session per result (previews of 160 chars), gathered from the hits that fill max(2 × limit, 20) results; the candidate pool grows to limit × 10', config: { search: { ...TUNED, groupHits: 4, contextChars: 160 } } },
   { name: '+ query focus', description: '+ session groups + the query vector blended with the query\'s focus (content words without the speakers it names)', config: { search: { ...TUNED, groupHits: 4, contextChars: 160, focusWeight: 1 } } },
   { name: '+ time and passages', description: '+ query focus + the preference for the time a question names (×1.5), for texts that state a time when it asks when (×1.5), and passage vectors for texts over 400 characters: the default', config: { search: { ...TUNED, groupHits: 4, contextChars: 160, focusWeight: 1, timeBoost: 0.5, whenBoost: 0.5, passageWeight: 0.5 } } },
@@ -42,6 +42,7 @@ export const VARIANTS: readonly Variant[] = [
   { name: 'no neighbours', description: 'default without relevance from neighbouring turns', config: { search: { neighbourWeight: 0 } } },
   { name: 'adjacent neighbours only', description: 'default, but a turn borrows relevance only from the turns right before and after it, not also from those two away (before 2026-11-22)', config: { search: { neighbourReach: 1 } } },
   { name: 'no coverage', description: 'default without the query-word coverage factor', config: { search: { coverageWeight: 0 } } },
+  { name: 'coverage words alike', description: 'default, but coverage counts every query word alike, not by its rarity among the candidates (IDF; the default until 2026-11-22)', config: { search: { coverageIdf: false } } },
   { name: 'no neighbour coverage', description: 'default, but coverage counts only the words a turn has itself, not those of the turns around it (before 2026-11-22)', config: { search: { neighbourCoverage: 0 } } },
   { name: 'no passages', description: 'default, but a text longer than 400 characters is compared by its own vector only, not also by its closest passage (before 2026-11-22)', config: { search: { passageWeight: 0 } } },
   { name: 'no time preference', description: 'default, but a time the question names ("in October 2023", "on May 3") does not prefer entries from then (before 2026-11-22)', config: { search: { timeBoost: 0 } } },
