@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { CairnError } from '../../src/core/errors.js';
 import { normaliseEvidence, readLocomo } from '../../src/eval/locomo/dataset.js';
-import { answerShown, coveredIds, recallAtBudget, returnedTexts, recallAtK, summarise, tokensAtK, type QuestionOutcome, type RankedResult } from '../../src/eval/locomo/metrics.js';
+import { answerShown, coveredIds, questionAnswerShown, recallAtBudget, returnedTexts, recallAtK, summarise, tokensAtK, type QuestionOutcome, type RankedResult } from '../../src/eval/locomo/metrics.js';
 import { namespaceOf, transcriptLines } from '../../src/eval/locomo/transcripts.js';
 import { pickVariants, resolveVariant, VARIANTS } from '../../src/eval/locomo/variants.js';
 import { json, runCli, tempHomes, type RunResult } from '../helpers/cli.js';
@@ -187,6 +187,19 @@ describe('recall arithmetic', () => {
     assert.equal(m.byCategory[4]!.tokens[10], 10);
     assert.equal(m.byCategory[2]!.questions, 0);
     assert.deepEqual([m.latencyMs.p50, m.latencyMs.p95], [10, 15]);
+    assert.ok(Number.isNaN(m.overall.answerWords) && m.overall.answered === 0, 'no answers scored: no figure');
+  });
+
+  test('answer words average over the questions that have them, by category', () => {
+    const q = (category: number, answerWords?: number): QuestionOutcome => ({ conversation: 'c', question: 'q', category, evidence: ['A'], results: [], latencyMs: 1, ...(answerWords === undefined ? {} : { answerWords }) });
+    const m = summarise([q(1, 1), q(2), q(4, 0.5), q(4, 0)]);
+    assert.equal(m.overall.answerWords, 0.5);
+    assert.equal(m.overall.answered, 3);
+    assert.equal(m.byCategory[4]!.answerWords, 0.25);
+    assert.ok(Number.isNaN(m.byCategory[2]!.answerWords), 'a temporal answer is never scored');
+    assert.equal(questionAnswerShown({ answer: '7 May 2023', category: 2 }, () => ['7 May 2023']), null);
+    assert.equal(questionAnswerShown({ category: 4 }, () => ['x']), null);
+    assert.equal(questionAnswerShown({ answer: 'beagle', category: 1 }, () => ['a beagle']), 1);
   });
 
   test('recall and tokens @k come from the search asked for k; budgets from the longest list', () => {
@@ -269,6 +282,9 @@ describe('cairn eval locomo (CLI)', { concurrency: 2 }, () => {
     assert.match(md, /Command: `cairn eval locomo .*--conversations 1/);
     const asked = readFileSync(join(cwd, '.cairn-eval', 'locomo', 'runs', 'bm25-only.jsonl'), 'utf8').trim().split('\n').map((l) => json(l));
     assert.deepEqual(asked.map((q) => q.category), [1, 2, 4], 'category 5 and evidence-less questions are not asked');
+    assert.deepEqual(asked.map((q) => typeof q.answerWords), ['number', 'undefined', 'number'], 'answer words for every question but the temporal one');
+    assert.equal(run.metrics.overall.answered, 2);
+    assert.match(md, /\| overall \| 3 \|( [0-9.]+ \|){9} [0-9.]+ \|$/m, 'the answer-words column closes the row');
 
     const again = await evalIn(cwd, [data, ...BM25, '--conversations', '1', '--out', 'again.md']);
     assert.equal(again.code, 0, again.stderr);
@@ -300,7 +316,7 @@ describe('cairn eval locomo (CLI)', { concurrency: 2 }, () => {
     assert.equal(res.code, 0, res.stderr);
     const table = res.stdout.split('\n').filter((l) => l.startsWith('| ') && /^\| (variant|bm25 only|default) \|/.test(l));
     assert.equal(table.length, 3, res.stdout);
-    assert.match(table[0]!, /\| variant \| @5 \| @10 \| @20 \| 1 multi-hop @10 \| 2 temporal @10 \| 3 open-domain @10 \| 4 single-hop @10 \| 1 @20 \| 2 @20 \| 3 @20 \| 4 @20 \| tokens @10 \| @1000 tok \|/);
+    assert.match(table[0]!, /\| variant \| @5 \| @10 \| @20 \| 1 multi-hop @10 \| 2 temporal @10 \| 3 open-domain @10 \| 4 single-hop @10 \| 1 @20 \| 2 @20 \| 3 @20 \| 4 @20 \| tokens @10 \| @1000 tok \| answer words @10 \|/);
     assert.equal(res.stdout.match(/^## Ablation$/gm)?.length, 1);
     assert.match(res.stdout, /^## default$/m);
     assert.doesNotMatch(res.stdout.split('## default')[1]!, /Search fell back/, 'the default variant searched with vectors');

@@ -10,6 +10,8 @@ import { isStopWord, tokenize } from '../../search/query-terms.js';
 
 export const KS = [5, 10, 20] as const;
 export const BUDGETS = [500, 1000, 2000] as const;
+/** The k whose returned text is checked for the answer's words. */
+export const ANSWER_K = 10;
 /** Results asked for per question: the largest k. */
 export const SEARCH_LIMIT: K = KS[KS.length - 1]!;
 
@@ -35,6 +37,12 @@ export interface QuestionOutcome {
    * absent, the top k of `results` stand in.
    */
   atLimit?: Partial<Record<K, readonly RankedResult[]>>;
+  /**
+   * The share of the annotated answer's words in what the search for ANSWER_K returned
+   * (answerShown); absent for a temporal question (its answer is a date worked out, in no text)
+   * or an answer with no words.
+   */
+  answerWords?: number;
   latencyMs: number;
 }
 
@@ -45,6 +53,10 @@ export interface Scores {
   tokens: Record<K, number>;
   /** Recall when results are taken in rank order until the token budget is spent. */
   budget: Record<Budget, number>;
+  /** Mean share of answer words shown @ANSWER_K over the questions that have one (NaN for none). */
+  answerWords: number;
+  /** How many questions that mean is over. */
+  answered: number;
 }
 
 export interface Metrics {
@@ -91,6 +103,11 @@ export function answerShown(answer: string, texts: readonly string[]): number | 
   return wanted.filter((w) => shown.has(w)).length / wanted.length;
 }
 
+/** answerShown for a question, or null where it does not apply: no answer, or a temporal one (category 2). */
+export function questionAnswerShown(q: { answer?: string | undefined; category: number }, texts: () => readonly string[]): number | null {
+  return q.answer && q.category !== 2 ? answerShown(q.answer, texts()) : null;
+}
+
 export function recallAtK(evidence: readonly string[], results: readonly RankedResult[], k: number): number {
   return recallOf(evidence, results.slice(0, k));
 }
@@ -132,11 +149,14 @@ function perK<T extends number>(keys: readonly T[], f: (key: T) => number): Reco
 
 export function scoresOf(outcomes: readonly QuestionOutcome[]): Scores {
   const avg = (f: (o: QuestionOutcome) => number) => mean(outcomes.map(f));
+  const answered = outcomes.flatMap((o) => (o.answerWords === undefined ? [] : [o.answerWords]));
   return {
     questions: outcomes.length,
     recall: perK(KS, (k) => avg((o) => recallAtK(o.evidence, o.atLimit?.[k] ?? o.results, k))),
     tokens: perK(KS, (k) => avg((o) => tokensAtK(o.atLimit?.[k] ?? o.results, k))),
     budget: perK(BUDGETS, (b) => avg((o) => recallAtBudget(o.evidence, o.results, b))),
+    answerWords: mean(answered),
+    answered: answered.length,
   };
 }
 

@@ -3,7 +3,7 @@
 import { relative } from 'node:path';
 import type { CairnConfig } from '../../core/config.js';
 import { CATEGORIES, CATEGORY_LABELS } from './dataset.js';
-import { BUDGETS, KS, SEARCH_LIMIT, type Metrics, type Scores } from './metrics.js';
+import { ANSWER_K, BUDGETS, KS, SEARCH_LIMIT, type Metrics, type Scores } from './metrics.js';
 import type { Variant } from './variants.js';
 
 export interface VariantRun {
@@ -71,23 +71,27 @@ function header(r: EvalReport): string[] {
       `o200k tokens (gpt-tokenizer) of what the results return (their text and any conversation context shown with them); "@N tok" takes results in rank order until N tokens are spent. ` +
       `Each question is asked with limit ${KS.join(', ')}, as a user asking for that many results would: recall and tokens @k come from the search for k. ` +
       `Budgets take the limit-${SEARCH_LIMIT} results in rank order, so budgets beyond their tokens equal recall@${SEARCH_LIMIT}; latency is that search's.`,
+    '',
+    `"answer words @${ANSWER_K}" reads the other way: the share of each annotated answer's words (categories 1, 3 and 4; a temporal answer is a date worked out, in no text) ` +
+      `found in what the search for ${ANSWER_K} returns, a word matching by its first five letters. Recall counts a turn once any preview of it is shown; ` +
+      `this asks whether what is shown holds the answer. The answer is read only to score a search's output, never to search.`,
   ];
 }
 
-/** One row per variant: overall, per category @10 and @20, tokens @10, recall at 1,000 tokens. */
+/** One row per variant: overall, per category @10 and @20, tokens @10, recall at 1,000 tokens, answer words shown. */
 export function ablationTable(runs: readonly VariantRun[]): string[] {
-  const head = ['variant', '@5', '@10', '@20', ...CATEGORIES.map((c) => `${cat(c)} @10`), ...CATEGORIES.map((c) => `${c} @20`), 'tokens @10', '@1000 tok'];
+  const head = ['variant', '@5', '@10', '@20', ...CATEGORIES.map((c) => `${cat(c)} @10`), ...CATEGORIES.map((c) => `${c} @20`), 'tokens @10', '@1000 tok', `answer words @${ANSWER_K}`];
   const lines = [row(head), rule(head.length)];
   for (const run of runs) {
     const o = run.metrics.overall;
     const by = (c: number, k: 10 | 20) => f3(run.metrics.byCategory[c]?.recall[k] ?? NaN);
-    lines.push(row([run.name, f3(o.recall[5]), f3(o.recall[10]), f3(o.recall[20]), ...CATEGORIES.map((c) => by(c, 10)), ...CATEGORIES.map((c) => by(c, 20)), int(o.tokens[10]), f3(o.budget[1000])]));
+    lines.push(row([run.name, f3(o.recall[5]), f3(o.recall[10]), f3(o.recall[20]), ...CATEGORIES.map((c) => by(c, 10)), ...CATEGORIES.map((c) => by(c, 20)), int(o.tokens[10]), f3(o.budget[1000]), f3(o.answerWords)]));
   }
   return lines;
 }
 
 function scoresRow(label: string, s: Scores): string {
-  return row([label, int(s.questions), ...KS.map((k) => f3(s.recall[k])), ...KS.map((k) => int(s.tokens[k])), ...BUDGETS.map((b) => f3(s.budget[b]))]);
+  return row([label, int(s.questions), ...KS.map((k) => f3(s.recall[k])), ...KS.map((k) => int(s.tokens[k])), ...BUDGETS.map((b) => f3(s.budget[b])), f3(s.answerWords)]);
 }
 
 function barLine(m: Metrics): string {
@@ -104,7 +108,7 @@ function barLine(m: Metrics): string {
 
 function variantSection(run: VariantRun, cwd: string): string[] {
   const m = run.metrics;
-  const head = ['category', 'questions', ...KS.map((k) => `@${k}`), ...KS.map((k) => `tokens @${k}`), ...BUDGETS.map((b) => `@${b} tok`)];
+  const head = ['category', 'questions', ...KS.map((k) => `@${k}`), ...KS.map((k) => `tokens @${k}`), ...BUDGETS.map((b) => `@${b} tok`), `answer words @${ANSWER_K}`];
   const ingest = run.home.state === 'reused' ? 'reused (nothing ingested)' : `${run.home.state === 'new' ? 'new' : 'reused and extended'}, ingest ${run.home.ingestSeconds.toFixed(1)} s`;
   return [
     `## ${run.name}`,

@@ -7,7 +7,7 @@ import { Cairn } from '../../service/cairn.js';
 import { loadTokenizer } from '../../service/context.js';
 import type { LocomoConversation } from './dataset.js';
 import { recordIngested, type EvalHome } from './homes.js';
-import { KS, SEARCH_LIMIT, coveredIds, returnedTexts, type K, type QuestionOutcome, type RankedResult } from './metrics.js';
+import { ANSWER_K, KS, SEARCH_LIMIT, coveredIds, questionAnswerShown, returnedTexts, type K, type QuestionOutcome, type RankedResult } from './metrics.js';
 import { namespaceOf } from './transcripts.js';
 import type { ResolvedVariant } from './variants.js';
 
@@ -82,6 +82,7 @@ export async function askAll(home: EvalHome, variant: ResolvedVariant, conversat
         // pool by the limit, so the top 10 of a search for 20 is not what a search for 10 returns.
         const atLimit: Partial<Record<K, RankedResult[]>> = {};
         let latencyMs = 0;
+        let answerWords: number | null = null;
         for (const k of KS) {
           const t0 = performance.now();
           const res = await cairn.search(q.question, { namespace, limit: k, ...variant.search });
@@ -89,8 +90,13 @@ export async function askAll(home: EvalHome, variant: ResolvedVariant, conversat
           if (res.degraded) degraded.add(res.degraded.replace(namespace, '<conversation>'));
           if (res.rewrite?.status === 'skipped' && degraded.size < 20) degraded.add(`searched without query rewriting: ${res.rewrite.reason.slice(0, 160)}`);
           atLimit[k] = res.results.map((r) => ({ ids: coveredIds(r.provenance), tokens: returnedTexts(r).reduce((n, t) => n + count(t), 0) }));
+          // The answer is read only here, after the search, to score what the search showed.
+          if (k === ANSWER_K) answerWords = questionAnswerShown(q, () => res.results.flatMap(returnedTexts));
         }
-        outcomes.push({ conversation: namespace, question: q.question, category: q.category, evidence: q.evidence, results: atLimit[SEARCH_LIMIT]!, atLimit, latencyMs });
+        outcomes.push({
+          conversation: namespace, question: q.question, category: q.category, evidence: q.evidence, results: atLimit[SEARCH_LIMIT]!, atLimit, latencyMs,
+          ...(answerWords === null ? {} : { answerWords }),
+        });
       }
       log(`${variant.name}: asked ${outcomes.length}/${total} questions (${namespace} done)`);
     }
