@@ -1,10 +1,15 @@
-// Evidence recall@k on LoCoMo for the engine's search modes (BM25, vector, hybrid at several
-// fusion weights), through the real facade. Turns are written to the store the way capture will
-// write them; vectors come from the bundled embedder and are cached in .bench-cache/ across runs.
+// Evidence recall@k on LoCoMo for the engine's retrievers (BM25, vector, hybrid at several fusion
+// weights), through the real facade with every ranking technique off (the ablation's "plain
+// hybrid", one hit per result): how the two retrievers and their fusion compare, before the
+// techniques `npm run eval:locomo -- --compare` measures. Turns are written to the store the way
+// capture writes them; vectors come from the bundled embedder and are cached in .bench-cache/.
 // Usage: npm run bench:recall [-- --data PATH] [-- --weights 0.3,0.5,0.7]
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Cairn } from '../src/service/cairn.js';
+import { loadTokenizer } from '../src/service/context.js';
+import { coveredIds, returnedTexts } from '../src/eval/locomo/metrics.js';
+import { PLAIN } from '../src/eval/locomo/variants.js';
 import { CATEGORY_LABELS, loadLocomo, type LocomoConversation } from './locomo.js';
 
 const args = process.argv.slice(2);
@@ -56,8 +61,9 @@ type Row = { label: string; at: Record<number, number>; byCat: Record<number, Re
 async function evaluate(conversations: LocomoConversation[], label: string, mode: 'bm25' | 'vector' | 'hybrid', w: number): Promise<Row> {
   const cairn = await Cairn.open({
     home,
-    config: { embedder: { provider: 'use-lite' }, search: { bm25Weight: w, vectorWeight: 1 - w } },
+    config: { embedder: { provider: 'use-lite' }, search: { ...PLAIN, bm25Weight: w, vectorWeight: 1 - w } },
   });
+  const tokenizer = await loadTokenizer();
   const sums: Record<number, number> = { 5: 0, 10: 0, 20: 0 };
   const tokens: Record<number, number> = { 5: 0, 10: 0, 20: 0 };
   const byCat: Record<number, Record<number, number>> = {};
@@ -67,10 +73,10 @@ async function evaluate(conversations: LocomoConversation[], label: string, mode
     for (const conv of conversations) {
       for (const q of conv.questions) {
         const res = await cairn.search(q.question, { namespace: nsOf(conv), limit: 20, mode });
-        const ids = res.results.map((r) => r.provenance[0]?.messageId ?? '');
-        const lens = res.results.map((r) => Math.ceil(r.text.length / 4));
+        const ids = res.results.map((r) => coveredIds(r.provenance));
+        const lens = res.results.map((r) => returnedTexts(r).reduce((n, t) => n + tokenizer.count(t), 0));
         for (const k of KS) {
-          const top = new Set(ids.slice(0, k));
+          const top = new Set(ids.slice(0, k).flat());
           const recall = q.evidence.filter((e) => top.has(e)).length / q.evidence.length;
           sums[k]! += recall;
           tokens[k]! += lens.slice(0, k).reduce((a, b) => a + b, 0);

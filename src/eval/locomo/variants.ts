@@ -18,8 +18,8 @@ export interface Variant {
   search?: VariantSearch;
 }
 
-/** Every technique of the default search switched off: where the ablation starts from. */
-const PLAIN = {
+/** Every technique of the default search switched off: where the ablation starts from (and bench:recall's retrievers). */
+export const PLAIN = {
   bm25Weight: 0.6, vectorWeight: 0.4, minRange: 0, importanceWeight: 0.1, candidates: 100,
   neighbourWeight: 0, speakerBoost: 0, coverageWeight: 0, groupHits: 1, contextTurns: 0, focusWeight: 0, timeBoost: 0, whenBoost: 0, passageWeight: 0,
 };
