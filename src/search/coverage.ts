@@ -33,7 +33,8 @@ export class TermFinder {
     if (found) return found;
     found = new Uint8Array(this.terms.length);
     let left = this.terms.length;
-    for (const word of new Set(tokenize(text))) {
+    // No terms: nothing to look for, so the text is not even tokenized.
+    for (const word of left > 0 ? new Set(tokenize(text)) : []) {
       for (let i = 0; i < this.terms.length && left > 0; i++) {
         if (found[i] === 1) continue;
         const prefix = this.prefixes[i];
