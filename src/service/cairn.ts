@@ -75,6 +75,17 @@ export interface SearchResponse {
   rewrite?: RewriteOutcome;
 }
 
+/**
+ * since/until as times: ages count back from the search's moment (asOf, else now), and a search
+ * as of a moment never reaches past it, whatever until says.
+ */
+function searchPeriod(input: { since?: string; until?: string; asOf?: string }, now: number): { since?: string; until?: string } {
+  const since = input.since === undefined ? undefined : parseTime(input.since, 'since', now);
+  let until = input.until === undefined ? undefined : parseTime(input.until, 'until', now);
+  if (input.asOf !== undefined && (until === undefined || until > input.asOf)) until = input.asOf;
+  return { ...(since !== undefined ? { since } : {}), ...(until !== undefined ? { until } : {}) };
+}
+
 /** CAIRN_BUSY_TIMEOUT_MS: how long to wait for another process's write lock (default 5000 ms). */
 function busyTimeoutFromEnv(): number | undefined {
   const raw = process.env.CAIRN_BUSY_TIMEOUT_MS;
@@ -215,7 +226,8 @@ export class Cairn {
     const { namespace, ...rest } = options;
     const ns = this.namespace(namespace);
     const input = parseInput(searchInputSchema, { ...rest, query }, 'search');
-    const rewriting = (input.rewrite ?? this.config.search.queryRewrite) ? this.rewriteQuery(ns, input.query) : null;
+    const now = input.asOf === undefined ? Date.now() : Date.parse(input.asOf);
+    const rewriting = (input.rewrite ?? this.config.search.queryRewrite) ? this.rewriteQuery(ns, input.query, now) : null;
     // Read once: the query vector's focus and the speaker factor both need them.
     const speakers = await this.store.speakers(ns);
     let vectors: VectorSide | null = null;
@@ -245,12 +257,12 @@ export class Cairn {
         limit: input.limit,
         mode,
         speakers,
-        timeWindow: await queryTimeWindow(input.query, Date.now()),
+        now,
+        timeWindow: await queryTimeWindow(input.query, now),
         timeZone: this.config.timezone,
         ...(rewrite?.status === 'used' ? { expansion: [...rewrite.keywords, ...rewrite.queries] } : {}),
         filter: {
-          since: input.since,
-          until: input.until,
+          ...searchPeriod(input, now),
           categories: input.categories,
           kinds: input.kinds,
           minImportance: input.minImportance,
@@ -261,10 +273,10 @@ export class Cairn {
     return { namespace: ns, query: input.query, mode, results, ...(degraded ? { degraded } : {}), ...(rewrite ? { rewrite } : {}) };
   }
 
-  private rewriteQuery(namespace: string, query: string): Promise<RewriteOutcome> {
+  private rewriteQuery(namespace: string, query: string, now: number): Promise<RewriteOutcome> {
     if (this.rewriter === undefined) this.rewriter = createQueryRewriter(this.store, this.config);
     if (!this.rewriter) return Promise.resolve({ status: 'skipped', reason: 'no chat model configured (judge.llm)' });
-    return this.rewriter.expand(namespace, query, localDayTime(new Date().toISOString(), this.config.timezone)!.day);
+    return this.rewriter.expand(namespace, query, localDayTime(new Date(now).toISOString(), this.config.timezone)!.day);
   }
 
   /**

@@ -23,6 +23,22 @@ const isoOrRelative = (label: string) =>
     }
   });
 
+/**
+ * A time as written (ISO or an age like 7d), checked here but resolved by the caller against the
+ * moment it counts from: a search's ages count back from its asOf, not from when it was parsed.
+ */
+const timeText = (label: string) =>
+  z
+    .string()
+    .max(64, `${label} is longer than 64 characters`)
+    .superRefine((v, ctx) => {
+      try {
+        parseTime(v, label);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    });
+
 const provenanceSchema = z.strictObject({
   source: z.string().max(200).optional(),
   sessionId: z.string().max(200).optional(),
@@ -60,8 +76,15 @@ export const searchInputSchema = z.strictObject({
     .refine((q) => q.length > 0, 'query is empty')
     .refine((q) => q.length <= MAX_QUERY_CHARS, `query is longer than ${MAX_QUERY_CHARS} characters`),
   limit: z.number().int().min(1).max(200).default(10),
-  since: isoOrRelative('since').optional(),
-  until: isoOrRelative('until').optional(),
+  since: timeText('since').optional(),
+  until: timeText('until').optional(),
+  /**
+   * The moment the question is asked (ISO, or an age like 30d for "as of a month ago"; default:
+   * now). Times in the query ("last week"), ages in since/until and recency count from it, and
+   * entries from after it are left out: a replayed conversation is searched as it stood then.
+   * Supersession stays as stored: a memory superseded since is still out unless includeSuperseded.
+   */
+  asOf: isoOrRelative('asOf').optional(),
   categories: z.array(categorySchema).max(CATEGORIES.length).optional(),
   kinds: z.array(kindSchema).max(KINDS.length).optional(),
   minImportance: z.number().int().min(1).max(10).optional(),

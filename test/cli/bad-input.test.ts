@@ -103,6 +103,8 @@ describe('invalid values exit 3', { concurrency: 2 }, () => {
     fails(await runCli(['search', 'memory', '--since', '2026-13-45'], { home: h }), 3, /Invalid since "2026-13-45": use an ISO date/);
     fails(await runCli(['search', 'memory', '--since', 'tomorrowish'], { home: h }), 3, /Invalid since "tomorrowish"/);
     fails(await runCli(['search', 'memory', '--until', '2026-02-31'], { home: h }), 3, /Invalid until "2026-02-31"/);
+    fails(await runCli(['search', 'memory', '--as-of', 'last tuesday'], { home: h }), 3, /Invalid asOf "last tuesday"/);
+    fails(await runCli(['search', 'memory', '--as-of', '2026-02-30'], { home: h }), 3, /Invalid asOf "2026-02-30"/);
   });
 
   test('get and history of a hostile id are rejected before any lookup', async () => {

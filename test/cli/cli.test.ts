@@ -202,6 +202,13 @@ describe('search filters (BM25 only)', { concurrency: 2 }, () => {
     assert.deepEqual(await search('kubernetes', '--since', '2020-05-31', '--until', '2020-06-02'), [ids.old]);
   });
 
+  test('--as-of searches as of a moment: later entries left out, ages counted from it', async () => {
+    assert.deepEqual(await search('kubernetes', '--as-of', '2021-01-01'), [ids.old]);
+    assert.deepEqual((await search('kubernetes', '--as-of', '7d')).sort(), [ids.month, ids.old].sort());
+    // 60 days before "a week ago" still reaches the month-old entry; until cannot reach past as-of.
+    assert.deepEqual(await search('kubernetes', '--as-of', '7d', '--since', '60d', '--until', '2099-01-01'), [ids.month]);
+  });
+
   test('--category filters, repeatable and comma-separated', async () => {
     assert.deepEqual(await search('kubernetes', '--category', 'plan'), [ids.old]);
     assert.deepEqual((await search('kubernetes', '-c', 'plan,decision')).sort(), [ids.old, ids.now].sort());
@@ -502,6 +509,7 @@ describe('help and version', { concurrency: 2 }, () => {
       '-l, --limit <n>',
       '--since <time>',
       '--until <time>',
+      '--as-of <time>',
       '-c, --category <category>',
       '-k, --kind <kind>',
       '--min-importance <n>',

@@ -612,6 +612,12 @@ describe('cairn serve (the real CLI)', () => {
     assert.equal(unrewritten.body.results[0].id, id);
     assert.deepEqual(unrewritten.body.rewrite, { status: 'skipped', reason: 'no chat model configured (judge.llm)' });
     assertError(await call(url, 'POST', `${ns}/search`, { token, body: { query: 'release train', rewrite: 'yes' } }), 400, 'INVALID_INPUT');
+    // As of a day ago the memory stored just now did not exist yet; by body or query string.
+    assert.deepEqual((await call(url, 'POST', `${ns}/search`, { token, body: { query: 'release train', asOf: '1d' } })).body.results, []);
+    assert.deepEqual((await call(url, 'GET', `${ns}/search?q=release%20train&asOf=2020-01-01`, { token })).body.results, []);
+    assert.equal((await call(url, 'GET', `${ns}/search?q=release%20train&asOf=2099-01-01`, { token })).body.results[0].id, id);
+    assertError(await call(url, 'POST', `${ns}/search`, { token, body: { query: 'release train', asOf: 'someday' } }), 400, 'INVALID_INPUT');
+    assertError(await call(url, 'GET', `${ns}/search?q=release%20train&asOf=2026-02-30`, { token }), 400, 'INVALID_INPUT');
 
     const got = await call(url, 'GET', `${ns}/memories/${id}`, { token });
     assert.equal(got.body.text, 'The release train leaves on Thursdays');

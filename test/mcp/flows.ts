@@ -69,6 +69,9 @@ export async function everyTool(client: Client, home: string, ns: string): Promi
   assert.equal(many.results.length, 2);
   assert.deepEqual((await callOk(client, 'memory_search', { query: 'staging', minScore: 1000 })).results, []);
   assert.equal((await callOk(client, 'memory_search', { query: 'staging', since: '1h', until: '2099-01-01' })).results.length, 1);
+  // As of a day ago the memory stored just now did not exist yet.
+  assert.deepEqual((await callOk(client, 'memory_search', { query: 'staging', asOf: '1d' })).results, []);
+  assert.equal((await callOk(client, 'memory_search', { query: 'staging', asOf: '2099-01-01' })).results.length, 1);
   // rewrite: true without a chat model is the plain search, with the reason in the result.
   const unrewritten = await callOk(client, 'memory_search', { query: 'staging database port', rewrite: true });
   assert.equal(unrewritten.results.length > 0, true);
@@ -165,6 +168,8 @@ export async function badArguments(client: Client, home: string, ns: string): Pr
   await callFails(client, 'memory_search', {}, /query/);
   await callFails(client, 'memory_search', { query: 'x', maxResults: 0 }, /maxResults/);
   await callFails(client, 'memory_search', { query: 'x', since: 'the other day' }, /^INVALID_INPUT: .*since/);
+  await callFails(client, 'memory_search', { query: 'x', asOf: 'whenever' }, /^INVALID_INPUT: .*asOf/);
+  await callFails(client, 'memory_search', { query: 'x', asOf: 'x'.repeat(65) }, /asOf/);
   await callFails(client, 'memory_get', {}, /exactly one of "id" and "path"/);
   await callFails(client, 'memory_get', { id: 'm_abc', path: 'MEMORY.md' }, /exactly one/);
   await callFails(client, 'memory_get', { id: '../../etc/passwd' }, /id/);

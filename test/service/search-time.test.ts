@@ -105,3 +105,57 @@ describe('search with a time in the query', () => {
 
   it('timeBoost outside 0–2 is a config error', () => rejectsSearchConfig([{ timeBoost: -1 }, { timeBoost: 3 }, { timeBoost: 'a lot' }]));
 });
+
+describe('search as of a moment (asOf)', () => {
+  // Three memories worded alike: one the week before 2023-10-20, one a month before, one after.
+  const { open, close } = searchHomes(async (cairn) => {
+    await cairn.remember({ text: 'We had a long planning meeting about the garden beds.', eventTime: '2023-10-13T10:00:00Z' });
+    await cairn.remember({ text: 'We had a long planning meeting about the garden fence.', eventTime: '2023-09-15T10:00:00Z' });
+    await cairn.remember({ text: 'We had a long planning meeting about the garden path.', eventTime: '2024-03-02T10:00:00Z' });
+  });
+  const ASOF = '2023-10-20T12:00:00Z'; // a Friday
+  const found = async (cairn: Cairn, query: string, options: Parameters<Cairn['search']>[1] = {}) =>
+    (await cairn.search(query, { limit: 5, ...options })).results.map((r) => ({ day: r.time.slice(0, 10), when: r.parts.when, recency: r.parts.recency }));
+
+  after(close);
+
+  it('"last week" is the week before asOf, and what came after asOf is left out', async () => {
+    const cairn = await open();
+    const asked = await found(cairn, 'the garden planning meeting last week', { asOf: ASOF });
+    assert.deepEqual(asked.map((r) => [r.day, r.when]), [['2023-10-13', 1.5], ['2023-09-15', 1]]);
+    // Today "last week" names none of them, and all three are there.
+    const today = await found(cairn, 'the garden planning meeting last week');
+    assert.equal(today.length, 3);
+    assert.ok(today.every((r) => r.when === 1));
+  });
+
+  it('ages in since/until count back from asOf; an until past asOf stops at asOf', async () => {
+    const cairn = await open();
+    assert.deepEqual((await found(cairn, 'garden planning meeting', { asOf: ASOF, since: '14d' })).map((r) => r.day), ['2023-10-13']);
+    assert.deepEqual((await found(cairn, 'garden planning meeting', { asOf: ASOF, until: '14d' })).map((r) => r.day), ['2023-09-15']);
+    assert.deepEqual((await found(cairn, 'garden planning meeting', { asOf: ASOF, until: '2030-01-01' })).map((r) => r.day).sort(), ['2023-09-15', '2023-10-13']);
+    assert.deepEqual((await found(cairn, 'garden planning meeting', { asOf: '2020-01-01' })), []);
+  });
+
+  it('recency counts from asOf: a memory of a week before it is recent', async () => {
+    const cairn = await open();
+    const asked = await found(cairn, 'garden planning meeting', { asOf: ASOF });
+    const beds = asked.find((r) => r.day === '2023-10-13')!;
+    const fence = asked.find((r) => r.day === '2023-09-15')!;
+    assert.ok(beds.recency! > fence.recency!, `recency ${beds.recency} vs ${fence.recency}`);
+    const today = await found(cairn, 'garden planning meeting');
+    assert.equal(new Set(today.map((r) => r.recency)).size, 1, 'years old today: all alike');
+  });
+
+  it('an age as asOf, and bad values: a clear INVALID_INPUT naming asOf', async () => {
+    const cairn = await open();
+    assert.equal((await found(cairn, 'garden planning meeting', { asOf: '1d' })).length, 3);
+    for (const bad of ['', 'yesterday', '2023-02-30', '2023-13-01', 'x'.repeat(10_000), '\u0000']) {
+      await assert.rejects(cairn.search('garden', { asOf: bad }), (err: Error & { code?: string }) => err.code === 'INVALID_INPUT' && /asOf/.test(err.message), JSON.stringify(bad.slice(0, 20)));
+    }
+    for (const bad of [5, null, {}, ['2023-10-20']]) {
+      await assert.rejects(cairn.search('garden', { asOf: bad as unknown as string }), (err: Error & { code?: string }) => err.code === 'INVALID_INPUT' && /asOf/.test(err.message));
+    }
+    await assert.rejects(cairn.search('garden', { since: '1'.repeat(65) + 'd' }), /since/);
+  });
+});

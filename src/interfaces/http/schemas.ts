@@ -84,6 +84,7 @@ export const searchQuery = z.strictObject({
   minScore: z.string().regex(/^\d+(\.\d+)?$/, 'must be a number').transform(Number).optional(),
   since: z.string().max(64).optional().describe('ISO time or an age like 7d'),
   until: z.string().max(64).optional(),
+  asOf: z.string().max(64).optional().describe('search as of this moment: ISO time or an age like 30d'),
   category: listParam(categorySchema, CATEGORIES.length).optional().describe(`comma-separated: ${CATEGORIES.join(', ')}`),
   kind: listParam(kindSchema, KINDS.length).optional().describe(`comma-separated: ${KINDS.join(', ')}`),
   minImportance: intParam(1, 10).optional(),

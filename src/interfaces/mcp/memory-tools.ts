@@ -49,6 +49,7 @@ export function registerMemoryTools({ server, cairn, ns, maxTextChars, run }: To
           ...(args.maxResults !== undefined ? { limit: args.maxResults } : {}),
           ...(args.since !== undefined ? { since: args.since } : {}),
           ...(args.until !== undefined ? { until: args.until } : {}),
+          ...(args.asOf !== undefined ? { asOf: args.asOf } : {}),
           ...(args.category !== undefined ? { categories: Array.isArray(args.category) ? args.category : [args.category] } : {}),
           ...(args.rewrite !== undefined ? { rewrite: args.rewrite } : {}),
         });

@@ -116,6 +116,11 @@ function buildToolSchemas(maxTextChars: number) {
         minScore: z.number().min(0).optional().describe('Drop results scoring below this (scores are roughly 0 to 1.2)'),
         since: z.string().max(64).optional().describe('Only entries at or after this time: ISO date/time or an age like 7d or 12h'),
         until: z.string().max(64).optional().describe('Only entries at or before this time: ISO date/time or an age like 1d'),
+        asOf: z
+          .string()
+          .max(64)
+          .optional()
+          .describe('Search as of this moment (ISO date/time, or an age like 30d): "last week" in the query and ages in since/until count from it, and later entries are left out'),
         category: z
           .union([categoryArg, z.array(categoryArg).min(1).max(CATEGORIES.length)])
           .optional()

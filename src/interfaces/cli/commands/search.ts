@@ -16,6 +16,7 @@ export function registerSearchCommand(program: Command): void {
     .option('-l, --limit <n>', 'number of results (1–200)', intOption('limit', 1, 200), 10)
     .option('--since <time>', 'only entries at or after this time (ISO or an age like 7d)')
     .option('--until <time>', 'only entries at or before this time')
+    .option('--as-of <time>', 'search as of this moment (ISO or an age like 30d): times in the query and ages count from it, later entries are left out')
     .option('-c, --category <category>', `filter by category (repeatable): ${CATEGORIES.join(', ')}`, listOption)
     .option('-k, --kind <kind>', `filter by kind (repeatable): ${KINDS.join(', ')}`, listOption)
     .option('--min-importance <n>', 'only entries with at least this importance', intOption('min-importance', 1, 10))
@@ -32,6 +33,7 @@ export function registerSearchCommand(program: Command): void {
         limit: opts.limit,
         since: opts.since,
         until: opts.until,
+        asOf: opts.asOf,
         categories: opts.category,
         kinds: opts.kind,
         minImportance: opts.minImportance,
