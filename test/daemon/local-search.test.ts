@@ -61,7 +61,8 @@ describe('cairn search through the running daemon', () => {
     // Started with -n proj: a CLI without -n still searches the config's default namespace.
     await start(['-n', 'proj']);
     assert.equal(statSync(sock).mode & 0o777, 0o600, 'the socket is the user\'s alone');
-    for (const args of [['search', 'billing postgres'], ['-n', 'proj', 'search', 'staging port', '--limit', '3'], ['search', 'nothing matches zzz']]) {
+    const asOf = [['search', 'billing postgres', '--as-of', '2000-01-01'], ['search', 'billing postgres', '--as-of', '2099-01-01', '--since', '36500d'], ['search', 'billing postgres', '--as-of', '2099-01-01', '--since', '3650d']];
+    for (const args of [['search', 'billing postgres'], ['-n', 'proj', 'search', 'staging port', '--limit', '3'], ['search', 'nothing matches zzz'], ...asOf]) {
       const via = await runCli([...args, '--json'], { home, env: debug });
       assert.equal(via.code, 0, via.stderr);
       assert.match(via.stderr, VIA_DAEMON);
@@ -69,6 +70,11 @@ describe('cairn search through the running daemon', () => {
       assert.doesNotMatch(local.stderr, VIA_DAEMON);
       assert.deepEqual(JSON.parse(via.stdout), JSON.parse(local.stdout), args.join(' '));
     }
+    // As of 2000 nothing stored existed yet; ages count back from 2099: 100 years reach today, 10 do not.
+    const found = async (args: string[]) => JSON.parse((await runCli([...args, '--json'], { home, env: debug })).stdout).results.length;
+    assert.equal(await found(asOf[0]!), 0);
+    assert.ok((await found(asOf[1]!)) > 0);
+    assert.equal(await found(asOf[2]!), 0);
     const text = await runCli(['search', 'billing'], { home });
     assert.match(text.stdout, /billing service moves to Postgres 16/);
   });
@@ -99,7 +105,7 @@ describe('cairn search through the running daemon', () => {
   });
 
   it('reports the errors an in-process search would, with the same exit codes', async () => {
-    for (const args of [['search', '   '], ['search', 'x', '--since', 'last tuesday-ish'], ['-n', 'Bad Namespace!', 'search', 'x']]) {
+    for (const args of [['search', '   '], ['search', 'x', '--since', 'last tuesday-ish'], ['search', 'x', '--as-of', 'someday'], ['-n', 'Bad Namespace!', 'search', 'x']]) {
       const via = await runCli(args, { home, env: debug });
       const local = await runCli([...args, '--no-daemon'], { home });
       assert.notEqual(via.code, 0, args.join(' '));
