@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CairnError } from '../../src/core/errors.js';
-import { normaliseEvidence, readLocomo } from '../../src/eval/locomo/dataset.js';
+import { normaliseEvidence, parseLocomoDate, readLocomo } from '../../src/eval/locomo/dataset.js';
 import { answerShown, coveredIds, questionAnswerShown, recallAtBudget, returnedTexts, recallAtK, summarise, tokensAtK, type QuestionOutcome, type RankedResult } from '../../src/eval/locomo/metrics.js';
 import { namespaceOf, transcriptLines } from '../../src/eval/locomo/transcripts.js';
 import { pickVariants, resolveVariant, VARIANTS } from '../../src/eval/locomo/variants.js';
@@ -113,6 +113,31 @@ describe('dataset and transcripts', () => {
     assert.equal(namespaceOf(data.conversations[1]!), 'conv-2');
   });
 
+  test('session dates as LoCoMo writes them, and as other files in its format may', () => {
+    for (const [text, iso] of [
+      ['1:56 pm on 8 May, 2023', '2023-05-08T13:56:00.000Z'],
+      ['12:09 am on 13 September, 2023', '2023-09-13T00:09:00.000Z'],
+      ['12:00 pm on 1 Jan, 2024', '2024-01-01T12:00:00.000Z'],
+      ['8 May 2023', '2023-05-08T00:00:00.000Z'],
+      ['3rd of May 2023', '2023-05-03T00:00:00.000Z'],
+      ['May 8, 2023 at 1:56 PM', '2023-05-08T13:56:00.000Z'],
+      ['Sept 3, 2023, 9:05 a.m.', '2023-09-03T09:05:00.000Z'],
+      ['2023-05-08', '2023-05-08T00:00:00.000Z'],
+      ['2023-05-08 13:56', '2023-05-08T13:56:00.000Z'],
+      ['2023-05-08T13:56:00+02:00', '2023-05-08T11:56:00.000Z'],
+    ] as const) assert.equal(parseLocomoDate(text), iso, text);
+    for (const bad of ['', 'yesterday', '31 February, 2023', '13:75 on 8 May 2023', '0:30 am on 8 May 2023', '8 Mayo 2023', '2023-13-01', 'x'.repeat(100_000), '1:56 pm on 8 May, 2023'.replace('2023', '')]) {
+      assert.equal(parseLocomoDate(bad), null, bad.slice(0, 30));
+    }
+  });
+
+  test('a category written as text and evidence as one string are read', () => {
+    const [one] = SYNTHETIC as Array<Record<string, unknown>>;
+    const data = readLocomo(writeData(tempDir(null), [{ ...one, qa: [{ question: 'Which dog?', answer: 'beagle', evidence: 'D1:1; D1:2', category: ' 4 ' }, { question: 'x', evidence: ['D1:1'], category: '5' }] }], 'text-fields.json'))!;
+    assert.deepEqual(data.conversations[0]!.questions, [{ question: 'Which dog?', category: 4, evidence: ['D1:1', 'D1:2'], answer: 'beagle' }]);
+    assert.equal(data.conversations[0]!.excluded.adversarial, 1);
+  });
+
   test('a malformed file is a CairnError naming what is wrong', () => {
     const dir = tempDir(null);
     const broken = (data: unknown) => () => readLocomo(writeData(dir, data, `bad-${Math.random()}.json`));
@@ -126,6 +151,8 @@ describe('dataset and transcripts', () => {
       [conv({ conversation: { session_1_date_time: 'yesterday', session_1: [] } }), /conversation\.session_1_date_time is not a date like/],
       [conv({ conversation: { session_1_date_time: '1:56 pm on 8 May, 2023', session_1: [{ speaker: 'Ana', dia_id: 'D1:1' }] } }), /conversation\.session_1\[0\]\.text is not a string \(got nothing: the field is missing\)/],
       [conv({ qa: [{ question: 'q', evidence: ['D1:1'], category: 9 }] }), /qa\[0\]\.category is not a category 1–5/],
+      [conv({ qa: [{ question: 'q', evidence: ['D1:1'], category: 'two' }] }), /qa\[0\]\.category is not a category 1–5 \(got "two"\)/],
+      [conv({ qa: [{ question: 'q', evidence: 7, category: 1 }] }), /qa\[0\]\.evidence is not a list \(got number\)/],
       [[SYNTHETIC[0], SYNTHETIC[0]], /sample_id "conv-1" appears twice/],
     ];
     for (const [data, message] of cases) assert.throws(broken(data), (err: unknown) => err instanceof CairnError && err.code === 'INVALID_INPUT' && message.test(err.message), String(message));

@@ -49,14 +49,52 @@ const ADVERSARIAL = 5;
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
-/** "1:56 pm on 8 May, 2023" → ISO (read as UTC); null when it is not such a date. */
+/** A month by its name or first three letters ("Sept" too); -1 when it is none. */
+function monthIndex(name: string): number {
+  const n = name.toLowerCase();
+  return n.length >= 3 ? MONTHS.findIndex((m) => m === n || (n.length <= 4 && m.startsWith(n))) : -1;
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+const CLOCK = /\b(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})(?::(\d{2}))?\b/i;
+const DAY_MONTH_YEAR = /\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([A-Za-z]+)\.?,?\s+(\d{4})\b/;
+const MONTH_DAY_YEAR = /\b([A-Za-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b/;
+const ISO_DAY = /\b(\d{4})-(\d{2})-(\d{2})\b/;
+
+/**
+ * A session date → ISO (read as UTC, as the file gives no zone); null when it names no day.
+ * LoCoMo writes "1:56 pm on 8 May, 2023"; files in its format made elsewhere may write
+ * "8 May 2023", "May 8, 2023 at 13:56" or ISO, so any of those is read too (a time is optional).
+ */
 export function parseLocomoDate(s: string): string | null {
-  const m = /^\s*(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})\s*$/i.exec(s);
-  const month = m ? MONTHS.indexOf(m[5]!.toLowerCase()) : -1;
-  if (!m || month < 0) return null;
-  const hour = (Number(m[1]) % 12) + (m[3]!.toLowerCase() === 'pm' ? 12 : 0);
-  const time = Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2]));
-  return Number.isNaN(time) ? null : new Date(time).toISOString();
+  const text = s.trim().slice(0, 100);
+  if (ISO_TIME.test(text)) {
+    const ms = Date.parse(text);
+    return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+  }
+  let day: { y: number; m: number; d: number } | null = null;
+  const iso = ISO_DAY.exec(text);
+  if (iso) day = { y: Number(iso[1]), m: Number(iso[2]) - 1, d: Number(iso[3]) };
+  const dmy = day ? null : DAY_MONTH_YEAR.exec(text);
+  if (dmy && monthIndex(dmy[2]!) >= 0) day = { y: Number(dmy[3]), m: monthIndex(dmy[2]!), d: Number(dmy[1]) };
+  const mdy = day ? null : MONTH_DAY_YEAR.exec(text);
+  if (mdy && monthIndex(mdy[1]!) >= 0) day = { y: Number(mdy[3]), m: monthIndex(mdy[1]!), d: Number(mdy[2]) };
+  if (!day) return null;
+  const clock = CLOCK.exec(text.replace(ISO_DAY, ' '));
+  let hour = 0;
+  let minute = 0;
+  if (clock) {
+    const half = clock[4]?.toLowerCase();
+    hour = Number(clock[1] ?? clock[5]);
+    minute = Number(clock[2] ?? clock[6]);
+    if (half ? hour < 1 || hour > 12 : hour > 23) return null;
+    if (half) hour = (hour % 12) + (half === 'p' ? 12 : 0);
+    if (minute > 59) return null;
+  }
+  const at = new Date(Date.UTC(day.y, day.m, day.d, hour, minute));
+  // Date.UTC rolls 31 February over to March: a day that does not round-trip is no day.
+  if (at.getUTCFullYear() !== day.y || at.getUTCMonth() !== day.m || at.getUTCDate() !== day.d) return null;
+  return at.toISOString();
 }
 
 /**
@@ -124,7 +162,7 @@ function readTurns(r: Reader, conv: Json, where: string): LocomoTurn[] {
   for (const key of sessionKeys(conv)) {
     const dateKey = `${key}_date_time`;
     const when = parseLocomoDate(r.string(conv[dateKey], `${where}: conversation.${dateKey}`));
-    if (!when) r.fail(`${where}: conversation.${dateKey}`, `is not a date like "1:56 pm on 8 May, 2023" (got ${describe(conv[dateKey])})`);
+    if (!when) r.fail(`${where}: conversation.${dateKey}`, `is not a date like "1:56 pm on 8 May, 2023" or 2023-05-08 (got ${describe(conv[dateKey])})`);
     r.array(conv[key], `${where}: conversation.${key}`).forEach((raw, i) => {
       const at = `${where}: conversation.${key}[${i}]`;
       const t = r.object(raw, at);
@@ -159,9 +197,12 @@ function readConversation(r: Reader, raw: unknown, index: number): LocomoConvers
     const at = `${where}: qa[${i}]`;
     const q = r.object(rawQ, at);
     const question = r.string(q.question, `${at}.question`);
-    const category = q.category;
+    // A category written as text ("2") is read as its number.
+    const category = typeof q.category === 'string' && /^\s*\d+\s*$/.test(q.category) ? Number(q.category) : q.category;
     if (typeof category !== 'number' || !Number.isInteger(category) || category < 1 || category > ADVERSARIAL) r.fail(`${at}.category`, `is not a category 1–5 (got ${describe(category)})`);
-    const rawEvidence = q.evidence === undefined ? [] : r.array(q.evidence, `${at}.evidence`).map((e, j) => r.string(e, `${at}.evidence[${j}]`));
+    // One id, or several, may be written as a single string rather than a list ("D1:3; D2:4").
+    const evidenceList = typeof q.evidence === 'string' ? [q.evidence] : q.evidence;
+    const rawEvidence = evidenceList === undefined ? [] : r.array(evidenceList, `${at}.evidence`).map((e, j) => r.string(e, `${at}.evidence[${j}]`));
     if (category === ADVERSARIAL) {
       excluded.adversarial++;
       return;
