@@ -10,6 +10,7 @@ import { CairnError } from '../../src/core/errors.js';
 import { normaliseEvidence, parseLocomoDate, readLocomo } from '../../src/eval/locomo/dataset.js';
 import { answerShown, coveredIds, questionAnswerShown, recallAtBudget, returnedTexts, recallAtK, summarise, tokensAtK, type QuestionOutcome, type RankedResult } from '../../src/eval/locomo/metrics.js';
 import { namespaceOf, transcriptLines } from '../../src/eval/locomo/transcripts.js';
+import { barLine } from '../../src/eval/locomo/report.js';
 import { pickVariants, resolveVariant, VARIANTS } from '../../src/eval/locomo/variants.js';
 import { json, runCli, tempHomes, type RunResult } from '../helpers/cli.js';
 import { FakeLlmServer, reply } from '../helpers/fake-llm.js';
@@ -175,6 +176,21 @@ describe('answer words shown', () => {
     assert.equal(answerShown('<script>beagle</script>', ['a beagle']), 0.5);
     assert.equal(answerShown('東京 tower', ['東京 and the tower']), 1);
     assert.equal(answerShown('beagle', ['beagle '.repeat(100_000)]), 1);
+  });
+});
+
+describe('the bar line', () => {
+  const q = (category: number, found: boolean): QuestionOutcome => ({ conversation: 'c', question: 'q', category, evidence: ['A'], results: found ? [r(['A'], 10)] : [], latencyMs: 1 });
+
+  test('a category the file has no questions of is not judged; one it has is', () => {
+    const line = barLine(summarise([q(1, true), q(2, true), q(4, true)]));
+    assert.match(line, /✓ overall @10 ≥ 0\.85/);
+    assert.match(line, /✓ multi-hop @10 ≥ 0\.65/);
+    assert.match(line, /– open-domain @10 ≥ 0\.6 \(no such questions\)/);
+    assert.match(line, /✓ every category @20 ≥ 0\.8/);
+    const missed = barLine(summarise([q(1, true), q(2, true), q(3, false), q(4, true)]));
+    assert.match(missed, /✗ open-domain @10 ≥ 0\.6 ·/);
+    assert.match(missed, /✗ every category @20/);
   });
 });
 
