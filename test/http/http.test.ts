@@ -746,6 +746,9 @@ describe('cairn serve (the real CLI)', () => {
     assert.ok(storeBody.properties.category.enum.includes('decision'));
     const q = doc.paths['/v1/namespaces/{ns}/search'].get.parameters.find((p: any) => p.name === 'q');
     assert.equal(q.required, true);
+    assert.ok(doc.paths['/v1/namespaces/{ns}/search'].get.parameters.some((p: any) => p.name === 'asOf'), 'asOf in the query string');
+    const searchSchema = JSON.stringify(doc.paths['/v1/namespaces/{ns}/search'].post);
+    assert.ok(searchSchema.includes('asOf') || JSON.stringify(doc.components ?? {}).includes('asOf'), 'asOf in the body');
   });
 
   test('/mcp on the real server: listTools with a bearer token and X-Cairn-Namespace', async () => {
