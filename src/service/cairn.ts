@@ -73,6 +73,8 @@ export interface SearchResponse {
   degraded?: string;
   /** What query rewriting added, or why it was skipped (only when rewriting was asked for). */
   rewrite?: RewriteOutcome;
+  /** The moment the search was asked as of (ISO), when it was given. */
+  asOf?: string;
 }
 
 /**
@@ -270,7 +272,7 @@ export class Cairn {
         },
       },
     );
-    return { namespace: ns, query: input.query, mode, results, ...(degraded ? { degraded } : {}), ...(rewrite ? { rewrite } : {}) };
+    return { namespace: ns, query: input.query, mode, results, ...(degraded ? { degraded } : {}), ...(rewrite ? { rewrite } : {}), ...(input.asOf ? { asOf: input.asOf } : {}) };
   }
 
   private rewriteQuery(namespace: string, query: string, now: number): Promise<RewriteOutcome> {

@@ -207,6 +207,9 @@ describe('search filters (BM25 only)', { concurrency: 2 }, () => {
     assert.deepEqual((await search('kubernetes', '--as-of', '7d')).sort(), [ids.month, ids.old].sort());
     // 60 days before "a week ago" still reaches the month-old entry; until cannot reach past as-of.
     assert.deepEqual(await search('kubernetes', '--as-of', '7d', '--since', '60d', '--until', '2099-01-01'), [ids.month]);
+    const none = await runCli(['search', 'kubernetes', '--as-of', '2000-01-01'], { home: h });
+    assert.match(none.stdout, /^No results in namespace default as of 2000-01-01T00:00:00\.000Z\.$/m);
+    assert.equal((await cliJson(['search', 'kubernetes', '--as-of', '2021-01-01', '--json'], { home: h })).asOf, '2021-01-01T00:00:00.000Z');
   });
 
   test('--category filters, repeatable and comma-separated', async () => {

@@ -132,6 +132,7 @@ const SCHEMAS: Record<string, Json> = {
             properties: { status: { type: 'string', enum: ['used', 'skipped'] }, queries: { type: 'array', items: { type: 'string' } }, keywords: { type: 'array', items: { type: 'string' } }, cached: { type: 'boolean' }, latencyMs: { type: 'number' }, reason: { type: 'string' } },
             required: ['status'],
           },
+          asOf: { type: 'string', format: 'date-time', description: 'the moment the search was asked as of, when asOf was given' },
         },
       },
       {

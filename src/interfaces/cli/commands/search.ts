@@ -57,7 +57,9 @@ function show(res: SearchResponse, cmd: Command, explain: boolean): void {
   else if (res.rewrite && explain) {
     print(`rewritten${res.rewrite.cached ? ' (cached)' : ` in ${res.rewrite.latencyMs} ms`}: ${[...res.rewrite.queries.map((q) => `"${q}"`), ...res.rewrite.keywords].join(', ')}`);
   }
-  if (res.results.length === 0) return print(`No results in namespace ${res.namespace}.`);
+  const asOf = res.asOf ? ` as of ${res.asOf}` : '';
+  if (res.results.length === 0) return print(`No results in namespace ${res.namespace}${asOf}.`);
+  if (asOf && explain) print(`searched${asOf}`);
   print(res.results.map((r, i) => formatResult(r, i + 1, explain)).join('\n'));
 }
 
