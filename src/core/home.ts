@@ -24,7 +24,9 @@ function underTestRunner(): boolean {
 
 /** Resolves the data directory from an explicit value, then CAIRN_HOME, then ~/.cairn. */
 export function resolveHome(explicit?: string): HomePaths {
-  const chosen = explicit ?? process.env.CAIRN_HOME;
+  // An empty CAIRN_HOME is unset (as XDG variables are): `CAIRN_HOME= cairn …` means the default.
+  const fromEnv = process.env.CAIRN_HOME === '' ? undefined : process.env.CAIRN_HOME;
+  const chosen = explicit ?? fromEnv;
   if (!chosen && underTestRunner()) {
     throw new CairnError(ERROR_CODES.CONFIG, 'Refusing to use the default home (~/.cairn) under test: set CAIRN_HOME or --home');
   }

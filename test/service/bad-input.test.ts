@@ -334,6 +334,11 @@ describe('bad input', () => {
         assert.equal(resolveHome().database, join(home, 'cairn.db'));
         for (const bad of ['   ', 'a\0b']) await rejectsCode(() => resolveHome(bad), 'CONFIG', /non-empty/);
         await rejectsCode(() => resolveHome(''), 'CONFIG');
+        // An empty CAIRN_HOME is unset: here, under the test runner, that is the refused default.
+        process.env.CAIRN_HOME = '';
+        await rejectsCode(() => resolveHome(), 'CONFIG', /Refusing to use the default home/);
+        process.env.CAIRN_HOME = '   ';
+        await rejectsCode(() => resolveHome(), 'CONFIG', /non-empty/);
       } finally {
         if (saved.home === undefined) delete process.env.CAIRN_HOME;
         else process.env.CAIRN_HOME = saved.home;
