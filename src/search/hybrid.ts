@@ -11,7 +11,7 @@ import { finalScore, fuse, type RankingOptions, type Relevance, type ScoreParts 
 import { isAbout, namedSpeakers } from './speakers.js';
 import { anchorTurnId, contextFor, contextProvenance, matchTurn, neighbourIndex, type ContextTurn } from './neighbours.js';
 import type { VectorIndex } from './vector-index.js';
-import { bestPassage, passagesOf } from '../embed/passages.js';
+import { bestPassage, PASSAGE_CHARS, passagesOf } from '../embed/passages.js';
 import { inTimeWindow, type TimeWindow } from './query-time.js';
 
 /** When filters leave fewer than the limit among ANN candidates, exact-scan at most this many. */
@@ -185,7 +185,12 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     // A long text (over 400 characters, embed/passages.ts) counts as close as its whole and its closest passage together.
     const w = ranking.passageWeight;
     if (w > 0 && cosines.size > 0) {
-      for (const [seq, packed] of await store.getVectors(vectorSide.passageModel, [...cosines.keys()])) {
+      // Only a text past PASSAGE_CHARS has passages; the row of a shorter one is empty, and reading
+      // those rows cost ~0.5 ms a search at 100k memories. A neighbour's length is bounded by its bytes.
+      const indexed = new Map<number, number>(entries.map((e) => [e.seq, e.indexedChars]));
+      for (const n of neighbours.values()) for (const x of [...n.before, ...n.after]) if (x.entrySeq !== null && !indexed.has(x.entrySeq)) indexed.set(x.entrySeq, x.entryBytes ?? Infinity);
+      const long = [...cosines.keys()].filter((seq) => (indexed.get(seq) ?? Infinity) > PASSAGE_CHARS);
+      for (const [seq, packed] of await store.getVectors(vectorSide.passageModel, long)) {
         const best = bestPassage(queryVec, packed);
         if (best === null) continue;
         cosines.set(seq, (1 - w) * cosines.get(seq)! + w * best.score);

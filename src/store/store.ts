@@ -49,6 +49,8 @@ export interface IndexEntry {
   current: boolean;
   validTo: string | null;
   provenance: Provenance[];
+  /** Length of the text the index holds for it (the shown text, plus tags and entities for a memory). */
+  indexedChars: number;
 }
 
 export interface SpeakerCount {
@@ -56,11 +58,18 @@ export interface SpeakerCount {
   turns: number;
 }
 
+/** A turn near another, with its index entry's seq and the UTF-8 bytes of its indexed text (at least its length). */
+export interface NeighbourTurn {
+  turn: Turn;
+  entrySeq: number | null;
+  entryBytes: number | null;
+}
+
 /** The turns just before and after a turn in its session, with the index entry of each. */
 export interface NeighbourTurns {
   turnId: string;
-  before: Array<{ turn: Turn; entrySeq: number | null }>;
-  after: Array<{ turn: Turn; entrySeq: number | null }>;
+  before: NeighbourTurn[];
+  after: NeighbourTurn[];
 }
 
 export interface EntryFilter {

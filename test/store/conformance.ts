@@ -403,6 +403,13 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         // Namespaces are walls: the same ids asked for from another namespace find nothing.
         assert.deepEqual(await store.turnNeighbours(OTHER, [m3!.id], 2), []);
         assert.deepEqual(await store.turnNeighbours(NS, [], 2), []);
+        // Bytes of a neighbour's indexed text bound its length from above (search reads passages by it).
+        const text = 'Café ☕ at noon';
+        const [accented, next] = (await store.addTurns([turn({ messageId: 'a1', sessionId: 's3', text }), turn({ messageId: 'a2', sessionId: 's3' })])).inserted;
+        const near = (await store.turnNeighbours(NS, [next!.id], 1))[0]!.before[0];
+        assert.equal(near!.turn.id, accented!.id);
+        assert.equal(near!.entryBytes, Buffer.byteLength(text));
+        assert.ok(near!.entryBytes! > text.length);
       });
 
       it('addTurns inserts, counts duplicates by namespace + session + message id, getTurn returns them', async () => {
@@ -622,6 +629,10 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         for (const h of hits) assert.ok(Number.isFinite(h.score) && h.score > 0, `score ${h.score}`);
         assert.ok(hits[0]!.score >= hits[1]!.score, 'higher score first');
         assert.equal((await store.getEntries(NS, [hits[0]!.seq]))[0]!.refId, a.id, 'the entry matching more terms ranks first');
+        // What the index holds: the text, and a memory's tags and entities with it.
+        const tagged = (await add('Queue retries are capped', { tags: ['ops'], entities: ['RabbitMQ'] })).memory;
+        const [taggedEntry] = await store.getEntries(NS, [await seqOf(NS, tagged.id, ['retries'])]);
+        assert.equal(taggedEntry!.indexedChars, 'Queue retries are capped\nops\nRabbitMQ'.length);
         assert.equal((await store.keywordSearch(NS, ['decided'], 1)).length, 1);
         assert.deepEqual(await store.keywordSearch(NS, [], 10), []);
       });

@@ -15,18 +15,18 @@ export function countSpeakers(db: Database, namespace: string, names: ReadonlyMa
   for (const [name, n] of names) upsert.run(namespace, name, n);
 }
 
-type Row = TurnRow & { seq: number; entry_seq: number | null };
+type Row = TurnRow & { seq: number; entry_seq: number | null; entry_bytes: number | null };
 
 export function turnNeighbours(db: Database, namespace: string, turnIds: readonly string[], radius: number): NeighbourTurns[] {
   if (turnIds.length === 0) return [];
   // One query finds every anchor; each side is then one indexed range read.
   const anchors = stmt(db, 'SELECT id, seq, session_id FROM turns WHERE namespace = ? AND id IN (SELECT value FROM json_each(?))').all(namespace, JSON.stringify(turnIds)) as Array<{ id: string; seq: number; session_id: string }>;
   const byId = new Map(anchors.map((a) => [a.id, a]));
-  const withEntry = `SELECT t.*, e.seq AS entry_seq FROM turns t LEFT JOIN entries e ON e.kind = 'turn' AND e.ref_id = t.id`;
+  const withEntry = `SELECT t.*, e.seq AS entry_seq, length(CAST(e.body AS BLOB)) AS entry_bytes FROM turns t LEFT JOIN entries e ON e.kind = 'turn' AND e.ref_id = t.id`;
   const before = stmt(db, `${withEntry} WHERE t.namespace = ? AND t.session_id = ? AND t.seq < ? ORDER BY t.seq DESC LIMIT ?`);
   const after = stmt(db, `${withEntry} WHERE t.namespace = ? AND t.session_id = ? AND t.seq > ? ORDER BY t.seq LIMIT ?`);
   const out: NeighbourTurns[] = [];
-  const lift = (r: Row) => ({ turn: turnFromRow(r), entrySeq: r.entry_seq });
+  const lift = (r: Row) => ({ turn: turnFromRow(r), entrySeq: r.entry_seq, entryBytes: r.entry_bytes });
   for (const id of turnIds) {
     const a = byId.get(id);
     if (!a) continue;

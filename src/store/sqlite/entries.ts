@@ -119,14 +119,14 @@ function entryFromRow(r: EntryRow): IndexEntry {
     return {
       seq: r.seq, namespace: r.namespace, kind: r.kind, refId: r.ref_id, text: r.d_text ?? r.body, time: r.time,
       createdAt: r.d_created ?? r.time, category: r.category, importance: r.importance, current: r.current === 1,
-      validTo: null, provenance: documentProvenance(r),
+      validTo: null, provenance: documentProvenance(r), indexedChars: r.body.length,
     };
   }
   if (r.kind === 'memory') {
     return {
       seq: r.seq, namespace: r.namespace, kind: r.kind, refId: r.ref_id, text: r.m_text ?? r.body, time: r.time,
       createdAt: r.m_created ?? r.time, category: r.category, importance: r.importance, current: r.current === 1,
-      validTo: r.m_valid_to, provenance: r.m_prov ? (JSON.parse(r.m_prov) as Provenance[]) : [],
+      validTo: r.m_valid_to, provenance: r.m_prov ? (JSON.parse(r.m_prov) as Provenance[]) : [], indexedChars: r.body.length,
     };
   }
   const prov: Provenance = {
@@ -144,7 +144,7 @@ function entryFromRow(r: EntryRow): IndexEntry {
   return {
     seq: r.seq, namespace: r.namespace, kind: r.kind, refId: r.ref_id, text: r.t_text ?? r.body, time: r.time,
     createdAt: r.t_created ?? r.time, category: r.category, importance: r.importance, current: r.current === 1,
-    validTo: null, provenance: r.kind === 'turn' ? [prov] : [],
+    validTo: null, provenance: r.kind === 'turn' ? [prov] : [], indexedChars: r.body.length,
   };
 }
 
