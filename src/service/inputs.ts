@@ -13,15 +13,15 @@ const MAX_QUERY_CHARS = 2000;
 export const categorySchema = z.enum(CATEGORIES);
 export const kindSchema = z.enum(KINDS);
 
-const isoOrRelative = (label: string) =>
-  z.string().transform((v, ctx) => {
-    try {
-      return parseTime(v, label);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', message: (err as Error).message });
-      return z.NEVER;
-    }
-  });
+/** The reason a time (ISO or an age like 7d) cannot be read, or null when it can. */
+function timeProblem(value: string, label: string): string | null {
+  try {
+    parseTime(value, label);
+    return null;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
 
 /**
  * A time as written (ISO or an age like 7d), checked here but resolved by the caller against the
@@ -32,12 +32,20 @@ const timeText = (label: string) =>
     .string()
     .max(64, `${label} is longer than 64 characters`)
     .superRefine((v, ctx) => {
-      try {
-        parseTime(v, label);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-      }
+      const problem = timeProblem(v, label);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
     });
+
+/** A time resolved to ISO against now. */
+const isoOrRelative = (label: string) =>
+  z.string().transform((v, ctx) => {
+    const problem = timeProblem(v, label);
+    if (problem) {
+      ctx.addIssue({ code: 'custom', message: problem });
+      return z.NEVER;
+    }
+    return parseTime(v, label);
+  });
 
 const provenanceSchema = z.strictObject({
   source: z.string().max(200).optional(),
