@@ -32,6 +32,18 @@ export interface SupersedeResult {
 
 export type ImportOutcome = 'imported' | 'exists' | 'merged';
 
+/**
+ * Words an entry is also found by, beside its own text: what the places it names imply (its
+ * region, country, continent). Computed when an entry is written; the keyword index holds them,
+ * search never shows them.
+ */
+export interface EntryKeys {
+  /** Changes whenever `keys` would answer differently: entries keyed by another version are keyed again on open. */
+  readonly version: string;
+  /** Space-separated keys for an entry's indexed text ('' for none). */
+  keys(text: string): string;
+}
+
 /** One searchable unit of any layer, with the metadata search filters and ranks on. */
 export interface IndexEntry {
   seq: number;

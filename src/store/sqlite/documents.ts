@@ -2,6 +2,7 @@
 // search and embedding treat them like everything else. A file is replaced whole, in one
 // transaction, so a search never sees half of an old version and half of a new one.
 import type { Database } from 'better-sqlite3';
+import { keysOf } from './keys.js';
 import { stmt } from './statements.js';
 import { newId } from '../../core/ids.js';
 import { invalidInput } from '../../core/errors.js';
@@ -61,14 +62,15 @@ export function replaceDocument(db: Database, input: ReplaceDocumentInput, now: 
       );
       const insertEntry = stmt(
         db,
-        `INSERT INTO entries (namespace, kind, ref_id, body, time, category, importance, current)
-         VALUES (?, 'document', ?, ?, ?, NULL, NULL, 1)`,
+        `INSERT INTO entries (namespace, kind, ref_id, body, keys, time, category, importance, current)
+         VALUES (?, 'document', ?, ?, ?, ?, NULL, NULL, 1)`,
       );
       const at = Date.parse(now);
       for (const [i, c] of input.chunks.entries()) {
         const id = newId('x', at);
         insertDoc.run(id, namespace, input.sourceId, path, i, c.heading, c.text, c.startLine, c.endLine, input.fileHash, input.time, now);
-        insertEntry.run(namespace, id, documentBody(c.heading, c.text), input.time);
+        const body = documentBody(c.heading, c.text);
+        insertEntry.run(namespace, id, body, keysOf(db, body), input.time);
       }
       return { inserted: input.chunks.length, removed, unchanged: false };
     })

@@ -1,6 +1,7 @@
 // Memory persistence for SQLite as plain functions over a database handle. Each public operation
 // is one immediate transaction: dedup check and insert cannot interleave with another process.
 import type { Database } from 'better-sqlite3';
+import { keysOf } from './keys.js';
 import { stmt } from './statements.js';
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
@@ -18,10 +19,11 @@ export function memoryEntryBody(m: Pick<Memory, 'text' | 'tags' | 'entities'>): 
 }
 
 function insertEntry(db: Database, m: Memory): void {
+  const body = memoryEntryBody(m);
   stmt(db, 
-    `INSERT INTO entries (namespace, kind, ref_id, body, time, category, importance, current)
-     VALUES (?, 'memory', ?, ?, ?, ?, ?, ?)`,
-  ).run(m.namespace, m.id, memoryEntryBody(m), m.eventTime ?? m.createdAt, m.category, m.importance, m.validTo === null ? 1 : 0);
+    `INSERT INTO entries (namespace, kind, ref_id, body, keys, time, category, importance, current)
+     VALUES (?, 'memory', ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(m.namespace, m.id, body, keysOf(db, body), m.eventTime ?? m.createdAt, m.category, m.importance, m.validTo === null ? 1 : 0);
 }
 
 function insertRow(db: Database, m: Memory): void {
@@ -87,8 +89,10 @@ function remention(db: Database, row: MemoryRow, input: Pick<NewMemory, 'tags' |
   stmt(db, 
     `UPDATE memories SET mentions = mentions + ?, updated_at = ?, tags = ?, provenance = ?, importance = ? WHERE seq = ?`,
   ).run(count, now, JSON.stringify(tags), JSON.stringify(provenance), importance, row.seq);
-  stmt(db, `UPDATE entries SET body = ?, importance = ? WHERE kind = 'memory' AND ref_id = ?`).run(
-    memoryEntryBody({ ...existing, tags }),
+  const body = memoryEntryBody({ ...existing, tags });
+  stmt(db, `UPDATE entries SET body = ?, keys = ?, importance = ? WHERE kind = 'memory' AND ref_id = ?`).run(
+    body,
+    keysOf(db, body),
     importance,
     existing.id,
   );

@@ -239,7 +239,37 @@ CREATE INDEX turns_ns_seq ON turns (namespace);
 CREATE INDEX memories_ns_seq ON memories (namespace);
 `;
 
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9];
+// Entry keys (store.ts EntryKeys): words an entry is found by beside its text, in a column of
+// their own so they can be recomputed (new gazetteer data) without touching the text, and never
+// shown. The keyword index is rebuilt over both columns. store_meta records which keys version the
+// entries carry.
+const V10 = `
+ALTER TABLE entries ADD COLUMN keys TEXT NOT NULL DEFAULT '';
+DROP TRIGGER entries_ai;
+DROP TRIGGER entries_ad;
+DROP TRIGGER entries_au;
+DROP TABLE entries_fts;
+CREATE VIRTUAL TABLE entries_fts USING fts5(
+  body, keys, content='entries', content_rowid='seq', tokenize='porter unicode61 remove_diacritics 2'
+);
+INSERT INTO entries_fts(entries_fts) VALUES ('rebuild');
+CREATE TRIGGER entries_ai AFTER INSERT ON entries BEGIN
+  INSERT INTO entries_fts(rowid, body, keys) VALUES (new.seq, new.body, new.keys);
+END;
+CREATE TRIGGER entries_ad AFTER DELETE ON entries BEGIN
+  INSERT INTO entries_fts(entries_fts, rowid, body, keys) VALUES ('delete', old.seq, old.body, old.keys);
+END;
+CREATE TRIGGER entries_au AFTER UPDATE OF body, keys ON entries BEGIN
+  INSERT INTO entries_fts(entries_fts, rowid, body, keys) VALUES ('delete', old.seq, old.body, old.keys);
+  INSERT INTO entries_fts(rowid, body, keys) VALUES (new.seq, new.body, new.keys);
+END;
+CREATE TABLE store_meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+`;
+
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

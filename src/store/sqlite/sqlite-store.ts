@@ -16,7 +16,9 @@ import type {
   NewApiToken,
   ReplaceDocumentInput,
   Store,
+  EntryKeys,
 } from '../store.js';
+import { useEntryKeys } from './keys.js';
 import { openDatabase, mapSqliteError, type OpenOptions } from './open.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import * as memories from './memories.js';
@@ -31,14 +33,25 @@ import { ensureNamespaceTx, namespaceStats } from './namespaces.js';
 
 const nowIso = (): string => new Date().toISOString();
 
+export interface SqliteStoreOptions extends OpenOptions {
+  /** Words entries are also found by (store.ts EntryKeys); without it, entries keep the keys they have. */
+  entryKeys?: EntryKeys;
+}
+
 export class SqliteStore implements Store {
   readonly backend = 'sqlite';
   readonly path: string;
   readonly db: Database;
 
-  constructor(path: string, options: OpenOptions = {}) {
+  constructor(path: string, options: SqliteStoreOptions = {}) {
     this.path = path;
     this.db = openDatabase(path, options);
+    try {
+      if (options.entryKeys && !options.readonly) useEntryKeys(this.db, options.entryKeys);
+    } catch (err) {
+      this.db.close();
+      throw mapSqliteError(err, path);
+    }
   }
 
   /** Runs a synchronous database operation, mapping SQLite errors to CairnErrors. */

@@ -1,6 +1,7 @@
 // Raw turns (Layer 4), sources and checkpoints for SQLite. Turns and the checkpoint that covers
 // them commit in one transaction: that is what makes capture exactly-once.
 import type { Database } from 'better-sqlite3';
+import { keysOf } from './keys.js';
 import { stmt } from './statements.js';
 import { newId } from '../../core/ids.js';
 import type { NewTurn, Source, Turn } from '../../core/types.js';
@@ -25,8 +26,8 @@ export function addTurns(db: Database, turns: readonly NewTurn[], checkpoint: Ch
      ON CONFLICT (namespace, session_id, message_id) DO NOTHING`,
   );
   const insertEntry = stmt(db, 
-    `INSERT INTO entries (namespace, kind, ref_id, body, time, category, importance, current, embed)
-     VALUES (?, 'turn', ?, ?, ?, NULL, NULL, 1, ?)`,
+    `INSERT INTO entries (namespace, kind, ref_id, body, keys, time, category, importance, current, embed)
+     VALUES (?, 'turn', ?, ?, ?, ?, NULL, NULL, 1, ?)`,
   );
   return db
     .transaction((): AddTurnsResult => {
@@ -71,7 +72,8 @@ export function addTurns(db: Database, turns: readonly NewTurn[], checkpoint: Ch
           duplicates++;
           continue;
         }
-        insertEntry.run(turn.namespace, turn.id, t.indexText ?? turn.text, turn.timestamp, isEmbeddable(turn.meta.kind, null) ? 1 : 0);
+        const body = t.indexText ?? turn.text;
+        insertEntry.run(turn.namespace, turn.id, body, keysOf(db, body), turn.timestamp, isEmbeddable(turn.meta.kind, null) ? 1 : 0);
         if (turn.speaker) {
           const counts = speakerCounts.get(turn.namespace) ?? new Map<string, number>();
           counts.set(turn.speaker, (counts.get(turn.speaker) ?? 0) + 1);
