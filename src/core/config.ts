@@ -196,6 +196,14 @@ export const judgeConfigSchema = z.strictObject({
   prefilter: z.boolean().default(true),
 });
 
+export const indexConfigSchema = z.strictObject({
+  /**
+   * Find texts by what the places they name imply: "a beach in Tampa" by "Florida", "state",
+   * "United States"; "our trip to Italy" by "European country" (GeoNames data, bundled).
+   */
+  places: z.boolean().default(true),
+});
+
 export const configSchema = z.strictObject({
   defaultNamespace: z
     .string()
@@ -211,6 +219,7 @@ export const configSchema = z.strictObject({
   judge: judgeConfigSchema.default(judgeConfigSchema.parse({})),
   embedder: embedderConfigSchema.default({ provider: 'use-lite' }),
   search: searchConfigSchema.default(searchConfigSchema.parse({})),
+  index: indexConfigSchema.default(indexConfigSchema.parse({})),
   limits: z
     .strictObject({
       /** Longest text accepted for one memory. */

@@ -13,6 +13,7 @@ import type { Embedder } from '../embed/embedder.js';
 import { createThreadedEmbedder } from '../embed/factory.js';
 import { passageModelId } from '../embed/passages.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
+import { NO_ENTRY_KEYS, placeEntryKeys } from '../memory/places/place-keys.js';
 import type { JudgeStats, SpeakerCount, Store } from '../store/store.js';
 import { hybridSearch, type SearchResult, type VectorSide } from '../search/hybrid.js';
 import { VectorIndex } from '../search/vector-index.js';
@@ -127,7 +128,8 @@ export class Cairn {
     // The embedder first: worker threads begin loading the model while the store opens.
     const embedder = options.embedder !== undefined ? options.embedder : createThreadedEmbedder(config.embedder, options.embedThreads ?? 0, { cacheDir: paths.cacheDir });
     try {
-      const store = new SqliteStore(paths.database, { busyTimeoutMs });
+      const entryKeys = config.index.places ? placeEntryKeys() : NO_ENTRY_KEYS;
+      const store = new SqliteStore(paths.database, { busyTimeoutMs, entryKeys });
       return new Cairn(paths, config, store, embedder, namespace);
     } catch (err) {
       if (options.embedder === undefined) await embedder?.close();

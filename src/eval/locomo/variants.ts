@@ -49,6 +49,7 @@ export const VARIANTS: readonly Variant[] = [
   { name: 'no when preference', description: 'default, but a question that asks when ("when did…", "what year…") does not prefer texts that state a time ("yesterday", "last Friday", "in March") (before 2026-11-22)', config: { search: { whenBoost: 0 } } },
   { name: 'no query focus', description: 'default with the query vector of the question alone', config: { search: { focusWeight: 0 } } },
   { name: 'plain min-max', description: 'default, but each side\'s min-max spans only its candidates\' scores, the weakest keyword match scoring as no match (before 2026-11-22)', config: { search: { minRange: 0 } } },
+  { name: 'no place keys', description: 'default, but texts are not also found by what the places they name imply (region, country, continent: index.places; before 2026-11-23)', config: { index: { places: false } } },
   { name: 'no importance', description: 'default without the judged-importance prior', config: { search: { importanceWeight: 0 } } },
   { name: 'hits up to the limit', description: 'default, but a result gathers its session\'s hits only from the hits that fill `limit` results (before 2026-11-22)', config: { search: { foldDepth: 1, foldPages: 1 } } },
   { name: 'fold depth 20 at any limit', description: 'default, but every search gathers from the hits that fill 20 results, a limit-20 search no further past its end (2026-11-22)', config: { search: { foldPages: 1 } } },
