@@ -19,6 +19,8 @@ describe('place keys', () => {
     assert.deepEqual(keysOf('Our trip to Italy was amazing').sort(), ['Europe', 'European', 'Italy', 'country'].sort());
     assert.ok(keysOf("Italy's food is the best").includes('European'), 'a possessive still names the place');
     assert.ok(keysOf('I grew up in the UK').includes('Britain'));
+    const georgia = keysOf('We spent the summer in Georgia');
+    assert.ok(georgia.includes('Asia') && georgia.includes('United'), `the country and the US state: ${georgia}`);
   });
 
   it('multi-word names, big cities without a cue, and names without their accents', () => {

@@ -70,7 +70,13 @@ function build(): Gazetteer {
   // Two letters only as a country's capitals ("UK", "US"): shorter names match too much.
   const add = (name: string, place: Place): void => {
     const ok = (n: string): boolean => n.length >= 3 || (place.kind === 'country' && /^[A-Z]{2}$/.test(n));
-    for (const n of new Set([name, foldDiacritics(name)])) if (ok(n) && !byName.has(n)) byName.set(n, place);
+    for (const n of new Set([name, foldDiacritics(name)])) {
+      if (!ok(n)) continue;
+      const known = byName.get(n);
+      if (!known) byName.set(n, place);
+      // A country that is also another country's division ("Georgia") implies both.
+      else if (known.kind === 'country' && place.kind === 'division') byName.set(n, { ...known, keys: words([known.keys, place.keys]) });
+    }
   };
 
   const countryKeys = new Map<string, string>();
