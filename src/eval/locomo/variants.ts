@@ -30,7 +30,7 @@ const TUNED = { ...COVERAGE, bm25Weight: 0.5, vectorWeight: 0.5, minRange: 0.5, 
 
 export const VARIANTS: readonly Variant[] = [
   { name: 'default', description: 'the default offline configuration (hybrid search, bundled use-lite embedder, heuristic judge)', config: {} },
-  { name: 'plain hybrid', description: 'min-max fusion 0.6·BM25 + 0.4·vector, importance 0.1, 100 candidates, one hit per result, nothing else (no time preferences, no passages)', config: { search: PLAIN } },
+  { name: 'plain hybrid', description: 'min-max fusion 0.6·BM25 + 0.4·vector, importance 0.1, 100 candidates, one hit per result, nothing else (no time preferences, no passages; the index\'s place keys, as every row but "no place keys" has)', config: { search: PLAIN } },
   { name: '+ speaker', description: 'plain + the speaker factor (×2) for people the query names, their names no longer keywords', config: { search: SPEAKER } },
   { name: '+ neighbours', description: '+ speaker + half the relevance of the better of the turns right before and after', config: { search: NEIGHBOURS } },
   { name: '+ coverage', description: '+ neighbours + relevance scaled by the share of query words a text has (0.5), a word only in the turn before or after counting half', config: { search: COVERAGE } },
