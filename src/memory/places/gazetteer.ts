@@ -18,6 +18,8 @@ export interface Place {
 export interface Gazetteer {
   /** Places by their name as written, and by that name without diacritics. */
   byName: ReadonlyMap<string, Place>;
+  /** The first word of every name in byName. */
+  firstWords: ReadonlySet<string>;
   /** Names the data and rules (gazetteerVersion): keys change when it does. */
   version: string;
 }
@@ -114,7 +116,8 @@ function build(): Gazetteer {
     add(c.name, place);
     if (c.altName && /^[\p{L} .'-]+$/u.test(c.altName)) add(c.altName, place);
   }
-  return { byName, version: gazetteerVersion() };
+  const firstWords = new Set([...byName.keys()].map((n) => n.split(' ')[0]!));
+  return { byName, firstWords, version: gazetteerVersion() };
 }
 
 /** Names the data and the rules that read it, without loading the data. */

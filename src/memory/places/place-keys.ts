@@ -12,6 +12,7 @@ import { BIG_CITY, foldDiacritics, gazetteer, gazetteerVersion, type Gazetteer, 
 
 const WORD = /[\p{Lu}\p{Ll}\p{Lt}][\p{L}\p{M}'’.-]*/gu;
 const MAX_NAME_WORDS = 4;
+const NON_ASCII = /[^\x00-\x7f]/;
 /** Lower-case words inside a place name ("Rio de Janeiro", "Stratford upon Avon"). */
 const CONNECTORS = new Set(['de', 'del', 'da', 'do', 'la', 'le', 'les', 'los', 'las', 'of', 'on', 'upon', 'am', 'an', 'der', 'di', 'el', 'y']);
 /** Words after which a name is where someone is, goes or comes from. */
@@ -32,22 +33,34 @@ const MOVING = new Set([
 
 interface Word { text: string; start: number; end: number; capital: boolean }
 
+const CAPITALISED = /\p{Lu}[\p{L}\p{M}'’.-]*/gu;
+
+/** A word without its possessive or trailing punctuation: "Italy's" → "Italy", "D.C." → "D.C". */
+function bare(word: string): string {
+  return word.replace(/['’]s$/, '').replace(/[.'’-]+$/, '');
+}
+
 /** Space-separated keys for the places `text` names ('' for none), from the bundled gazetteer. */
 export function placeKeys(text: string, places: Gazetteer = gazetteer()): string {
-  if (!/\p{Lu}/u.test(text)) return '';
+  // Most texts have no capitalised word that begins a place name: one lookup per capitalised word.
+  const begins = (w: string): boolean => places.firstWords.has(w) || (NON_ASCII.test(w) && places.firstWords.has(foldDiacritics(w)));
+  let any = false;
+  for (const m of text.matchAll(CAPITALISED)) if ((any = begins(bare(m[0])))) break;
+  if (!any) return '';
   const words: Word[] = [];
   for (const m of text.matchAll(WORD)) {
-    const w = m[0].replace(/['’]s$/, '').replace(/[.'’-]+$/, '');
+    const w = bare(m[0]);
     words.push({ text: w, start: m.index, end: m.index + w.length, capital: /^\p{Lu}/u.test(w) });
   }
   const keys = new Set<string>();
   for (let i = 0; i < words.length; i++) {
-    if (!words[i]!.capital) continue;
+    const first = words[i]!;
+    if (!first.capital || !begins(first.text)) continue;
     for (let len = Math.min(MAX_NAME_WORDS, words.length - i); len >= 1; len--) {
       const span = words.slice(i, i + len);
       if (!isName(text, span)) continue;
       const name = text.slice(span[0]!.start, span.at(-1)!.end);
-      const place = places.byName.get(name) ?? places.byName.get(foldDiacritics(name));
+      const place = places.byName.get(name) ?? (NON_ASCII.test(name) ? places.byName.get(foldDiacritics(name)) : undefined);
       if (!place || !readsAsPlace(text, words, i, len, place)) continue;
       for (const k of place.keys.split(' ')) keys.add(k);
       i += len - 1;
