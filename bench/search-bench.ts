@@ -84,7 +84,7 @@ export interface ScaleResult {
   ratio: { p50: number; p95: number };
   recall: { hnsw: number; vectorMode: number };
   hitAt10: { bm25: number; vector: number; hybrid: number; baseline: number; exactVector: number };
-  rss: { afterSearch: number; afterUseLite: number; peak: number };
+  rss: { afterSearch: number; afterUseLite: number; peak: number; fileAfterSearch?: number };
   size: { homeBytes: number; perMemory: number; files: Record<string, number>; tables: Record<string, number> };
   probes: { remember: Dist; vectorStatsMs: number; entriesMissingVectorMs: number; statusMs: number };
   notes: string[];
@@ -95,6 +95,16 @@ function log(msg: string): void {
 }
 
 const now = (): number => performance.now();
+
+/** RssFile from /proc/self/status (Linux): resident pages backed by files, mapped databases included. */
+function rssFileBytes(): number | undefined {
+  try {
+    const kb = /^RssFile:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    return kb === undefined ? undefined : Number(kb) * 1024;
+  } catch {
+    return undefined;
+  }
+}
 
 /** OpenClaw's buildFtsQuery: ASCII word tokens, quoted, OR-ed (stop words included). */
 function openclawFtsQuery(raw: string): string | null {
@@ -317,6 +327,7 @@ async function runScale(n: number, queryCount: number, seed: number, keep: boole
   }
   const recall = { hnsw: recallHits.hnsw / (queries.length * LIMIT), vectorMode: recallHits.vectorMode / (queries.length * LIMIT) };
   const rssAfterSearch = process.memoryUsage().rss;
+  const rssFileAfterSearch = rssFileBytes();
 
   // 8. Query embedding with the real model, alone and inside a real hybrid search.
   let useLite: ScaleResult['useLite'];
@@ -475,7 +486,7 @@ async function runScale(n: number, queryCount: number, seed: number, keep: boole
       baseline: baselineHits / baselineQueries,
       exactVector: exactHit,
     },
-    rss: { afterSearch: rssAfterSearch, afterUseLite: rssAfterUseLite, peak: process.resourceUsage().maxRSS * 1024 },
+    rss: { afterSearch: rssAfterSearch, afterUseLite: rssAfterUseLite, peak: process.resourceUsage().maxRSS * 1024, fileAfterSearch: rssFileAfterSearch },
     size: { homeBytes: size.total, perMemory: size.total / n, files: size.files, tables },
     probes: { remember: dist(rememberTimes), vectorStatsMs, entriesMissingVectorMs, statusMs },
     notes: [...new Set(notes)],
@@ -517,6 +528,7 @@ export function renderScale(r: ScaleResult): string {
     ['vector-mode recall@10 vs exact (end to end)', pct(r.recall.vectorMode), '', ''],
     ['target memory in top 10: bm25 / vector / hybrid / baseline / exact-vector', `${pct(r.hitAt10.bm25)} / ${pct(r.hitAt10.vector)} / ${pct(r.hitAt10.hybrid)} / ${pct(r.hitAt10.baseline)} / ${pct(r.hitAt10.exactVector)}`, '', ''],
     ['RSS after searches (before use-lite) / after use-lite / peak (peak includes the bench\'s own float copy of the vectors)', `${mb(r.rss.afterSearch)} / ${mb(r.rss.afterUseLite)} / ${mb(r.rss.peak)}`, '', ''],
+    ...(r.rss.fileAfterSearch === undefined ? [] : [['  of it after searches: file pages mapped (SQLite\'s memory map, the ANN index; page cache the kernel can reclaim) / the rest', `${mb(r.rss.fileAfterSearch)} / ${mb(r.rss.afterSearch - r.rss.fileAfterSearch)}`, '', '']]),
     ['bytes per memory (home: db + wal + index, after checkpoint)', `${int(r.size.perMemory)} B (${mb(r.size.homeBytes)})`, '', ''],
     ['baseline bytes per memory', `${int(r.baseline.bytesPerMemory)} B`, '', ''],
     ['baseline bulk insert (FTS5 + vec0, excl. embedding)', `${int(r.baseline.storePerSec)} rows/s`, '', ''],
