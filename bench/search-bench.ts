@@ -146,8 +146,9 @@ async function runScale(n: number, queryCount: number, seed: number, keep: boole
   // from source the bench builds it from the data packages; the built CLI reads the file the build
   // compiled into dist, timed here too when it is there.
   const compiledStart = now();
-  const compiled = readCompiledGazetteer(gazetteerVersion(), COMPILED_IN_DIST);
-  if (compiled) gazetteerOf(compiled, gazetteerVersion());
+  const placesVersion = gazetteerVersion();
+  const compiled = readCompiledGazetteer(placesVersion, COMPILED_IN_DIST);
+  if (compiled) gazetteerOf(compiled, placesVersion);
   const placesCompiledMs = compiled ? now() - compiledStart : undefined;
   const placesStart = now();
   gazetteer();

@@ -2,7 +2,7 @@
 // module, so a process reads 14k names instead of decoding 135k cities. The file names the
 // gazetteer version it was compiled for; any other version (upgraded data package, changed rules,
 // a run from source) falls back to building from the packages, so a stale file is never used.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Place, PlaceKind } from './gazetteer.js';
 
@@ -30,7 +30,6 @@ export function writeCompiledGazetteer(byName: ReadonlyMap<string, Place>, versi
 
 /** The compiled places, or null when there is no file, it is for another version, or it is unreadable. */
 export function readCompiledGazetteer(version: string, path = COMPILED_GAZETTEER): Map<string, Place> | null {
-  if (!existsSync(path)) return null;
   try {
     const file = JSON.parse(readFileSync(path, 'utf8')) as Partial<CompiledFile>;
     if (file.version !== version || !Array.isArray(file.keys) || !Array.isArray(file.places)) return null;
@@ -43,6 +42,6 @@ export function readCompiledGazetteer(version: string, path = COMPILED_GAZETTEER
     }
     return byName;
   } catch {
-    return null; // a damaged file costs the slow path, never a wrong key
+    return null; // missing or damaged: the slow path, never a wrong key
   }
 }
