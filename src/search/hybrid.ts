@@ -9,7 +9,7 @@ import { asksWhen, statesTime } from './time-mentions.js';
 import { candidateIdf, TermFinder, windowCoverage, type TermWeights } from './coverage.js';
 import { finalScore, fuse, type RankingOptions, type Relevance, type ScoreParts } from './ranking.js';
 import { isAbout, namedSpeakers } from './speakers.js';
-import { anchorTurnId, contextFor, contextProvenance, matchTurn, neighbourIndex, type ContextTurn } from './neighbours.js';
+import { anchorTurnId, contextFor, contextProvenance, matchTurn, neighbourIndex, turnsBeside, within, type ContextTurn } from './neighbours.js';
 import type { VectorIndex } from './vector-index.js';
 import { bestPassage, PASSAGE_CHARS, passagesOf } from '../embed/passages.js';
 import { inTimeWindow, type TimeWindow } from './query-time.js';
@@ -64,6 +64,8 @@ export interface ContextOptions {
   neighbourWeight: number;
   /** Turns on each side whose relevance a turn borrows (1 = the adjacent ones only). */
   neighbourReach: number;
+  /** The turns within neighbourReach of the strongest candidates are ranked as hits too. */
+  neighbourHits: boolean;
   /** Extra weight for what a person named in the query said themselves, or the role a first- or second-person query is about (0 = none). */
   speakerBoost: number;
   /** Turns shown on each side of a turn hit (0 = none). */
@@ -242,15 +244,31 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     const id = anchors.get(e.seq);
     if (id) turnRelevance.set(id, Math.max(turnRelevance.get(id) ?? 0, sides(e.seq).own));
   }
+  const lambda = vectorMode ? 0 : ranking.neighbourWeight;
+  const reach = Math.max(1, ranking.neighbourReach);
+  // Turns beside a strong candidate that neither side returned ("My kids have so much and others
+  // don't" after a question about money) rank on what they borrow from it. Only the strongest
+  // lend enough to place a neighbour among the hits a search gathers from: the neighbours of all
+  // 200 candidates at limit 20 found no more evidence on LoCoMo.
+  let borrowed = new Map<string, number>();
+  if (ranking.neighbourHits && lambda > 0 && neighbours.size > 0) {
+    const beside = turnsBeside(turnRelevance, neighbours, new Set(entries.map((e) => e.seq)), foldSpan(ranking, params.limit), reach);
+    borrowed = beside.borrowed;
+    const more = beside.seqs.length ? (await store.getEntries(params.namespace, beside.seqs)).filter((e) => passes(e, params.filter)) : [];
+    for (const e of more) {
+      const id = anchorTurnId(e);
+      if (id) anchors.set(e.seq, id);
+    }
+    entries = entries.concat(more);
+  }
   const neighbourRelevance = (turnId: string | undefined): number => {
     const n = turnId ? neighbours.get(turnId) : undefined;
-    if (!n) return 0;
+    if (!n) return turnId ? (borrowed.get(turnId) ?? 0) : 0;
     let best = 0;
     // Two turns out is the speaker's own previous or next turn: a thread they go on with after
     // the other's reply (LoCoMo: 132 of 297 pieces of evidence missed at limit 20 sat one or two
     // turns from a hit shown; reach 2 took @20 0.923 → 0.929, bench/results/locomo.md).
-    const reach = Math.max(1, ranking.neighbourReach);
-    for (const x of [...n.before.slice(-reach), ...n.after.slice(0, reach)]) {
+    for (const x of within(n, reach)) {
       const known = turnRelevance.get(x.turn.id);
       const r = known ?? (x.entrySeq === null ? 0 : sides(x.entrySeq).own);
       best = Math.max(best, r);
@@ -258,7 +276,6 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     return best;
   };
 
-  const lambda = vectorMode ? 0 : ranking.neighbourWeight;
   const window = ranking.timeBoost > 0 ? (params.timeWindow ?? null) : null;
   const askedWhen = ranking.whenBoost > 0 && asksWhen(params.query);
   const scored = entries.map((e) => {
@@ -333,7 +350,7 @@ function assemble(
   const results: SearchResult[] = [];
   const groups = new Map<string, Group>();
   const shown = new Set<string>();
-  const span = o.groupHits > 1 ? Math.max(Math.ceil(o.limit * o.foldPages), o.foldDepth) : o.limit;
+  const span = foldSpan(o, o.limit);
   let counted = 0;
   for (const { e, score, parts } of kept) {
     const anchor = anchors.get(e.seq);
@@ -382,6 +399,11 @@ function assemble(
   }
   for (const r of results) r.context.sort((a, b) => a.time.localeCompare(b.time) || a.offset - b.offset);
   return results;
+}
+
+/** How many results' worth of ranked hits a search gathers from (see assemble). */
+function foldSpan(o: Pick<ContextOptions, 'groupHits' | 'foldPages' | 'foldDepth'>, limit: number): number {
+  return o.groupHits > 1 ? Math.max(Math.ceil(limit * o.foldPages), o.foldDepth) : limit;
 }
 
 /** The span min-max scales over: the values' own, widened downwards to at least `share` of the top one's size. */

@@ -35,6 +35,37 @@ export function anchorTurnId(e: IndexEntry): string | null {
   return null;
 }
 
+/** The turns up to `reach` before and after a turn, nearest last before it and first after. */
+export function within(n: NeighbourTurns, reach: number): NeighbourTurns['before'] {
+  return [...n.before.slice(-reach), ...n.after.slice(0, reach)];
+}
+
+/**
+ * The turns within `reach` of the `top` most relevant candidate turns that are not candidates
+ * themselves (`known` entry seqs), each with the best relevance it sits beside: a reply found
+ * through the question it answers.
+ */
+export function turnsBeside(
+  relevance: ReadonlyMap<string, number>,
+  neighbours: ReadonlyMap<string, NeighbourTurns>,
+  known: ReadonlySet<number>,
+  top: number,
+  reach: number,
+): { seqs: number[]; borrowed: Map<string, number> } {
+  const seqs = new Set<number>();
+  const borrowed = new Map<string, number>();
+  for (const [turnId, r] of [...relevance].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    const n = neighbours.get(turnId);
+    if (!n) continue;
+    for (const x of within(n, reach)) {
+      if (x.entrySeq === null || known.has(x.entrySeq)) continue;
+      seqs.add(x.entrySeq);
+      borrowed.set(x.turn.id, Math.max(borrowed.get(x.turn.id) ?? 0, r));
+    }
+  }
+  return { seqs: [...seqs], borrowed };
+}
+
 export function neighbourIndex(rows: readonly NeighbourTurns[]): Map<string, NeighbourTurns> {
   return new Map(rows.map((r) => [r.turnId, r]));
 }

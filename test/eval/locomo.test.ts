@@ -266,6 +266,13 @@ describe('recall arithmetic', () => {
     assert.notDeepEqual(bm25!.ingestConfig, def!.ingestConfig);
     assert.equal('search' in def!.ingestConfig, false);
   });
+
+  test('the ablation ladder ends at the default search: each step adds a technique until nothing is left out', () => {
+    const ladder = VARIANTS.filter((v) => v.name === 'plain hybrid' || v.name.startsWith('+ ')).map(resolveVariant);
+    const def = resolveVariant(VARIANTS[0]!);
+    assert.deepEqual(ladder.at(-1)!.resolved.search, def.resolved.search);
+    for (let i = 1; i < ladder.length; i++) assert.notDeepEqual(ladder[i]!.resolved.search, ladder[i - 1]!.resolved.search, ladder[i]!.name);
+  });
 });
 
 describe('cairn eval locomo (CLI)', { concurrency: 2 }, () => {

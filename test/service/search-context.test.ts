@@ -115,7 +115,8 @@ describe('conversation-aware search', () => {
   });
 
   it('shows the turns around a hit as context, in its provenance and marked as context', async () => {
-    const cairn = await open({ contextTurns: 1, groupHits: 1 });
+    // Neighbour hits off: the reply would otherwise rank as a hit of its own (the next test).
+    const cairn = await open({ contextTurns: 1, groupHits: 1, neighbourHits: false });
     const { results } = await cairn.search('where did Bo buy the snake', { namespace: 'chat' });
     const top = results[0]!;
     assert.deepEqual(messageIds(top, false), ['m1']);
@@ -226,6 +227,45 @@ describe('conversation-aware search', () => {
     assert.equal(near.borrowed, 0, 'the turns right beside m3 match nothing');
     assert.ok(near.elsewhere < near.thread, `without it the shorter "family" wins: ${JSON.stringify(near)}`);
     await rejectsSearchConfig([{ neighbourReach: 0 }, { neighbourReach: 4 }, { neighbourReach: 1.5 }, { neighbourReach: 'two' }]);
+  });
+
+  it('a reply that shares no word with the query is ranked through the turn it answers (neighbourHits)', async () => {
+    // m2 ("I got it a year ago in Paris…") says neither "buy" nor "snake": no keyword finds it.
+    const query = 'where did Bo buy the snake';
+    const hits = (results: Array<{ provenance: Array<{ messageId?: string; context?: boolean }> }>) => results.flatMap((r) => messageIds(r, false));
+    const on = await open({ contextTurns: 0, groupHits: 1 });
+    const found = (await on.search(query, { namespace: 'chat', limit: 10 })).results;
+    const reply = found.find((r) => messageIds(r, false).includes('m2'));
+    assert.ok(reply, `the reply is a hit: ${hits(found).join(',')}`);
+    assert.equal(reply.parts.bm25, 0);
+    // Bo's own answer to a question about Bo: borrowed relevance and the speaker factor put it first.
+    assert.ok(reply.parts.own === 0 && reply.parts.neighbours > 0, JSON.stringify(reply.parts));
+    assert.equal(found[0], reply);
+    // Grouped, question and answer are one result.
+    const grouped = (await (await open({ contextTurns: 0 })).search(query, { namespace: 'chat', limit: 10 })).results;
+    const s1 = grouped.find((r) => r.provenance[0]!.sessionId === 's1')!;
+    assert.deepEqual(messageIds(s1, false).slice(0, 2).sort(), ['m1', 'm2']);
+    assert.equal(grouped.filter((r) => r.provenance[0]!.sessionId === 's1').length, 1);
+    // Off, only what BM25 returned is ranked.
+    const off = await open({ contextTurns: 0, groupHits: 1, neighbourHits: false });
+    assert.ok(!hits((await off.search(query, { namespace: 'chat', limit: 10 })).results).includes('m2'));
+    // A neighbour is held to the search's filters like any hit: m2 is a day after m1.
+    const early = (await on.search(query, { namespace: 'chat', limit: 10, until: '2026-01-01T23:00:00Z' })).results;
+    assert.ok(hits(early).includes('m1') && !hits(early).includes('m2'), hits(early).join(','));
+    assert.deepEqual((await on.search(query, { namespace: 'chat', limit: 10, kinds: ['memory'] })).results.filter((r) => r.kind === 'turn'), []);
+    await rejectsSearchConfig([{ neighbourHits: 'yes' }, { neighbourHits: 1 }, { neighbourHits: null }]);
+  });
+
+  it('neighbour hits reach as far as neighbourReach: a turn two away only at 2', async () => {
+    // "aptitude test" is in m1 alone; m3 (two turns on, Cy's own) matches nothing of it.
+    const hits = async (neighbourReach: number) => {
+      const cairn = await open({ neighbourReach, groupHits: 1, contextTurns: 0 }, THREAD);
+      return (await cairn.search('aptitude test', { namespace: 'chat', limit: 10 })).results.flatMap((r) => messageIds(r, false));
+    };
+    const wide = await hits(2);
+    assert.ok(wide.includes('m3'), wide.join(','));
+    const near = await hits(1);
+    assert.ok(near.includes('m1') && !near.includes('m3'), near.join(','));
   });
 
   it('hits of one session form one result, in time order, marked as matches; groupHits 1 keeps them apart', async () => {

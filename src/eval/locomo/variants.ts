@@ -21,7 +21,7 @@ export interface Variant {
 /** Every technique of the default search switched off: where the ablation starts from (and bench:recall's retrievers). */
 export const PLAIN = {
   bm25Weight: 0.6, vectorWeight: 0.4, minRange: 0, importanceWeight: 0.1, candidates: 100,
-  neighbourWeight: 0, speakerBoost: 0, coverageWeight: 0, groupHits: 1, contextTurns: 0, focusWeight: 0, timeBoost: 0, whenBoost: 0, passageWeight: 0,
+  neighbourWeight: 0, speakerBoost: 0, coverageWeight: 0, groupHits: 1, contextTurns: 0, focusWeight: 0, timeBoost: 0, whenBoost: 0, passageWeight: 0, neighbourHits: false,
 };
 const SPEAKER = { ...PLAIN, speakerBoost: 1 };
 const NEIGHBOURS = { ...SPEAKER, neighbourWeight: 0.5, neighbourReach: 1 };
@@ -37,10 +37,13 @@ export const VARIANTS: readonly Variant[] = [
   { name: '+ tuning', description: '+ coverage + fusion 0.5/0.5, min-max spanning at least half the top score, importance 0.25, neighbours up to two turns away, coverage words weighed by their rarity among the candidates', config: { search: TUNED } },
   { name: '+ session groups', description: '+ tuning + up to 4 hits of a session per result (previews of 160 chars), gathered from the hits that fill max(2 × limit, 20) results; the candidate pool grows to limit × 10', config: { search: { ...TUNED, groupHits: 4, contextChars: 160 } } },
   { name: '+ query focus', description: '+ session groups + the query vector blended with the query\'s focus (content words without the speakers it names)', config: { search: { ...TUNED, groupHits: 4, contextChars: 160, focusWeight: 1 } } },
-  { name: '+ time and passages', description: '+ query focus + the preference for the time a question names (×1.5), for texts that state a time when it asks when (×1.5), and passage vectors for texts over 400 characters: the default', config: { search: { ...TUNED, groupHits: 4, contextChars: 160, focusWeight: 1, timeBoost: 0.5, whenBoost: 0.5, passageWeight: 0.5 } } },
+  { name: '+ time and passages', description: '+ query focus + the preference for the time a question names (×1.5), for texts that state a time when it asks when (×1.5), and passage vectors for texts over 400 characters', config: { search: { ...TUNED, groupHits: 4, contextChars: 160, focusWeight: 1, timeBoost: 0.5, whenBoost: 0.5, passageWeight: 0.5 } } },
+  { name: '+ neighbour hits', description: '+ time and passages + the turns up to two away from the strongest candidates ranked as hits too, on what they borrow from them, with previews of 150 chars (fuller groups cost tokens): the default', config: { search: { ...TUNED, groupHits: 4, contextChars: 150, focusWeight: 1, timeBoost: 0.5, whenBoost: 0.5, passageWeight: 0.5, neighbourHits: true } } },
+  { name: '160-char previews', description: 'default, but previews of 160 characters (before 2026-11-23): the same hits, more tokens', config: { search: { contextChars: 160 } } },
   { name: 'no speaker', description: 'default without the speaker factor', config: { search: { speakerBoost: 0 } } },
   { name: 'no neighbours', description: 'default without relevance from neighbouring turns', config: { search: { neighbourWeight: 0 } } },
   { name: 'adjacent neighbours only', description: 'default, but a turn borrows relevance only from the turns right before and after it, not also from those two away (before 2026-11-22)', config: { search: { neighbourReach: 1 } } },
+  { name: 'no neighbour hits', description: 'default, but only turns BM25 or the vector index returned are ranked, not also the turns around them (before 2026-11-23)', config: { search: { neighbourHits: false } } },
   { name: 'no coverage', description: 'default without the query-word coverage factor', config: { search: { coverageWeight: 0 } } },
   { name: 'coverage words alike', description: 'default, but coverage counts every query word alike, not by its rarity among the candidates (IDF; the default until 2026-11-22)', config: { search: { coverageIdf: false } } },
   { name: 'no neighbour coverage', description: 'default, but coverage counts only the words a turn has itself, not those of the turns around it (before 2026-11-22)', config: { search: { neighbourCoverage: 0 } } },
