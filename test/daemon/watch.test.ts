@@ -11,13 +11,19 @@ const line = (id: string, role: string, content: string, ts = '2026-03-02T09:14:
 
 type Hit = { text: string; provenance: Array<{ path?: string; messageId?: string }> };
 
-/** One entry per matching turn: a result holds up to four hits of one session. */
+/**
+ * One entry per turn that has a word of the query (a result holds up to four hits of one session):
+ * a turn beside a hit is ranked too (search.neighbourHits) but is not what these tests count.
+ */
 async function search(home: string, ns: string, query: string): Promise<Hit[]> {
   const res = await cliJson(['-n', ns, 'search', query, '--json'], { home });
-  return (res.results as Array<Hit & { context: Array<{ match: boolean; text: string; messageId: string }> }>).flatMap((r) => [
-    { text: r.text, provenance: r.provenance },
-    ...r.context.filter((c) => c.match).map((c) => ({ text: c.text, provenance: r.provenance.filter((p) => p.messageId === c.messageId) })),
-  ]);
+  const words = query.toLowerCase().split(/\s+/);
+  return (res.results as Array<Hit & { context: Array<{ match: boolean; text: string; messageId: string }> }>)
+    .flatMap((r) => [
+      { text: r.text, provenance: r.provenance },
+      ...r.context.filter((c) => c.match).map((c) => ({ text: c.text, provenance: r.provenance.filter((p) => p.messageId === c.messageId) })),
+    ])
+    .filter((h) => words.some((w) => h.text.toLowerCase().includes(w)));
 }
 
 describe('cairn watch (real daemon process)', () => {

@@ -32,7 +32,8 @@ describe('search by what place names imply', () => {
 
   async function home(name: string, places?: boolean): Promise<Cairn> {
     // One hit per result: every turn found is a result of its own (the turns share a session).
-    const config = { embedder: { provider: 'none' as const }, search: { groupHits: 1 }, ...(places === undefined ? {} : { index: { places } }) };
+    // Only what the keywords find: the turns beside a hit would be ranked too (neighbourHits).
+    const config = { embedder: { provider: 'none' as const }, search: { groupHits: 1, neighbourHits: false }, ...(places === undefined ? {} : { index: { places } }) };
     const cairn = await Cairn.open({ home: join(tmp.dir, name), config });
     open.push(cairn);
     return cairn;
@@ -71,7 +72,7 @@ describe('search by what place names imply', () => {
     assert.equal((await texts(on, 'Florida')).length, 1);
     await on.close();
     open.splice(open.indexOf(on), 1);
-    const later = await Cairn.open({ home: join(tmp.dir, 'switched'), config: { embedder: { provider: 'none' }, search: { groupHits: 1 }, index: { places: false } } });
+    const later = await Cairn.open({ home: join(tmp.dir, 'switched'), config: { embedder: { provider: 'none' }, search: { groupHits: 1, neighbourHits: false }, index: { places: false } } });
     open.push(later);
     assert.deepEqual(await texts(later, 'Florida'), []);
     assert.equal((await texts(later, 'Tampa')).length, 1, 'the text itself stays searchable');
