@@ -11,6 +11,9 @@ import type { CairnConfigInput } from '../../src/core/config.js';
 import { tempDir } from '../helpers/store-fixtures.js';
 import { rejectsSearchConfig } from '../helpers/search-homes.js';
 import { candidateIdf, TermFinder, windowCoverage } from '../../src/search/coverage.js';
+import { turnsBeside } from '../../src/search/neighbours.js';
+import type { NeighbourTurn, NeighbourTurns } from '../../src/store/store.js';
+import type { Turn } from '../../src/core/types.js';
 
 const coverage = (text: string, around: string[], terms: string[], aroundWeight: number, weights?: Float64Array) =>
   windowCoverage(new TermFinder(terms), text, around, aroundWeight, weights);
@@ -54,6 +57,35 @@ describe('query-word coverage', () => {
     assert.deepEqual([...idfOf([], ['dog'])], [0]);
     assert.equal(idfOf(['', ''], []).length, 0);
     assert.ok(idfOf(['dog '.repeat(200_000)], ['dog'])[0]! > 0);
+  });
+});
+
+describe('turns beside the strongest candidates', () => {
+  const turn = (id: string, seq: number | null): NeighbourTurn => ({ turn: { id } as Turn, entrySeq: seq, entryBytes: 10 });
+  // a (seq 1) and c (seq 3) are candidates; b (2) sits between them, d (4) after c, e (5) two after c.
+  const neighbours = new Map<string, NeighbourTurns>([
+    ['a', { turnId: 'a', before: [], after: [turn('b', 2), turn('c', 3)] }],
+    ['c', { turnId: 'c', before: [turn('a', 1), turn('b', 2)], after: [turn('d', 4), turn('e', 5)] }],
+  ]);
+  const relevance = new Map([['a', 0.9], ['c', 0.4]]);
+  const known = new Set([1, 3]);
+
+  it('takes the non-candidate turns within reach of the top candidates, each with the best relevance beside it', () => {
+    const all = turnsBeside(relevance, neighbours, known, 2, 2);
+    assert.deepEqual(all.seqs.sort(), [2, 4, 5]);
+    assert.deepEqual(Object.fromEntries(all.borrowed), { b: 0.9, d: 0.4, e: 0.4 });
+    // Only the strongest lends: with top 1, the turns beside c are left out.
+    assert.deepEqual(turnsBeside(relevance, neighbours, known, 1, 2).seqs, [2]);
+    // Reach 1: only the turns right beside.
+    assert.deepEqual(turnsBeside(relevance, neighbours, known, 2, 1).seqs.sort(), [2, 4]);
+  });
+
+  it('nothing to lend: no candidates, no neighbours, a turn without an entry', () => {
+    assert.deepEqual(turnsBeside(new Map(), neighbours, known, 10, 2).seqs, []);
+    assert.deepEqual(turnsBeside(relevance, new Map(), known, 10, 2).seqs, []);
+    const entryless = new Map([['a', { turnId: 'a', before: [], after: [turn('b', null)] }]]);
+    assert.deepEqual(turnsBeside(relevance, entryless, known, 10, 2).seqs, []);
+    assert.deepEqual(turnsBeside(relevance, neighbours, known, 0, 2).seqs, []);
   });
 });
 
