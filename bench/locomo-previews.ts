@@ -16,8 +16,10 @@ await runRecast(
       questions: conv.questions.map((q) => ({ namespace: namespaceOf(conv), text: q.question, category: q.category, evidence: q.evidence, answer: q.answer })),
     }),
     configs: [
-      { name: 'default: 4 hits, 150 chars', config: {} },
-      { name: '4 hits, 160 chars', config: { search: { contextChars: 160 } } },
+      { name: 'default: 5 hits, 110 chars', config: {} },
+      { name: '4 hits, 150 chars', config: { search: { groupHits: 4, contextChars: 150 } } },
+      { name: '4 hits, 160 chars', config: { search: { groupHits: 4, contextChars: 160 } } },
+      { name: '5 hits, 120 chars', config: { search: { groupHits: 5, contextChars: 120 } } },
       { name: '3 hits, 220 chars', config: { search: { groupHits: 3, contextChars: 220 } } },
       { name: '5 hits, 130 chars', config: { search: { groupHits: 5, contextChars: 130 } } },
       { name: '6 hits, 100 chars', config: { search: { groupHits: 6, contextChars: 100 } } },

@@ -72,7 +72,11 @@ export async function runRecast(r: Recast, argv: readonly string[]): Promise<voi
   const ingestSeconds = (performance.now() - t0) / 1000;
 
   const rows: string[] = [];
-  for (const { name, config } of r.configs) {
+  // --only "default|no passages": just those rows (a quick side-by-side; the results file then holds only them).
+  const only = arg('only', '').split('|').map((x) => x.trim()).filter(Boolean);
+  const configs = only.length ? r.configs.filter((c) => only.includes(c.name)) : r.configs;
+  if (only.length && configs.length !== only.length) throw new Error(`--only: unknown row (rows: ${r.configs.map((c) => c.name).join(', ')})`);
+  for (const { name, config } of configs) {
     const cairn = await Cairn.open({ home, config });
     const sums = new Map<string, { n: number; recall: number[]; tokens: number[]; answered: number; answers: number }>();
     try {

@@ -45,7 +45,8 @@ await runRecast(
     },
     configs: [
       { name: 'default', config: {} },
-      { name: 'before neighbour hits (160-char previews)', config: { search: { neighbourHits: false, contextChars: 160 } } },
+      { name: 'before five hits of 110 chars (4 × 150)', config: { search: { groupHits: 4, contextChars: 150 } } },
+      { name: 'before neighbour hits (160-char previews)', config: { search: { neighbourHits: false, groupHits: 4, contextChars: 160 } } },
       { name: 'no speaker factor', config: { search: { speakerBoost: 0 } } },
       { name: 'adjacent neighbours only', config: { search: { neighbourReach: 1 } } },
       { name: 'coverage words alike', config: { search: { coverageIdf: false } } },

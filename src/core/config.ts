@@ -70,7 +70,7 @@ export const searchConfigSchema = z.strictObject({
   minRange: z.number().min(0).max(1).default(0.5),
   /**
    * Candidates each retriever contributes before fusion, at least; a search asks for
-   * limit × max(3, 2.5 × groupHits) when that is more (limit 20 → 200, limit 10 → 100).
+   * limit × max(3, 2.5 × groupHits) when that is more (limit 20 → 250, limit 10 → 125).
    */
   candidates: z.number().int().min(10).max(2000).default(100),
   /** Multiplier for memories younger than hotDays (seed: ×1.2 under 7 days). */
@@ -102,10 +102,10 @@ export const searchConfigSchema = z.strictObject({
   speakerBoost: z.number().min(0).max(2).default(1),
   /**
    * Hits of one session shown together as one result, in time order (1 = one hit per result).
-   * Ten results of up to four matching turns each found more evidence than ten hits with their
+   * Ten results of up to five matching turns each found more evidence than ten hits with their
    * neighbours, in about the same 1,000 tokens (bench/results/locomo.md).
    */
-  groupHits: z.number().int().min(1).max(10).default(4),
+  groupHits: z.number().int().min(1).max(10).default(5),
   /**
    * A result gathers its session's further hits from the ranked hits that fill the first
    * max(limit × foldPages, foldDepth) results. foldDepth keeps short lists as full per result as
@@ -117,11 +117,13 @@ export const searchConfigSchema = z.strictObject({
   /** Turns shown on each side of a hit as its context (0 = none; each costs tokens). */
   contextTurns: z.number().int().min(0).max(5).default(0),
   /**
-   * Characters shown of each turn beside a hit: another hit of its session is a search-engine
-   * length preview around the query's words (its full text is one `get` away); context turns are cut.
-   * 150 since neighbour hits fill groups fuller: ten results stay within about 1,000 tokens.
+   * Characters shown of each turn beside a hit: another hit of its session is a one-sentence
+   * preview around the query's words (its full text is one `get` away); context turns are cut.
+   * Five hits of 110 found more evidence than four of 150 at every token budget, on LoCoMo and
+   * both its recasts, in fewer characters; each preview shows a little less of its turn
+   * (bench/results/locomo-previews.md).
    */
-  contextChars: z.number().int().min(40).max(4000).default(150),
+  contextChars: z.number().int().min(40).max(4000).default(110),
   /**
    * How much the share of the query's words a text contains scales its relevance: factor
    * 1 − w + w·share, so a text with every word beats one that repeats a single rare word.

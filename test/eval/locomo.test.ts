@@ -362,10 +362,14 @@ describe('cairn eval locomo (CLI)', { concurrency: 2 }, () => {
 
   test('--compare with two variants prints one ablation table (the default one with real vectors)', async () => {
     const cwd = tempDir(null);
-    const res = await evalIn(cwd, [writeData(cwd), '--compare', '--variants', 'bm25 only,default'], 120_000);
+    // A config file that changes nothing is the default again: asked once, its row the default's.
+    writeFileSync(join(cwd, 'same.json'), '{"search":{}}');
+    const res = await evalIn(cwd, [writeData(cwd), '--compare', '--variants', 'bm25 only,default', '--config', join(cwd, 'same.json')], 120_000);
     assert.equal(res.code, 0, res.stderr);
-    const table = res.stdout.split('\n').filter((l) => l.startsWith('| ') && /^\| (variant|bm25 only|default) \|/.test(l));
-    assert.equal(table.length, 3, res.stdout);
+    const table = res.stdout.split('\n').filter((l) => l.startsWith('| ') && /^\| (variant|bm25 only|default|config same\.json) \|/.test(l));
+    assert.equal(table.length, 4, res.stdout);
+    assert.equal(table[3]!.replace('config same.json', 'default'), table[2], 'the same figures as the default');
+    assert.equal(res.stderr.match(/its answers reused/g)?.length, 1, res.stderr);
     assert.match(table[0]!, /\| variant \| @5 \| @10 \| @20 \| 1 multi-hop @10 \| 2 temporal @10 \| 3 open-domain @10 \| 4 single-hop @10 \| 1 @20 \| 2 @20 \| 3 @20 \| 4 @20 \| tokens @10 \| @1000 tok \| answer words @10 \|/);
     assert.equal(res.stdout.match(/^## Ablation$/gm)?.length, 1);
     assert.match(res.stdout, /^## default$/m);

@@ -97,10 +97,16 @@ export async function runLocomoEval(o: EvalOptions): Promise<EvalOutcome> {
     return { home, ingestSeconds: await ingestMissing(home, v, conversations, transcripts, o.log) };
   };
 
+  // A ladder's last step is the default by construction: the same configuration is asked once.
+  const askedFor = new Map<string, Awaited<ReturnType<typeof askAll>>>();
   for (const v of variants) {
     const { home, ingestSeconds } = await homeFor(v);
     const state = ingestSeconds > 0 ? home.state : 'reused';
-    const asked = await askAll(home, v, conversations, o.log);
+    const same = hashOf({ home: home.manifest.key, resolved: v.resolved, search: v.search ?? null });
+    const earlier = askedFor.get(same);
+    if (earlier) o.log(`${v.name}: the same configuration as a variant already asked, its answers reused`);
+    const asked = earlier ?? (await askAll(home, v, conversations, o.log));
+    askedFor.set(same, asked);
     // Per-question results, for looking into what a variant misses.
     mkdirSync(join(o.workDir, 'runs'), { recursive: true });
     writeFileSync(join(o.workDir, 'runs', `${v.name.replace(/[^a-z0-9]+/gi, '-')}.jsonl`), asked.outcomes.map((q) => JSON.stringify(q)).join('\n') + '\n');
