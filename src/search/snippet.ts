@@ -21,11 +21,11 @@ export function makeSnippet(text: string, terms: readonly string[], width = DEFA
   if (at >= 0) {
     const end = at + passage.length;
     const inFocus = hits.filter((h) => h >= at && h < end);
-    if (inFocus.length > 0) return excerpt(flat, densest(inFocus, width), width, inFocus);
+    if (inFocus.length > 0) return excerpt(flat, densest(flat, inFocus, width), width, inFocus);
     if (hits.length === 0) return excerpt(flat, at, width);
   }
   if (hits.length === 0) return excerpt(flat, 0, width);
-  return excerpt(flat, densest(hits, width), width, hits);
+  return excerpt(flat, densest(flat, hits, width), width, hits);
 }
 
 function termPositions(flat: string, terms: readonly string[]): number[] {
@@ -37,19 +37,38 @@ function termPositions(flat: string, terms: readonly string[]): number[] {
   return hits;
 }
 
-/** Where a window should start to cover the most hits (a little before the first of them). */
-function densest(hits: readonly number[], width: number): number {
-  let best = hits[0]!;
+/**
+ * Where a window should start to cover the most hits: at the start of the sentence that holds the
+ * first of them when that is near enough to keep them all, else a little before the first. A
+ * sentence read from its start says who did what; one cut mid-way often loses the subject or the
+ * object the query asks about.
+ */
+function densest(flat: string, hits: readonly number[], width: number): number {
+  let first = hits[0]!;
+  let last = first;
   let bestCount = 0;
   for (let i = 0, j = 0; i < hits.length; i++) {
     while (hits[j]! < hits[i]! - width * 0.7) j++;
     if (i - j + 1 > bestCount) {
       bestCount = i - j + 1;
-      best = hits[j]!;
+      first = hits[j]!;
+      last = hits[i]!;
     }
   }
-  return Math.max(0, best - Math.floor(width * 0.2));
+  const sentence = sentenceStart(flat, first, Math.floor(width * 0.7));
+  if (sentence >= 0 && last < sentence + width * 0.85) return sentence;
+  return Math.max(0, first - Math.floor(width * 0.2));
 }
+
+/** The start of the sentence holding `at`, or -1 when it starts more than `reach` before it. */
+function sentenceStart(flat: string, at: number, reach: number): number {
+  const from = Math.max(0, at - reach);
+  let start = from === 0 ? 0 : -1;
+  for (const m of flat.slice(from, at).matchAll(SENTENCE_END)) start = from + m.index + m[0].length;
+  return start;
+}
+
+const SENTENCE_END = /[.!?…]["'”’)\]]*\s+/gu;
 
 function excerpt(flat: string, from: number, width: number, hits: readonly number[] = []): string {
   let start = from;

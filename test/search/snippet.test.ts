@@ -32,6 +32,20 @@ describe('makeSnippet', () => {
     assert.ok(s.length <= 102, `${s.length}`);
   });
 
+  it('the window starts at the sentence that holds the query words when it can keep them all', () => {
+    const text = 'We spent the whole weekend at the coast. On Saturday Mel finally bought the red kayak she wanted. The rest was rain.';
+    // The start of "On Saturday…" is 21 characters before "kayak": shown from there, not from mid-sentence.
+    assert.equal(makeSnippet(text, ['kayak'], 70), '…On Saturday Mel finally bought the red kayak she wanted.…');
+    // A sentence that began too far back for the window: a little before the word instead.
+    const long = `We went. ${'and then some more of the long day went by '.repeat(3)}before the kayak arrived at last.`;
+    const s = makeSnippet(long, ['kayak'], 60);
+    assert.ok(s.startsWith('…') && !s.startsWith('…We went') && s.includes('kayak arrived'), s);
+    // Moving back to the sentence's start would drop a later query word: it stays put.
+    const two = 'Intro here. Mel said that after many long months of saving up she bought a kayak and a paddle.';
+    const both = makeSnippet(two, ['saving', 'paddle'], 60);
+    assert.ok(both.includes('saving') && both.includes('paddle'), both);
+  });
+
   it('a focus passage places a text that has none of the query words', () => {
     const s = makeSnippet(TEXT, ['throttling', 'callers'], 120, LATE);
     // Near the end the window starts earlier rather than show less.
