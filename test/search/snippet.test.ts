@@ -34,7 +34,7 @@ describe('makeSnippet', () => {
 
   it('the window starts at the sentence that holds the query words when it can keep them all', () => {
     const text = 'We spent the whole weekend at the coast. On Saturday Mel finally bought the red kayak she wanted. The rest was rain.';
-    // The start of "On Saturday…" is 21 characters before "kayak": shown from there, not from mid-sentence.
+    // "On Saturday…" starts 39 characters before "kayak", within reach (0.7 × 70): shown from there.
     assert.equal(makeSnippet(text, ['kayak'], 70), '…On Saturday Mel finally bought the red kayak she wanted.…');
     // A sentence that began too far back for the window: a little before the word instead.
     const long = `We went. ${'and then some more of the long day went by '.repeat(3)}before the kayak arrived at last.`;
