@@ -68,7 +68,10 @@ function sentenceStart(flat: string, at: number, reach: number): number {
   return start;
 }
 
-const SENTENCE_END = /[.!?…]["'”’)\]]*\s+/gu;
+// A sentence ends at . ! ? or … and any closing quote or bracket after it.
+const TERMINATOR = String.raw`[.!?…]["'”’)\]]*`;
+const SENTENCE_END = new RegExp(`${TERMINATOR}\\s+`, 'gu');
+const SENTENCE_CUT = new RegExp(`${TERMINATOR}(?=\\s)`, 'gu');
 
 function excerpt(flat: string, from: number, width: number, hits: readonly number[] = []): string {
   let start = from;
@@ -93,7 +96,7 @@ function cleanEnd(flat: string, start: number, end: number, hits: readonly numbe
   for (const h of hits) if (h >= start && h < end) keep = Math.max(keep, h + 1);
   const span = flat.slice(keep, end + 1);
   let sentence = -1;
-  for (const m of span.matchAll(/[.!?…]["'”’)\]]*(?=\s)/gu)) sentence = keep + m.index + m[0].length;
+  for (const m of span.matchAll(SENTENCE_CUT)) sentence = keep + m.index + m[0].length;
   if (sentence > keep) return sentence;
   if (/[\p{L}\p{N}]/u.test(flat[end] ?? '')) {
     const space = flat.lastIndexOf(' ', end);
