@@ -1,9 +1,9 @@
 // `cairn watch`: one long-lived process per data directory. It watches every registered source
 // (chokidar, with a periodic rescan as the safety net for missed events), debounces bursts of
 // appends, captures through the same code as `cairn ingest`, updates the realtime views, and
-// judges and embeds in small slices between captures, including whatever an earlier run (a kill
-// -9, a hook that captured without embedding) left pending. SIGINT/SIGTERM finish the batch being committed,
-// then exit cleanly; a kill -9 loses nothing because every batch commits with its checkpoint.
+// judges and embeds in small slices between captures, including what an earlier run (killed, or a
+// hook that captured without embedding) left pending. SIGINT/SIGTERM finish the batch being
+// committed, then exit cleanly; a kill -9 loses nothing because every batch commits with its checkpoint.
 import { statSync, writeFileSync, renameSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';

@@ -168,9 +168,9 @@ export interface HookOptions {
   /**
    * After capture, `auto` embeds up to HOOK_EMBED_LIMIT pending entries of the namespace unless a
    * daemon runs (it embeds them) or a Stop finds fewer than STOP_EMBED_MIN; `all` embeds
-   * everything pending now; `none` leaves them (default `auto`).
+   * everything pending now (default `auto`).
    */
-  embed?: 'auto' | 'all' | 'none';
+  embed?: 'auto' | 'all';
 }
 
 export interface HookOutcome {
@@ -199,7 +199,7 @@ async function capture(cairn: Cairn, input: HookInput, options: HookOptions): Pr
   if (!transcript.endsWith('.jsonl')) throw new CairnError(ERROR_CODES.INVALID_INPUT, `transcript_path ${JSON.stringify(input.transcript_path.slice(0, 200))} is not a .jsonl transcript; nothing captured`);
   const namespace = await sessionNamespace(cairn, input, options.namespace);
   const final = event === 'SessionEnd';
-  // Vectors come after every transcript is captured, as one bounded step (see embedPending).
+  // Vectors come after every transcript is captured, as one bounded step (see embedBacklog).
   const main = await cairn.ingest([transcript], { format: 'claude-code', final, namespace, embed: false });
   const failed = main.files.find((f) => f.error);
   if (failed?.error) throw new CairnError(failed.error.code as ErrorCode, `${transcript}: ${failed.error.message}`);
@@ -220,7 +220,7 @@ async function capture(cairn: Cairn, input: HookInput, options: HookOptions): Pr
   const ns = main.files[0]?.namespace ?? main.namespace;
   let vectors = '';
   try {
-    const done = await embedPending(cairn, ns, event, options.embed ?? 'auto');
+    const done = await embedBacklog(cairn, ns, event, options.embed ?? 'auto');
     if (done) vectors = `; embedded ${done.embedded}${done.left > 0 ? ` (${done.left} still without vectors)` : ''}`;
   } catch (err) {
     // The turns are captured and found by keyword; a later hook, the daemon or reembed embeds them.
@@ -238,9 +238,9 @@ async function capture(cairn: Cairn, input: HookInput, options: HookOptions): Pr
  * Embeds the namespace's pending entries (this capture's and any earlier hook's) in one bounded
  * step, so a user with hooks and no daemon gets vectors too. Null when nothing was embedded or due.
  */
-async function embedPending(cairn: Cairn, namespace: string, event: string, mode: 'auto' | 'all' | 'none'): Promise<{ embedded: number; left: number } | null> {
+async function embedBacklog(cairn: Cairn, namespace: string, event: string, mode: 'auto' | 'all'): Promise<{ embedded: number; left: number } | null> {
   const model = cairn.modelId;
-  if (mode === 'none' || model === null || !cairn.config.capture.embed) return null;
+  if (model === null || !cairn.config.capture.embed) return null;
   // A running daemon embeds every namespace's backlog at its next rescan, without this wait.
   if (mode === 'auto' && lockHolder(cairn.paths.daemonLock)) return null;
   const waiting = (await missingVectors(cairn.store, model)).get(namespace) ?? 0;
