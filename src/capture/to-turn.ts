@@ -1,5 +1,7 @@
 // The one step between a parser's draft and the store: redact the text, the speaker and every
-// string kept for provenance, count what was redacted, and attach namespace and source.
+// string kept for provenance, count what was redacted, fold ids too long to store whole, and
+// attach namespace and source.
+import { foldLongId } from '../core/ids.js';
 import type { NewTurn } from '../core/types.js';
 import { redact } from './redact.js';
 import type { TurnDraft } from './turn-draft.js';
@@ -39,8 +41,9 @@ export function draftToTurn(draft: TurnDraft, target: TurnTarget, redactions: Re
   return {
     namespace: target.namespace,
     sourceId: target.sourceId,
-    sessionId: draft.sessionId,
-    messageId: draft.messageId,
+    // Every format's ids pass here: a long id keeps its start and a hash of the whole, never a cut.
+    sessionId: foldLongId(draft.sessionId),
+    messageId: foldLongId(draft.messageId),
     role: draft.role,
     speaker,
     text,

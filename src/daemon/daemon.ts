@@ -1,8 +1,9 @@
 // `cairn watch`: one long-lived process per data directory. It watches every registered source
 // (chokidar, with a periodic rescan as the safety net for missed events), debounces bursts of
 // appends, captures through the same code as `cairn ingest`, updates the realtime views, and
-// embeds in small slices between captures. SIGINT/SIGTERM finish the batch being committed,
-// then exit cleanly; a kill -9 loses nothing because every batch commits with its checkpoint.
+// judges and embeds in small slices between captures, including what an earlier run (killed, or a
+// hook that captured without embedding) left pending. SIGINT/SIGTERM finish the batch being
+// committed, then exit cleanly; a kill -9 loses nothing because every batch commits with its checkpoint.
 import { statSync, writeFileSync, renameSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
@@ -10,6 +11,7 @@ import type { Source } from '../core/types.js';
 import type { Cairn } from '../service/cairn.js';
 import { afterCapture, captureOne, scanSource, type CaptureDeps } from '../service/capture.js';
 import { watchedSources } from '../service/sources.js';
+import { missingVectors } from '../service/indexer.js';
 import { unitForPath, watchRoot, type CaptureUnit } from '../capture/sources/units.js';
 import type { UnitResult } from '../capture/sources/capture-unit.js';
 import { acquireLock } from '../core/lock.js';
@@ -46,6 +48,8 @@ export class Daemon {
   private readonly debounces = new Map<string, NodeJS.Timeout>();
   private readonly settles = new Map<string, NodeJS.Timeout>();
   private readonly lastErrors = new Map<string, string>();
+  /** The last embedding failure per namespace, logged once rather than at every rescan. */
+  private readonly embedErrors = new Map<string, string>();
   private sources = new Map<number, Source>();
   private watcher: FSWatcher | null = null;
   private watched = new Set<string>();
@@ -86,7 +90,7 @@ export class Daemon {
     this.watcher.on('unlink', (p) => this.onChange(p, true));
     this.watcher.on('error', (err) => this.log.warn({ err: String(err) }, 'file watcher error'));
     await this.refreshSources();
-    await this.queueJudging();
+    await this.queueBacklog();
     this.rescanTimer = setInterval(() => void this.rescan(), this.timing.rescanMs);
     this.loop = this.run();
     this.log.info({ home: this.cairn.paths.root, sources: this.sources.size, rescanSeconds: this.timing.rescanMs / 1000 }, 'cairn watch started');
@@ -134,10 +138,21 @@ export class Daemon {
     if (this.stopping) return;
     try {
       await this.refreshSources();
-      await this.queueJudging();
+      await this.queueBacklog();
     } catch (err) {
       this.log.error({ err: (err as Error).message }, 'rescan failed');
     }
+  }
+
+  /**
+   * Work no new line would start: unjudged turns and missing vectors (a kill -9 mid-pass, turns a
+   * hook captured without embedding). Queued behind captures and scans, done in slices.
+   */
+  private async queueBacklog(): Promise<void> {
+    await this.queueJudging();
+    const model = this.cairn.modelId;
+    if (!this.embeds || model === null) return;
+    for (const [namespace, missing] of await missingVectors(this.cairn.store, model)) if (missing > 0) this.queue.addEmbed(namespace);
   }
 
   /** Unjudged turns (a crash, a failed pass) and fallback judgments (once the LLM is back) get judged. */
@@ -278,9 +293,14 @@ export class Daemon {
     try {
       const progress = await this.cairn.embedPending({ namespace, limit: EMBED_SLICE });
       if (progress.done < EMBED_SLICE) this.queue.doneEmbed(namespace);
+      if (this.embedErrors.delete(namespace)) this.log.info({ namespace }, 'embedding works again');
     } catch (err) {
       this.queue.doneEmbed(namespace);
-      this.log.warn({ namespace, err: (err as Error).message }, 'embedding failed; turns stay searchable by keyword (cairn reembed rebuilds vectors)');
+      // Retried at every rescan (the backlog is still there); said once per distinct failure.
+      const message = (err as Error).message;
+      if (this.embedErrors.get(namespace) === message) return;
+      this.embedErrors.set(namespace, message);
+      this.log.warn({ namespace, err: message }, 'embedding failed; turns stay searchable by keyword and are embedded at a later rescan');
     }
   }
 

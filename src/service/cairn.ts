@@ -348,7 +348,7 @@ export class Cairn {
   captureDeps(): CaptureDeps {
     const embed = this.embedder && this.config.capture.embed ? async (ns: string) => (await this.embedPending({ namespace: ns })).done : null;
     const judge = async (ns: string) => (await this.judging().judgePending(ns)).judged;
-    return { store: this.store, paths: this.paths, timeZone: this.config.timezone, embed, judge };
+    return { store: this.store, paths: this.paths, timeZone: this.config.timezone, embed, judge, vectorModel: embed ? this.embedder!.modelId : null };
   }
 
   /** The judge stage (one per facade: the LLM's breaker and budget live as long as the process). */

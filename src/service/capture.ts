@@ -17,6 +17,8 @@ export interface CaptureDeps {
   embed: ((namespace: string) => Promise<number>) | null;
   /** Judges the namespace's unjudged turns (turning the important ones into memories); null: not here. */
   judge: ((namespace: string) => Promise<number>) | null;
+  /** The model `embed` makes vectors with (to count a backlog before capture); null or absent: none. */
+  vectorModel?: string | null;
 }
 
 export interface AfterCapture {
@@ -60,9 +62,27 @@ export async function afterCapture(deps: CaptureDeps, results: readonly UnitResu
     if (r.turnsInserted > 0) touched.add(r.unit.namespace);
     else if ((r.documents ?? 0) > 0) embedOnly.add(r.unit.namespace);
   }
+  const { byNamespace: _, ...out } = await runStages(deps, { view: touched, judge: touched, embed: new Set([...touched, ...embedOnly]) });
+  return out;
+}
+
+/** The namespaces each stage after capture runs for. */
+export interface StageTargets {
+  view: Iterable<string>;
+  judge: Iterable<string>;
+  embed: Iterable<string>;
+}
+
+/**
+ * Runs the stages after capture for the namespaces named: realtime view, judge, then vectors.
+ * Judging and embedding take everything pending in a namespace, new or left by an earlier run.
+ */
+export async function runStages(deps: CaptureDeps, targets: StageTargets): Promise<AfterCapture & { byNamespace: Map<string, { judged: number; embedded: number }> }> {
   const out: AfterCapture = { judged: 0, embedded: 0, viewed: 0 };
+  const byNamespace = new Map<string, { judged: number; embedded: number }>();
+  const tally = (ns: string) => byNamespace.get(ns) ?? byNamespace.set(ns, { judged: 0, embedded: 0 }).get(ns)!;
   const warnings: string[] = [];
-  for (const ns of touched) {
+  for (const ns of targets.view) {
     try {
       out.viewed += await updateRealtimeView(deps.store, deps.paths, parseNamespace(ns), deps.timeZone);
     } catch (err) {
@@ -70,9 +90,11 @@ export async function afterCapture(deps: CaptureDeps, results: readonly UnitResu
     }
   }
   if (deps.judge) {
-    for (const ns of touched) {
+    for (const ns of targets.judge) {
       try {
-        out.judged += await deps.judge(ns);
+        const judged = await deps.judge(ns);
+        out.judged += judged;
+        tally(ns).judged += judged;
       } catch (err) {
         // Unjudged turns stay searchable and are judged on the next pass (the daemon, `cairn judge`).
         warnings.push(`captured, but not judged: ${(err as Error).message}; run "cairn judge"`);
@@ -81,9 +103,11 @@ export async function afterCapture(deps: CaptureDeps, results: readonly UnitResu
     }
   }
   if (deps.embed) {
-    for (const ns of new Set([...touched, ...embedOnly])) {
+    for (const ns of targets.embed) {
       try {
-        out.embedded += await deps.embed(ns);
+        const embedded = await deps.embed(ns);
+        out.embedded += embedded;
+        tally(ns).embedded += embedded;
       } catch (err) {
         // The turns are stored and searchable by keyword; vectors can be rebuilt with reembed.
         warnings.push(`captured, but not embedded: ${(err as Error).message}; run "cairn reembed"`);
@@ -92,5 +116,5 @@ export async function afterCapture(deps: CaptureDeps, results: readonly UnitResu
     }
   }
   if (warnings.length) out.warning = warnings.join('; ');
-  return out;
+  return { ...out, byNamespace };
 }

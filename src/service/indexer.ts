@@ -26,6 +26,17 @@ async function countMissing(store: Store, model: string, namespace?: string): Pr
   return stats.filter((s) => namespace === undefined || s.namespace === namespace).reduce((n, s) => n + Math.max(0, s.missing), 0);
 }
 
+/**
+ * Entries per namespace still waiting for a vector of `model` or for their passages' row: the
+ * backlog a killed pass or a capture that did not embed (a hook) left. Index-only counts.
+ */
+export async function missingVectors(store: Store, model: string): Promise<Map<string, number>> {
+  const [own, passages] = await Promise.all([store.vectorStats(model), store.vectorStats(passageModelId(model))]);
+  const out = new Map<string, number>();
+  for (const s of [...own, ...passages]) out.set(s.namespace, Math.max(out.get(s.namespace) ?? 0, s.missing));
+  return out;
+}
+
 /** Vectors for texts, each embedded once: from the cache when known, else embedded and cached. */
 async function embedCached(store: Store, embedder: Embedder, texts: readonly string[]): Promise<{ vectors: Float32Array[]; cached: number }> {
   const model = embedder.modelId;

@@ -3,12 +3,14 @@
 import { z } from 'zod';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
 import { CATEGORIES, KINDS } from '../core/types.js';
-import { RECORD_ID_PATTERN } from '../core/ids.js';
+import { RECORD_ID_PATTERN, foldLongId } from '../core/ids.js';
 import { stripControl } from '../core/text.js';
 import { parseTime } from '../core/time.js';
 
 const MAX_TAGS = 32;
 const MAX_QUERY_CHARS = 2000;
+/** A provenance id longer than this is not an id; shorter long ones are folded (foldLongId). */
+const MAX_PROVENANCE_ID_CHARS = 4096;
 
 export const categorySchema = z.enum(CATEGORIES);
 export const kindSchema = z.enum(KINDS);
@@ -49,8 +51,9 @@ const isoOrRelative = (label: string) =>
 
 const provenanceSchema = z.strictObject({
   source: z.string().max(200).optional(),
-  sessionId: z.string().max(200).optional(),
-  messageId: z.string().max(200).optional(),
+  // Folded as capture folds them, so provenance names a long id the way its turn stores it.
+  sessionId: z.string().max(MAX_PROVENANCE_ID_CHARS).transform(foldLongId).optional(),
+  messageId: z.string().max(MAX_PROVENANCE_ID_CHARS).transform(foldLongId).optional(),
   line: z.number().int().nonnegative().optional(),
   path: z.string().max(4096).optional(),
   role: z.string().max(50).optional(),

@@ -32,7 +32,8 @@ export function createGenericJsonlParser(options: ParserOptions = {}): Transcrip
   function field(rec: JsonRecord, key: 'id' | 'session' | 'speaker', lineNo: number): string | undefined {
     const value = rec[key];
     if (value === undefined || value === null || value === '') return undefined;
-    if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim().slice(0, 200);
+    // Ids are kept whole here (capture folds a long one into a distinct stored id); a speaker is a name.
+    if (typeof value === 'string') return value.trim() === '' ? undefined : key === 'speaker' ? value.trim().slice(0, 200) : value.trim();
     if (typeof value === 'number' && Number.isFinite(value) && key === 'id') return String(value);
     out.issue(lineNo, `${key} is ${preview(value)}; ignored`);
     return undefined;

@@ -3,7 +3,8 @@
 // per-event fields) and
 //   PreCompact, Stop, SessionEnd → captures what is new in the transcript through the facade's
 //     ingest (the same checkpoints as the daemon, so every line is captured exactly once;
-//     SessionEnd also flushes the response held open for parts that could still arrive);
+//     SessionEnd also flushes the response held open for parts that could still arrive), then,
+//     when no daemon runs to do it, embeds the namespace's pending entries in a bounded slice;
 //   SessionStart → prints the namespace's context brief as `additionalContext`.
 // The caller (the CLI) turns every failure into one line on stderr and exit code 0: a memory
 // hook must never block or break the user's session.
@@ -12,10 +13,12 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { CairnError, ERROR_CODES, type ErrorCode } from '../../core/errors.js';
+import { lockHolder } from '../../core/lock.js';
 import { claudeProjectFolder, claudeProjectNamespace } from '../../capture/sources/discover.js';
 import { unitForPath } from '../../capture/sources/units.js';
 import type { Cairn } from '../../service/cairn.js';
 import type { IngestResponse } from '../../service/ingest.js';
+import { missingVectors } from '../../service/indexer.js';
 import { watchedSources } from '../../service/sources.js';
 
 /** Events whose transcript is captured; SessionEnd marks it complete. */
@@ -24,6 +27,16 @@ export const CAPTURE_EVENTS = ['PreCompact', 'Stop', 'SessionEnd'] as const;
 export const MAX_HOOK_INPUT_BYTES = 1024 * 1024;
 /** Default size of the SessionStart brief. Claude Code shows longer context (~10,000 characters) only as a preview. */
 export const DEFAULT_BRIEF_TOKENS = 2000;
+/**
+ * Entries a capture hook embeds at most (a second or two with the bundled model, well inside the
+ * hook's deadline); a larger backlog is worked down by the next hooks.
+ */
+export const HOOK_EMBED_LIMIT = 256;
+/**
+ * Stop runs after every response: it loads the model only once this many entries wait, so most
+ * responses cost a capture alone. PreCompact and SessionEnd embed whatever waits.
+ */
+export const STOP_EMBED_MIN = 64;
 
 const text = (max: number) => z.string().max(max).nullish();
 
@@ -152,6 +165,12 @@ export interface HookOptions {
   /** Where a session no source claims goes (default: the facade's default namespace). */
   fallbackNamespace?: string;
   budgetTokens?: number;
+  /**
+   * After capture, `auto` embeds up to HOOK_EMBED_LIMIT pending entries of the namespace unless a
+   * daemon runs (it embeds them) or a Stop finds fewer than STOP_EMBED_MIN; `all` embeds
+   * everything pending now (default `auto`).
+   */
+  embed?: 'auto' | 'all';
 }
 
 export interface HookOutcome {
@@ -180,7 +199,8 @@ async function capture(cairn: Cairn, input: HookInput, options: HookOptions): Pr
   if (!transcript.endsWith('.jsonl')) throw new CairnError(ERROR_CODES.INVALID_INPUT, `transcript_path ${JSON.stringify(input.transcript_path.slice(0, 200))} is not a .jsonl transcript; nothing captured`);
   const namespace = await sessionNamespace(cairn, input, options.namespace);
   const final = event === 'SessionEnd';
-  const main = await cairn.ingest([transcript], { format: 'claude-code', final, namespace });
+  // Vectors come after every transcript is captured, as one bounded step (see embedBacklog).
+  const main = await cairn.ingest([transcript], { format: 'claude-code', final, namespace, embed: false });
   const failed = main.files.find((f) => f.error);
   if (failed?.error) throw new CairnError(failed.error.code as ErrorCode, `${transcript}: ${failed.error.message}`);
   const warnings: string[] = main.warning ? [main.warning] : [];
@@ -189,7 +209,7 @@ async function capture(cairn: Cairn, input: HookInput, options: HookOptions): Pr
   const subagents = subagentTranscripts(transcript);
   if (subagents.length > 0) {
     try {
-      const sub: IngestResponse = await cairn.ingest(subagents, { format: 'claude-code', final, namespace });
+      const sub: IngestResponse = await cairn.ingest(subagents, { format: 'claude-code', final, namespace, embed: false });
       inserted += sub.turnsInserted;
       for (const f of sub.files) if (f.error) warnings.push(`${f.path}: ${f.error.message}`);
       if (sub.warning) warnings.push(sub.warning);
@@ -198,12 +218,35 @@ async function capture(cairn: Cairn, input: HookInput, options: HookOptions): Pr
     }
   }
   const ns = main.files[0]?.namespace ?? main.namespace;
+  let vectors = '';
+  try {
+    const done = await embedBacklog(cairn, ns, event, options.embed ?? 'auto');
+    if (done) vectors = `; embedded ${done.embedded}${done.left > 0 ? ` (${done.left} still without vectors)` : ''}`;
+  } catch (err) {
+    // The turns are captured and found by keyword; a later hook, the daemon or reembed embeds them.
+    warnings.push(`captured, but not embedded: ${(err as Error).message}`);
+  }
   return {
     event,
     namespace: ns,
-    summary: `${event}: ${inserted} new turns from ${basename(transcript)}${subagents.length ? ` and ${subagents.length} sub-agent transcripts` : ''} in namespace ${ns}${final ? ' (final)' : ''}`,
+    summary: `${event}: ${inserted} new turns from ${basename(transcript)}${subagents.length ? ` and ${subagents.length} sub-agent transcripts` : ''} in namespace ${ns}${final ? ' (final)' : ''}${vectors}`,
     ...(warnings.length ? { warning: warnings.join('; ') } : {}),
   };
+}
+
+/**
+ * Embeds the namespace's pending entries (this capture's and any earlier hook's) in one bounded
+ * step, so a user with hooks and no daemon gets vectors too. Null when nothing was embedded or due.
+ */
+async function embedBacklog(cairn: Cairn, namespace: string, event: string, mode: 'auto' | 'all'): Promise<{ embedded: number; left: number } | null> {
+  const model = cairn.modelId;
+  if (model === null || !cairn.config.capture.embed) return null;
+  // A running daemon embeds every namespace's backlog at its next rescan, without this wait.
+  if (mode === 'auto' && lockHolder(cairn.paths.daemonLock)) return null;
+  const waiting = (await missingVectors(cairn.store, model)).get(namespace) ?? 0;
+  if (waiting === 0 || (mode === 'auto' && event === 'Stop' && waiting < STOP_EMBED_MIN)) return null;
+  const progress = await cairn.embedPending({ namespace, ...(mode === 'auto' ? { limit: HOOK_EMBED_LIMIT } : {}) });
+  return { embedded: progress.done, left: Math.max(0, waiting - progress.done) };
 }
 
 async function sessionStart(cairn: Cairn, input: HookInput, options: HookOptions): Promise<HookOutcome> {

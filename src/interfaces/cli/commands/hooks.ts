@@ -117,7 +117,7 @@ export function registerHooksCommands(program: Command): void {
     .description('Handle a hook call (run by the agent with its hook JSON on stdin; never fails the session: errors go to stderr, exit 0)')
     .argument('<agent>', AGENTS.join('|'))
     .option('--budget-tokens <n>', 'size of the SessionStart brief', intOption('budget-tokens', 50, 20_000))
-    .option('--embed', 'also embed the new turns now (loads the embedding model: slower; by default the daemon or `cairn reembed` does it)')
+    .option('--embed', "embed everything pending in the session's namespace now, even while a daemon runs (by default a capture hook embeds up to 256 pending entries when no daemon does)")
     .option('--verbose', 'print what was done on stderr')
     .option('--no-daemon', 'build the SessionStart brief in this process even when `cairn watch` or `cairn serve` runs')
     .action(async (agent: string, opts: HookCliOptions, cmd: Command) => {
@@ -164,7 +164,7 @@ async function handleHook(agent: string, opts: HookCliOptions, cmd: Command): Pr
   };
   try {
     checkAgent(agent);
-    const { readHookInput, parseHookInput, runHook } = await import('../../../integrations/claude-code/hook.js');
+    const { readHookInput, parseHookInput, runHook, CAPTURE_EVENTS } = await import('../../../integrations/claude-code/hook.js');
     const input = parseHookInput(await readHookInput(process.stdin));
     event = input.hook_event_name.replace(/[^A-Za-z0-9_-]/g, '?').slice(0, 40);
     if (input.hook_event_name === 'SessionStart' && opts.daemon) {
@@ -174,12 +174,12 @@ async function handleHook(agent: string, opts: HookCliOptions, cmd: Command): Pr
       if (answer) return report(answer.result as HookOutcome);
     }
     const { Cairn } = await import('../../../service/cairn.js');
-    // No embedder unless asked: loading the model adds about a second and a half to every hook,
-    // so new turns get their vectors from the daemon or `cairn reembed`; keyword search finds
-    // them meanwhile. SessionStart's brief works the same way (BM25 when there is no query).
-    const cairn = await Cairn.open({ home: g.home, namespace: g.namespace, ...(opts.embed ? {} : { embedder: null }) });
+    // SessionStart's brief needs no model (BM25 when there is no query). Capture hooks have the
+    // embedder, which loads only when runHook embeds pending entries (bounded; see HOOK_EMBED_LIMIT).
+    const captures = (CAPTURE_EVENTS as readonly string[]).includes(input.hook_event_name);
+    const cairn = await Cairn.open({ home: g.home, namespace: g.namespace, ...(opts.embed || captures ? {} : { embedder: null }) });
     try {
-      report(await runHook(cairn, input, { namespace: g.namespace === undefined ? undefined : cairn.namespace(g.namespace), budgetTokens: opts.budgetTokens }));
+      report(await runHook(cairn, input, { namespace: g.namespace === undefined ? undefined : cairn.namespace(g.namespace), budgetTokens: opts.budgetTokens, embed: opts.embed ? 'all' : 'auto' }));
     } finally {
       await cairn.close();
     }

@@ -45,6 +45,9 @@ function printHuman(res: IngestResponse): void {
     if (r.issues.length > MAX_ISSUES_SHOWN) process.stderr.write(`cairn: warning: ${file.path}: … and ${r.issues.length - MAX_ISSUES_SHOWN} more issues (see --json)\n`);
   }
   const namespaces = [...new Set(res.files.map((f) => f.namespace).filter((n): n is string => Boolean(n)))];
-  print(`${res.turnsInserted} new turns in namespace ${namespaces.length ? namespaces.join(', ') : res.namespace}${res.embedded ? `, ${res.embedded} embedded` : ''}`);
+  // Work an earlier run left (killed mid-judging or mid-embedding) is named apart from the new.
+  const fresh = res.embedded - res.backlog.embedded;
+  const backlog = res.backlog.judged + res.backlog.embedded > 0 ? `; judged ${res.backlog.judged} pending, embedded ${res.backlog.embedded} pending` : '';
+  print(`${res.turnsInserted} new turns in namespace ${namespaces.length ? namespaces.join(', ') : res.namespace}${fresh ? `, ${fresh} embedded` : ''}${backlog}`);
   if (res.warning) process.stderr.write(`cairn: warning: ${res.warning}\n`);
 }
