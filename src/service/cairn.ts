@@ -508,8 +508,9 @@ export class Cairn {
     return verifyToken(this.store, token);
   }
 
-  async hasTokens(): Promise<boolean> {
-    return hasTokens(this.store);
+  /** Whether a token is active; with `includeRevoked`, whether the home ever had one. */
+  async hasTokens(options: { includeRevoked?: boolean } = {}): Promise<boolean> {
+    return hasTokens(this.store, options);
   }
 
   /**

@@ -402,6 +402,6 @@ export interface Store {
   revokeApiToken(id: string, options?: { now?: string }): Promise<boolean>;
   /** Sets last_used_at to `now` when it is unset or older than `ifUsedBefore`; true when it changed. */
   touchApiToken(id: string, now: string, ifUsedBefore: string): Promise<boolean>;
-  /** Whether any token is active. */
-  hasApiTokens(): Promise<boolean>;
+  /** Whether any token is active; with `includeRevoked`, whether the home ever had a token. */
+  hasApiTokens(options?: { includeRevoked?: boolean }): Promise<boolean>;
 }

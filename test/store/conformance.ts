@@ -1144,6 +1144,7 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
 
       it('addApiToken / listApiTokens / revokeApiToken / hasApiTokens', async () => {
         assert.equal(await store.hasApiTokens(), false);
+        assert.equal(await store.hasApiTokens({ includeRevoked: true }), false);
         assert.deepEqual(await store.listApiTokens(), []);
         const a = await store.addApiToken({ ...token('tok_a', 'aa'.repeat(32), [NS, OTHER]), label: 'ci' });
         assert.deepEqual(a, { id: 'tok_a', hash: 'aa'.repeat(32), label: 'ci', namespaces: [NS, OTHER], createdAt: at(0), lastUsedAt: null, revokedAt: null });
@@ -1159,6 +1160,7 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         assert.deepEqual(all.map((t) => [t.id, t.revokedAt]), [['tok_a', at(2)], ['tok_b', null]]);
         assert.equal(await store.revokeApiToken('tok_b'), true);
         assert.equal(await store.hasApiTokens(), false);
+        assert.equal(await store.hasApiTokens({ includeRevoked: true }), true, 'the home remembers it had tokens');
       });
 
       it('a duplicate token hash or id → CONFLICT', async () => {

@@ -275,7 +275,7 @@ export class SqliteStore implements Store {
   touchApiToken(id: string, now: string, ifUsedBefore: string) {
     return this.run(() => tokens.touchApiToken(this.db, id, now, ifUsedBefore));
   }
-  hasApiTokens() {
-    return this.run(() => tokens.hasApiTokens(this.db));
+  hasApiTokens(options: { includeRevoked?: boolean } = {}) {
+    return this.run(() => tokens.hasApiTokens(this.db, options.includeRevoked ?? false));
   }
 }
