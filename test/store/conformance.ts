@@ -464,6 +464,20 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         assert.equal(await store.getCheckpoint(987654, 'offset'), null);
       });
 
+      it('addTurns can make the checkpoint from what it stored (new vs duplicate turns)', async () => {
+        const src = await store.addSource(NS, 'jsonl', '/tmp/b.jsonl');
+        const seen: Array<{ inserted: number; duplicates: number }> = [];
+        const state = (added: { inserted: number; duplicates: number }) => {
+          seen.push(added);
+          return { stored: added.inserted };
+        };
+        await store.addTurns([turn({ messageId: 'x1' }), turn({ messageId: 'x2' })], { sourceId: src.id, key: 'k', state });
+        assert.deepEqual(await store.getCheckpoint(src.id, 'k'), { stored: 2 });
+        await store.addTurns([turn({ messageId: 'x1' }), turn({ messageId: 'x2' }), turn({ messageId: 'x3' })], { sourceId: src.id, key: 'k', state });
+        assert.deepEqual(await store.getCheckpoint(src.id, 'k'), { stored: 1 });
+        assert.deepEqual(seen, [{ inserted: 2, duplicates: 0 }, { inserted: 1, duplicates: 2 }]);
+      });
+
       it('sources: add is idempotent per namespace/kind/path (options updated), list filters, remove', async () => {
         const a = await store.addSource(NS, 'jsonl', '/data/a.jsonl', { follow: true });
         assert.equal(a.namespace, NS);

@@ -6,6 +6,7 @@ import type { Kind, Memory, NewMemory, NewTurn } from '../../core/types.js';
 import type {
   AddMemoryOptions,
   CheckpointState,
+  TurnsCheckpoint,
   EntryFilter,
   FeedbackRecord,
   HealthOptions,
@@ -130,7 +131,7 @@ export class SqliteStore implements Store {
     return this.run(() => memories.importMemory(this.db, memory));
   }
 
-  addTurns(list: readonly NewTurn[], checkpoint?: CheckpointState) {
+  addTurns(list: readonly NewTurn[], checkpoint?: TurnsCheckpoint) {
     return this.run(() => turns.addTurns(this.db, list, checkpoint, nowIso()));
   }
   turnsAfter(namespace: string, afterSeq: number, limit: number) {

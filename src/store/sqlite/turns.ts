@@ -5,7 +5,7 @@ import { keysOf } from './keys.js';
 import { stmt } from './statements.js';
 import { newId } from '../../core/ids.js';
 import type { NewTurn, Source, Turn } from '../../core/types.js';
-import type { AddTurnsResult, CheckpointRecord, CheckpointState } from '../store.js';
+import type { AddTurnsResult, CheckpointRecord, CheckpointState, TurnsCheckpoint } from '../store.js';
 import { sourceFromRow, turnFromRow, type SourceRow, type TurnRow } from './rows.js';
 import { ensureNamespaceTx } from './namespaces.js';
 import { countSpeakers } from './context.js';
@@ -19,7 +19,7 @@ export function isEmbeddable(turnKind: unknown, category: string | null): boolea
   return turnKind !== 'tool' && category !== 'noise';
 }
 
-export function addTurns(db: Database, turns: readonly NewTurn[], checkpoint: CheckpointState | undefined, now: string): AddTurnsResult {
+export function addTurns(db: Database, turns: readonly NewTurn[], checkpoint: TurnsCheckpoint | undefined, now: string): AddTurnsResult {
   const insertTurn = stmt(db, 
     `INSERT INTO turns (id, namespace, source_id, session_id, message_id, role, speaker, text, ts, line, meta, created_at)
      VALUES (@id, @namespace, @source_id, @session_id, @message_id, @role, @speaker, @text, @ts, @line, @meta, @created_at)
@@ -82,7 +82,10 @@ export function addTurns(db: Database, turns: readonly NewTurn[], checkpoint: Ch
         inserted.push(turn);
       }
       for (const [ns, counts] of speakerCounts) countSpeakers(db, ns, counts);
-      if (checkpoint) putCheckpoint(db, checkpoint, now);
+      if (checkpoint) {
+        const { state } = checkpoint;
+        putCheckpoint(db, { ...checkpoint, state: typeof state === 'function' ? state({ inserted: inserted.length, duplicates }) : state }, now);
+      }
       return { inserted, duplicates };
     })
     .immediate();
