@@ -17,7 +17,7 @@ import { NO_ENTRY_KEYS, placeEntryKeys } from '../memory/places/place-keys.js';
 import type { JudgeStats, SpeakerCount, Store } from '../store/store.js';
 import { hybridSearch, type SearchResult, type VectorSide } from '../search/hybrid.js';
 import { VectorIndex } from '../search/vector-index.js';
-import { embedEntries, embedPending, type IndexProgress } from './indexer.js';
+import { embedEntries, embedPending, noVectorsNote, type IndexProgress } from './indexer.js';
 import type { CaptureDeps } from './capture.js';
 import { ingestPaths, type IngestOptions, type IngestResponse } from './ingest.js';
 import { addSources, findSource, sourceStatuses, type AddSourceInput, type SourceStatus } from './sources.js';
@@ -244,7 +244,7 @@ export class Cairn {
           const queryVector = this.queryVector(input.query, speakers, rewriting);
           queryVector.catch(() => undefined); // awaited (and reported) below, or not needed
           const index = this.index();
-          if ((await index.ready(ns)) === 0) degraded = `no vectors for ${this.embedder.modelId} in ${ns}: BM25 only (run "cairn reembed")`;
+          if ((await index.ready(ns)) === 0) degraded = await noVectorsNote(this.store, this.embedder.modelId, ns);
           else vectors = { index, model: this.embedder.modelId, passageModel: passageModelId(this.embedder.modelId), queryVector };
         } catch (err) {
           degraded = `vector search unavailable: ${(err as Error).message}`;
