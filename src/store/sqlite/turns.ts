@@ -9,6 +9,7 @@ import type { AddTurnsResult, CheckpointRecord, CheckpointState, TurnsCheckpoint
 import { sourceFromRow, turnFromRow, type SourceRow, type TurnRow } from './rows.js';
 import { ensureNamespaceTx } from './namespaces.js';
 import { countSpeakers } from './context.js';
+import { crashPoint } from '../../core/crash-points.js';
 
 /**
  * Whether a turn gets a vector: tool activity ("→ tool exec npm test", output excerpts) and turns
@@ -29,7 +30,7 @@ export function addTurns(db: Database, turns: readonly NewTurn[], checkpoint: Tu
     `INSERT INTO entries (namespace, kind, ref_id, body, keys, time, category, importance, current, embed)
      VALUES (?, 'turn', ?, ?, ?, ?, NULL, NULL, 1, ?)`,
   );
-  return db
+  const result = db
     .transaction((): AddTurnsResult => {
       const inserted: Turn[] = [];
       let duplicates = 0;
@@ -86,9 +87,12 @@ export function addTurns(db: Database, turns: readonly NewTurn[], checkpoint: Tu
         const { state } = checkpoint;
         putCheckpoint(db, { ...checkpoint, state: typeof state === 'function' ? state({ inserted: inserted.length, duplicates }) : state }, now);
       }
+      crashPoint('turns-before-commit');
       return { inserted, duplicates };
     })
     .immediate();
+  crashPoint('turns-after-commit');
+  return result;
 }
 
 export function getTurn(db: Database, namespace: string, id: string): Turn | null {
