@@ -5,11 +5,9 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { CLI, childEnv, cliJson, ok, runCli, tempHomes } from '../helpers/cli.js';
+import { CLI, HANG_GUARD_MS, childEnv, cliJson, ok, runCli, tempHomes } from '../helpers/cli.js';
 
 const home = tempHomes();
-/** Only a guard against a server that never starts; a busy machine may be slow. */
-const START_GUARD_MS = 120_000;
 
 interface Served {
   url: string;
@@ -36,7 +34,7 @@ function serve(dir: string, args: string[] = []): Promise<Served> {
     running.delete(child);
   };
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not print its URL: ${stdout} ${stderr}`)), START_GUARD_MS);
+    const timer = setTimeout(() => reject(new Error(`serve did not print its URL: ${stdout} ${stderr}`)), HANG_GUARD_MS);
     child.stdout!.on('data', (d: Buffer) => {
       stdout += d.toString();
       const m = /listening on (http:\/\/\S+?) /.exec(stdout);
@@ -136,12 +134,12 @@ describe('revoking the last token (issue 30 item 14)', () => {
 
   test('--no-auth is refused on a non-loopback address and while an active token exists', async () => {
     const { dir } = await homeWithRevokedToken();
-    const wide = await runCli(['serve', '--no-auth', '--host', '0.0.0.0', '--port', '0'], { home: dir, timeoutMs: START_GUARD_MS });
+    const wide = await runCli(['serve', '--no-auth', '--host', '0.0.0.0', '--port', '0'], { home: dir });
     assert.equal(wide.code, 6, wide.stderr);
     assert.match(wide.stderr, /--no-auth/);
     assert.doesNotMatch(wide.stdout, /listening/i);
     ok(await runCli(['tokens', 'create', '--grant', 'team'], { home: dir }));
-    const active = await runCli(['serve', '--no-auth', '--port', '0'], { home: dir, timeoutMs: START_GUARD_MS });
+    const active = await runCli(['serve', '--no-auth', '--port', '0'], { home: dir });
     assert.equal(active.code, 6, active.stderr);
     assert.match(active.stderr, /active token/);
     assert.doesNotMatch(active.stdout, /listening/i);
