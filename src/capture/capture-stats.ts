@@ -11,7 +11,7 @@ export const RECENT_ISSUES = 5;
 export interface CaptureStats {
   /** Complete lines (or database rows) consumed. */
   linesRead: number;
-  /** Turns handed to the store (those it already held are not stored twice). */
+  /** Turns stored (those the store already held, e.g. from a re-read file, are not counted). */
   turns: number;
   /** Records dropped on purpose (noise, empty turns). */
   skipped: number;

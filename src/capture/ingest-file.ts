@@ -186,10 +186,14 @@ class IngestRun {
     let consumed = 0;
     for (const lineNo of this.positions.keys()) if (lineNo <= checkpoint.lineNo) consumed++;
     const covered = this.openIssues.filter((i) => i.line <= checkpoint.lineNo);
-    const delta = batchStats({ linesRead: consumed, turns: this.batch.length, skipped: this.pendingSkipped, issues: covered, redactions: this.pendingRedactions });
-    // The stats go in with the turns they count, in the same transaction.
-    const next = mergeStats(this.stats, delta);
-    const result = await this.store.addTurns(this.batch, { sourceId: this.options.sourceId, key: this.key, state: { ...checkpoint, stats: next } });
+    // The stats go in with the turns they count, in the same transaction; they count the turns
+    // stored, not those handed over (a re-read file hands over duplicates).
+    let next = this.stats;
+    const state = ({ inserted }: { inserted: number }) => {
+      next = mergeStats(this.stats, batchStats({ linesRead: consumed, turns: inserted, skipped: this.pendingSkipped, issues: covered, redactions: this.pendingRedactions }));
+      return { ...checkpoint, stats: next };
+    };
+    const result = await this.store.addTurns(this.batch, { sourceId: this.options.sourceId, key: this.key, state });
     this.totals.turnsInserted += result.inserted.length;
     this.totals.duplicates += result.duplicates;
     for (const turn of result.inserted) this.insertedIds.push(turn.id);

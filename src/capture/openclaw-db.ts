@@ -379,10 +379,14 @@ class SessionRun {
     const covers = (s: number) => seq !== null && s <= seq;
     const covered = this.openIssues.filter((i) => covers(i.line));
     const consumed = this.uncommitted.filter(covers).length;
-    const delta = batchStats({ linesRead: consumed, turns: this.batch.length, skipped: this.pendingSkipped, issues: covered, redactions: this.pendingRedactions });
-    // Stats go in with the turns they count, in the same transaction; a stored error is dropped.
-    const next = mergeStats(this.stats, delta);
-    const result = await this.store.addTurns(this.batch, { sourceId: this.options.sourceId, key: this.key, state: { seq, stats: next } });
+    // Stats go in with the turns they count (stored ones, not re-read duplicates), in the same
+    // transaction; a stored error is dropped.
+    let next = this.stats;
+    const state = ({ inserted }: { inserted: number }) => {
+      next = mergeStats(this.stats, batchStats({ linesRead: consumed, turns: inserted, skipped: this.pendingSkipped, issues: covered, redactions: this.pendingRedactions }));
+      return { seq, stats: next };
+    };
+    const result = await this.store.addTurns(this.batch, { sourceId: this.options.sourceId, key: this.key, state });
     this.report.turnsInserted += result.inserted.length;
     this.report.duplicates += result.duplicates;
     for (const turn of result.inserted) this.report.insertedIds.push(turn.id);

@@ -32,6 +32,8 @@ export interface PostJsonRequest<T> {
   /** Shape the parsed JSON must have. */
   schema: z.ZodType<T>;
   retry?: Partial<RetryPolicy>;
+  /** Waits between attempts (tests inject one that records the waits instead of taking them). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 function embedderError(message: string, details?: Record<string, unknown>, cause?: unknown): CairnError {
@@ -48,7 +50,7 @@ export function backoffMs(attempt: number, policy: RetryPolicy, random: () => nu
   return Math.min(policy.maxDelayMs, Math.round(base * (0.75 + random() * 0.5)));
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * POSTs `body` as JSON and returns the response parsed and validated by `schema`.
@@ -59,6 +61,7 @@ export async function postJson<T>(req: PostJsonRequest<T>): Promise<T> {
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...req.retry };
   const attempts = Math.max(1, Math.floor(policy.attempts));
   const where = `POST ${req.url}`;
+  const sleep = req.sleep ?? realSleep;
   let lastProblem = '';
 
   for (let attempt = 1; attempt <= attempts; attempt++) {
@@ -149,6 +152,8 @@ export function toUnitVectors(
 /** Knobs of the HTTP embedders that are not user config: tests shorten the retry waits. */
 export interface HttpEmbedderOptions {
   retry?: Partial<RetryPolicy>;
+  /** Waits between attempts (tests). */
+  sleep?: (ms: number) => Promise<void>;
   /** Texts per request (default 64). */
   batchSize?: number;
 }

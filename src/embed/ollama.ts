@@ -36,6 +36,7 @@ export class OllamaEmbedder extends BatchedHttpEmbedder {
       timeoutMs: this.config.timeoutMs,
       schema: embedResponse,
       ...(this.options.retry ? { retry: this.options.retry } : {}),
+      ...(this.options.sleep ? { sleep: this.options.sleep } : {}),
     });
     return toUnitVectors(`Ollama (${this.config.model})`, res.embeddings, texts.length, dimensions);
   }

@@ -65,6 +65,7 @@ export class OpenAIEmbedder extends BatchedHttpEmbedder {
       timeoutMs: this.config.timeoutMs,
       schema: embeddingsResponse,
       ...(this.options.retry ? { retry: this.options.retry } : {}),
+      ...(this.options.sleep ? { sleep: this.options.sleep } : {}),
     });
     const sorted = [...res.data].sort((a, b) => a.index - b.index);
     sorted.forEach((item, i) => {

@@ -17,7 +17,7 @@ import { NO_ENTRY_KEYS, placeEntryKeys } from '../memory/places/place-keys.js';
 import type { JudgeStats, SpeakerCount, Store } from '../store/store.js';
 import { hybridSearch, type SearchResult, type VectorSide } from '../search/hybrid.js';
 import { VectorIndex } from '../search/vector-index.js';
-import { embedEntries, embedPending, type IndexProgress } from './indexer.js';
+import { embedEntries, embedPending, noVectorsNote, type IndexProgress } from './indexer.js';
 import type { CaptureDeps } from './capture.js';
 import { ingestPaths, type IngestOptions, type IngestResponse } from './ingest.js';
 import { addSources, findSource, sourceStatuses, type AddSourceInput, type SourceStatus } from './sources.js';
@@ -26,6 +26,8 @@ import { parseId, parseInput, searchInputSchema, storeInputSchema, type SearchIn
 import { buildStatus, type StatusReport } from './status.js';
 import { Judging, type JudgeReport } from './judging.js';
 import { createLlmRuntime, createQueryRewriter } from './llm-runtime.js';
+import type { Timing } from '../llm/retry.js';
+import type { TransportOptions } from '../llm/transport.js';
 import type { QueryRewriter, RewriteOutcome } from '../search/query-rewrite.js';
 import { blendVectors, queryFocus } from '../search/query-focus.js';
 import { loadTimeParser, queryTimeWindow } from '../search/query-time.js';
@@ -51,6 +53,8 @@ export interface OpenOptions {
    */
   embedThreads?: number;
   busyTimeoutMs?: number;
+  /** The LLM calls' clock, sleep and randomness: retries and circuit breakers (tests inject fake time). */
+  llmTiming?: Timing;
 }
 
 export interface StoreResult {
@@ -109,6 +113,7 @@ export class Cairn {
   private judgingStage: Judging | null = null;
   /** Built on first use; null without a chat model. */
   private rewriter: QueryRewriter | null | undefined;
+  private llmTransport: TransportOptions = {};
 
   private constructor(paths: HomePaths, config: CairnConfig, store: Store, embedder: Embedder | null, namespace: string) {
     this.paths = paths;
@@ -130,7 +135,9 @@ export class Cairn {
     try {
       const entryKeys = config.index.places ? placeEntryKeys() : NO_ENTRY_KEYS;
       const store = new SqliteStore(paths.database, { busyTimeoutMs, entryKeys });
-      return new Cairn(paths, config, store, embedder, namespace);
+      const cairn = new Cairn(paths, config, store, embedder, namespace);
+      if (options.llmTiming) cairn.llmTransport = { timing: options.llmTiming };
+      return cairn;
     } catch (err) {
       if (options.embedder === undefined) await embedder?.close();
       throw err;
@@ -244,7 +251,7 @@ export class Cairn {
           const queryVector = this.queryVector(input.query, speakers, rewriting);
           queryVector.catch(() => undefined); // awaited (and reported) below, or not needed
           const index = this.index();
-          if ((await index.ready(ns)) === 0) degraded = `no vectors for ${this.embedder.modelId} in ${ns}: BM25 only (run "cairn reembed")`;
+          if ((await index.ready(ns)) === 0) degraded = await noVectorsNote(this.store, this.embedder.modelId, ns);
           else vectors = { index, model: this.embedder.modelId, passageModel: passageModelId(this.embedder.modelId), queryVector };
         } catch (err) {
           degraded = `vector search unavailable: ${(err as Error).message}`;
@@ -278,7 +285,7 @@ export class Cairn {
   }
 
   private rewriteQuery(namespace: string, query: string, now: number): Promise<RewriteOutcome> {
-    if (this.rewriter === undefined) this.rewriter = createQueryRewriter(this.store, this.config);
+    if (this.rewriter === undefined) this.rewriter = createQueryRewriter(this.store, this.config, this.llmTransport);
     if (!this.rewriter) return Promise.resolve({ status: 'skipped', reason: 'no chat model configured (judge.llm)' });
     return this.rewriter.expand(namespace, query, localDayTime(new Date(now).toISOString(), this.config.timezone)!.day);
   }
@@ -353,7 +360,7 @@ export class Cairn {
 
   /** The judge stage (one per facade: the LLM's breaker and budget live as long as the process). */
   judging(): Judging {
-    this.judgingStage ??= new Judging(this.store, this.config, createLlmRuntime(this.store, this.config));
+    this.judgingStage ??= new Judging(this.store, this.config, createLlmRuntime(this.store, this.config, this.llmTransport));
     return this.judgingStage;
   }
 
@@ -508,8 +515,9 @@ export class Cairn {
     return verifyToken(this.store, token);
   }
 
-  async hasTokens(): Promise<boolean> {
-    return hasTokens(this.store);
+  /** Whether a token is active; with `includeRevoked`, whether the home ever had one. */
+  async hasTokens(options: { includeRevoked?: boolean } = {}): Promise<boolean> {
+    return hasTokens(this.store, options);
   }
 
   /**

@@ -103,3 +103,16 @@ export async function embedPending(store: Store, embedder: Embedder, options: In
   }
   return progress;
 }
+
+/**
+ * Why a search of a namespace with no vector for `model` is keyword-only, with advice that fits:
+ * `cairn reembed` only when entries wait for a vector. An empty namespace (often a mistyped name)
+ * or one holding only what is never embedded (tool activity, noise) has nothing to reembed.
+ */
+export async function noVectorsNote(store: Store, model: string, namespace: string): Promise<string> {
+  const missing = await countMissing(store, model, namespace);
+  if (missing > 0) return `no vectors for ${model} in ${namespace} yet: ${missing} entries wait for one; BM25 only until then (run "cairn reembed", or let "cairn watch" embed them)`;
+  const stats = (await store.namespaceStats()).find((s) => s.namespace === namespace);
+  if (!stats || stats.memories + stats.turns + stats.documents === 0) return `namespace ${namespace} is empty: nothing stored there yet`;
+  return `nothing in ${namespace} is searched by meaning (only tool activity or noise): BM25 only`;
+}

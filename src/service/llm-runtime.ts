@@ -9,6 +9,7 @@ import type { LlmConfig } from '../core/llm-config.js';
 import { CircuitBreaker } from '../llm/circuit-breaker.js';
 import { createChatClient } from '../llm/factory.js';
 import type { TransportOptions } from '../llm/transport.js';
+import type { Clock } from '../llm/retry.js';
 import type { LlmRuntime } from './judging.js';
 import { QueryRewriter } from '../search/query-rewrite.js';
 
@@ -28,12 +29,17 @@ function pricesOf(llm: LlmConfig): Prices {
   return { pricePerMillionInput: llm.pricePerMillionInput, pricePerMillionOutput: llm.pricePerMillionOutput };
 }
 
+/** A breaker keeps the time of the calls it guards (an injected clock in tests). */
+function clockOf(transport: TransportOptions): { clock?: Clock } {
+  return transport.timing ? { clock: transport.timing } : {};
+}
+
 /** Null when no LLM judge is configured. */
 export function createLlmRuntime(store: Store, config: CairnConfig, transport: TransportOptions = {}): LlmRuntime | null {
   const llm = config.judge.llm;
   if (!llm) return null;
   const client = createChatClient(llm, transport);
-  const breaker = new CircuitBreaker({ failureThreshold: 3, coolDownMs: config.judge.coolDownSeconds * 1000, name: `${llm.provider} (${llm.model})` });
+  const breaker = new CircuitBreaker({ failureThreshold: 3, coolDownMs: config.judge.coolDownSeconds * 1000, name: `${llm.provider} (${llm.model})`, ...clockOf(transport) });
   return {
     judge: new LlmJudge(client, breaker, { rewrite: config.judge.rewrite }),
     budget: budgetOf(store, config),
@@ -55,6 +61,7 @@ export function createQueryRewriter(store: Store, config: CairnConfig, transport
     name: `${llm.provider} (${llm.model}) query rewrite`,
     // The rewriter's own deadline aborts the call: for a search, a model that slow has failed.
     countsAsFailure: () => true,
+    ...clockOf(transport),
   });
   const budget = budgetOf(store, config);
   const prices = pricesOf(llm);

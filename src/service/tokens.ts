@@ -116,6 +116,7 @@ export async function verifyToken(store: Store, token: string): Promise<ApiToken
   return publicInfo(match);
 }
 
-export async function hasTokens(store: Store): Promise<boolean> {
-  return store.hasApiTokens();
+/** Whether a token is active; with `includeRevoked`, whether the home ever had one. */
+export async function hasTokens(store: Store, options: { includeRevoked?: boolean } = {}): Promise<boolean> {
+  return store.hasApiTokens(options);
 }

@@ -120,6 +120,17 @@ export interface CheckpointState {
   state: Record<string, unknown>;
 }
 
+/**
+ * The checkpoint written with a batch of turns. Its state may depend on how many of them were new,
+ * worked out inside the same transaction: capture's running totals count stored turns, and a
+ * re-read file hands over turns the store already holds.
+ */
+export interface TurnsCheckpoint {
+  sourceId: number;
+  key: string;
+  state: Record<string, unknown> | ((added: { inserted: number; duplicates: number }) => Record<string, unknown>);
+}
+
 export interface CheckpointRecord {
   key: string;
   state: Record<string, unknown>;
@@ -303,7 +314,7 @@ export interface Store {
   /** Inserts a memory record verbatim (id, times, supersede links), for lossless import. */
   importMemory(memory: Memory): Promise<ImportOutcome>;
 
-  addTurns(turns: readonly NewTurn[], checkpoint?: CheckpointState): Promise<AddTurnsResult>;
+  addTurns(turns: readonly NewTurn[], checkpoint?: TurnsCheckpoint): Promise<AddTurnsResult>;
   getTurn(namespace: string, id: string): Promise<Turn | null>;
   /** Turns of a namespace in insertion order after `afterSeq` (views that follow the log). */
   turnsAfter(namespace: string, afterSeq: number, limit: number): Promise<Array<{ seq: number; turn: Turn }>>;
@@ -402,6 +413,6 @@ export interface Store {
   revokeApiToken(id: string, options?: { now?: string }): Promise<boolean>;
   /** Sets last_used_at to `now` when it is unset or older than `ifUsedBefore`; true when it changed. */
   touchApiToken(id: string, now: string, ifUsedBefore: string): Promise<boolean>;
-  /** Whether any token is active. */
-  hasApiTokens(): Promise<boolean>;
+  /** Whether any token is active; with `includeRevoked`, whether the home ever had a token. */
+  hasApiTokens(options?: { includeRevoked?: boolean }): Promise<boolean>;
 }

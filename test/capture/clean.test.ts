@@ -86,14 +86,14 @@ describe('excerpt and tagged spans', () => {
     assert.equal(excerpt('\u0000\n '), '');
   });
 
-  it('removes closed tag spans in linear time and keeps unclosed ones', () => {
+  // That it stays linear on hostile input is measured by bench/speed-budgets.ts.
+  it('removes closed tag spans and keeps unclosed ones, hostile runs included', () => {
     assert.equal(removeTagged('a<x>1</x>b<x>2</x>c', '<x>', '</x>'), 'abc');
     assert.equal(removeTagged('a<x>unclosed', '<x>', '</x>'), 'a<x>unclosed');
     assert.equal(removeTagged('plain', '<x>', '</x>'), 'plain');
     const hostile = '<x>'.repeat(200_000);
-    const started = Date.now();
     assert.equal(removeTagged(hostile, '<x>', '</x>'), hostile);
-    assert.ok(Date.now() - started < 1000);
+    assert.equal(removeTagged(`${hostile}</x>tail`, '<x>', '</x>'), 'tail');
   });
 });
 

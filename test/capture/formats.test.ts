@@ -424,12 +424,11 @@ describe('robustness, every format', () => {
       assert.equal(result.skipped, 0);
     });
 
+    // How fast (linear) is measured by bench/speed-budgets.ts.
     it(`${format}: a 5 MB line becomes one truncated turn`, () => {
       const big = `${'All work and no play. '.repeat(240_000)}THE END`;
       assert.ok(big.length > 5_000_000);
-      const started = Date.now();
       const result = parseLines(format, [withText(format, big)], { sessionId: 's' });
-      assert.ok(Date.now() - started < 5000);
       assert.equal(result.turns.length, 1);
       const text = result.turns[0]!.text;
       assert.ok(text.length <= 20_000, String(text.length));

@@ -74,7 +74,7 @@ function noCrash(res: RunResult): void {
 }
 
 async function ingest(h: string, paths: readonly string[], format: Format, extra: readonly string[] = []): Promise<{ res: RunResult; out: IngestOut | null }> {
-  const res = await runCli(['ingest', ...paths, '--format', format, '--json', ...extra], { home: h, timeoutMs: 60_000 });
+  const res = await runCli(['ingest', ...paths, '--format', format, '--json', ...extra], { home: h });
   return { res, out: res.stdout.trim() === '' ? null : json<IngestOut>(res.stdout) };
 }
 
@@ -488,7 +488,7 @@ describe('file shapes', { concurrency: 2 }, () => {
 
     const measure = async (file: string): Promise<{ out: IngestOut; rssMiB: number }> => {
       const rssFile = join(h, `rss-${Math.random().toString(36).slice(2)}.json`);
-      const res = await runCli(['ingest', file, '--format', format, '--json'], { home: h, nodeArgs: ['--import', MAX_RSS_PRELOAD], env: { CAIRN_TEST_MAXRSS_FILE: rssFile }, timeoutMs: 60_000 });
+      const res = await runCli(['ingest', file, '--format', format, '--json'], { home: h, nodeArgs: ['--import', MAX_RSS_PRELOAD], env: { CAIRN_TEST_MAXRSS_FILE: rssFile } });
       noCrash(res);
       assert.equal(res.code, 0, res.stderr);
       const { maxRssKiB } = JSON.parse(readFileSync(rssFile, 'utf8')) as { maxRssKiB: number };

@@ -3,7 +3,7 @@
 // SQLite store: first index, no-op re-runs, edits, deletions, layouts, hostile trees, secrets.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { chunkMarkdown, type MarkdownChunk } from '../../src/capture/markdown/chunk.js';
@@ -11,8 +11,12 @@ import { inMarkdownScope, isMarkdownPath, listMarkdownFiles, syncMarkdown, type 
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { IndexEntry } from '../../src/store/store.js';
 import { tempDir } from '../helpers/store-fixtures.js';
+import { HANG_GUARD_MS, ROOT, assertBuilt } from '../helpers/cli.js';
+import { unprivileged } from '../helpers/cli-as.js';
 
 const NS = 'notes';
+/** One sync through the built library in a child process (see the unreadable-file test). */
+const SYNC_SCRIPT = join(ROOT, 'test', 'capture', 'fixtures', 'markdown-sync.mjs');
 const tmp = tempDir('cairn-markdown-');
 after(() => tmp.cleanup());
 let n = 0;
@@ -235,7 +239,7 @@ describe('syncMarkdown', () => {
     await t.store.close();
   });
 
-  it('skips dot folders and node_modules, follows no directory symlink (a loop cannot hang), reads linked files', { timeout: 20_000 }, async () => {
+  it('skips dot folders and node_modules, follows no directory symlink (a loop cannot hang), reads linked files', { timeout: HANG_GUARD_MS }, async () => {
     const s = setup();
     s.write('note.md', 'kept note\n');
     s.write('.obsidian/workspace.md', 'tool state\n');
@@ -351,7 +355,7 @@ describe('syncMarkdown', () => {
     await s.store.close();
   });
 
-  it('a FIFO named .md does not hang the sync', { skip: process.platform === 'win32', timeout: 20_000 }, async () => {
+  it('a FIFO named .md does not hang the sync', { skip: process.platform === 'win32', timeout: HANG_GUARD_MS }, async () => {
     const s = setup();
     s.write('real.md', 'real\n');
     try {
@@ -365,7 +369,12 @@ describe('syncMarkdown', () => {
     await s.store.close();
   });
 
-  it('an unreadable file or folder is reported, the rest indexed, and its old chunks kept', { skip: process.getuid?.() === 0 && 'root reads everything' }, async () => {
+  // Root reads everything, so the second sync runs in a child that mode bits apply to (as nobody,
+  // or as root without the capabilities that bypass them): never skipped, CI runs as root.
+  it('an unreadable file or folder is reported, the rest indexed, and its old chunks kept', { timeout: HANG_GUARD_MS }, async () => {
+    assertBuilt();
+    const runner = unprivileged();
+    assert.ok(runner, 'no way to run a child that file mode bits apply to (not root, nobody, or setpriv)');
     const s = setup();
     const locked = s.write('locked.md', 'locked note about lynxes\n');
     s.write('private/inner.md', 'private note about lynxes\n');
@@ -374,10 +383,17 @@ describe('syncMarkdown', () => {
     s.write('locked.md', 'changed');
     s.write('open.md', 'open note about lynxes\n');
     const privateDir = join(s.root, 'private');
+    runner.grant(s.dir);
     chmodSync(locked, 0o000);
     chmodSync(privateDir, 0o000);
     try {
-      const report = await s.sync();
+      const child = spawnSync(runner.command, [...runner.prefix, SYNC_SCRIPT, join(s.dir, 'cairn.db'), s.root, NS], {
+        encoding: 'utf8',
+        timeout: HANG_GUARD_MS,
+        ...(runner.uid !== undefined ? { uid: runner.uid, gid: runner.gid } : {}),
+      });
+      assert.equal(child.status, 0, `sync as ${runner.who}: ${child.stderr}`);
+      const report = JSON.parse(child.stdout) as Awaited<ReturnType<typeof s.sync>>;
       assert.deepEqual(report.errors.map((e) => e.path).sort(), [locked, privateDir]);
       assert.deepEqual([report.files, report.changed, report.removed], [1, 1, 0]);
       assert.deepEqual((await s.search('lynxes')).map((e) => e.text).sort(), ['locked note about lynxes', 'open note about lynxes', 'private note about lynxes']);

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { dbCheckpointKey, ingestOpenClawDb, type IngestDbOptions, type IngestDbReport } from '../../src/capture/openclaw-db.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import type { CheckpointState, Store } from '../../src/store/store.js';
+import type { CheckpointState, Store, TurnsCheckpoint } from '../../src/store/store.js';
 import type { Turn } from '../../src/core/types.js';
 import { rejectsCode, tempDir } from '../helpers/store-fixtures.js';
 import { OpenClawDb, assistant, conversation, header, msgId, noise, user, zstd } from '../helpers/openclaw-db-fixture.js';
@@ -49,10 +49,20 @@ function recording(store: Store, before?: (call: number) => void): { store: Stor
         const value = Reflect.get(target, prop, receiver) as unknown;
         return typeof value === 'function' ? value.bind(target) : value;
       }
-      return (turns: Parameters<Store['addTurns']>[0], cp: CheckpointState | undefined) => {
+      return (turns: Parameters<Store['addTurns']>[0], cp: TurnsCheckpoint | undefined) => {
         before?.(calls.length);
-        calls.push({ turns: turns.length, checkpoint: cp });
-        return target.addTurns(turns, cp);
+        const call: { turns: number; checkpoint: CheckpointState | undefined } = { turns: turns.length, checkpoint: undefined };
+        calls.push(call);
+        if (!cp) return target.addTurns(turns, cp);
+        // Records the state as the store worked it out (it may depend on what was stored).
+        const { state } = cp;
+        return target.addTurns(turns, {
+          ...cp,
+          state: (added) => {
+            call.checkpoint = { ...cp, state: typeof state === 'function' ? state(added) : state };
+            return call.checkpoint.state;
+          },
+        });
       };
     },
   });

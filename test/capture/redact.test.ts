@@ -1,33 +1,18 @@
 // Redaction is the "secrets never land" invariant: every credential shape in the corpus is
 // replaced by its marker with the rest of the text byte-identical, every look-alike survives,
-// redaction is idempotent, and hostile inputs stay linear.
+// redaction is idempotent, and hostile inputs are handled (their speed: bench/speed-budgets.ts).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { performance } from 'node:perf_hooks';
 import { REDACTION_KINDS, redact, redactionMarker, type RedactionKind } from '../../src/capture/redact.js';
 import { Gen, credentialCases, jwt, lookAlikes, pem, seeded } from './fixtures/redaction-corpus.js';
+import { credentialWordSalad, hostileInputs, transcriptWithSecrets } from './fixtures/redaction-hostile.js';
+import { HANG_GUARD_MS } from '../helpers/cli.js';
 
 const CASES = credentialCases();
 const LOOK_ALIKES = lookAlikes();
-/** How many times its idle-machine time a hostile input may take before it counts as super-linear. */
-const LOAD_SLACK = 4;
 
 function occurrences(haystack: string, needle: string): number {
   return haystack.split(needle).length - 1;
-}
-
-const PRINTABLE = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('');
-
-function randomText(g: Gen, alphabet: string, length: number): string {
-  const parts: string[] = [];
-  for (let n = 0; n < length; n += 1024) parts.push(g.chars(alphabet, 1024));
-  return parts.join('');
-}
-
-function timed<T>(fn: () => T): { value: T; ms: number } {
-  const t0 = performance.now();
-  const value = fn();
-  return { value, ms: performance.now() - t0 };
 }
 
 describe('redact: credential corpus', () => {
@@ -165,61 +150,27 @@ describe('redact: JSON-escaped transcripts', () => {
   });
 });
 
-describe('redact: hostile and huge inputs stay fast', () => {
-  const g = new Gen(3);
-  const longBase64Lines = Array.from({ length: 40_000 }, () => g.b64(76)).join('\n'); // ~3 MB
-  // Each bound is a few times what the input takes on an idle 2-core machine: it catches a
-  // super-linear pattern (seconds to hours on 1 MB), not a slow machine. CI may run beside
-  // benchmarks; speed itself is measured in bench/, not asserted here.
-  const hostile: Array<[string, string, number]> = [
-    ['5 MB of "a"', 'a'.repeat(5 * 1024 * 1024), 1000],
-    ['1 MB of "="', '='.repeat(1024 * 1024), 500],
-    ['1 MB of "-"', '-'.repeat(1024 * 1024), 500],
-    ['1 MB of "=-" runs', '=-'.repeat(512 * 1024), 500],
-    ['1 MB of BEGIN headers without END', `-----BEGIN RSA PRIVATE${' '}KEY-----\n`.repeat(32 * 1024), 1000],
-    ['1 MB of "key=key="', 'key='.repeat(256 * 1024), 1000],
-    ['1 MB of "key:key:"', 'key:'.repeat(256 * 1024), 1000],
-    ['1 MB of "token "', 'token '.repeat(170 * 1024), 1000],
-    ['1 MB of "password: x "', 'password: x '.repeat(85 * 1024), 1000],
-    ['1 MB of quotes', '"password":"'.repeat(85 * 1024), 1000],
-    ['1 MB of "a:"', 'a:'.repeat(512 * 1024), 500],
-    ['1 MB of "x://a:"', 'x://a:'.repeat(170 * 1024), 500],
-    ['1 MB of "eyJ"', 'eyJ'.repeat(340 * 1024), 500],
-    ['1 MB of "sk-" runs', ('sk-' + 'a'.repeat(30) + ' ').repeat(30 * 1024), 500],
-    ['1 MB of "Bearer "', 'Bearer '.repeat(150 * 1024), 500],
-    ['3 MB of base64 lines without keywords', longBase64Lines, 1000],
-    ['1 MB of random printable ASCII', randomText(g, PRINTABLE, 1024 * 1024), 1000],
-  ];
-
-  for (const [name, text, budgetMs] of hostile) {
-    it(`${name} finishes in under ${budgetMs * LOAD_SLACK} ms`, () => {
-      const { value, ms } = timed(() => redact(text));
-      assert.ok(ms < budgetMs * LOAD_SLACK, `${name}: ${ms.toFixed(0)} ms`);
-      if (!name.includes('BEGIN')) assert.ok(value.text === text, `${name}: changed ${JSON.stringify(value.counts)}`);
+// Their speed (that they stay linear) is measured by bench/speed-budgets.ts, not asserted here: a
+// busy machine must not fail a test. A super-linear pattern (hours on 1 MB) still fails through
+// the hang guard.
+describe('redact: hostile and huge inputs', { timeout: HANG_GUARD_MS }, () => {
+  for (const { name, text, unchanged } of hostileInputs()) {
+    it(`${name} is handled${unchanged ? ' and comes back unchanged' : ''}`, () => {
+      const value = redact(text);
+      if (unchanged) assert.ok(value.text === text, `${name}: changed ${JSON.stringify(value.counts)}`);
+      assert.equal(redact(value.text).text, value.text, `${name}: idempotent`);
     });
   }
 
-  it('5 MB of "a" comes back unchanged (and reports its time)', (t) => {
+  it('5 MB of "a" comes back unchanged', () => {
     const text = 'a'.repeat(5 * 1024 * 1024);
-    const { value, ms } = timed(() => redact(text));
-    t.diagnostic(`5 MB of "a": ${ms.toFixed(1)} ms`);
+    const value = redact(text);
     assert.ok(value.text === text);
     assert.deepEqual(value.counts, {});
   });
 
-  it('1 MB of credential-word salad stays linear and idempotent', (t) => {
-    const words = ['key', 'token', 'password', '=', ':', ' ', '"', 'aB3xY9kLmQ', '\n', '://', '@', 'Bearer ', 'sk-', 'eyJ', '.', '-----BEGIN ', 'RSA PRIVATE' + ' KEY-----', '-----END X-----', 'Key', 'API_KEY', '\\"', 'x:y@'];
-    const next = seeded(17);
-    const parts: string[] = [];
-    for (let size = 0; size < 1024 * 1024; ) {
-      const w = words[Math.floor(next() * words.length)]!;
-      parts.push(w);
-      size += w.length;
-    }
-    const text = parts.join('');
-    const { value, ms } = timed(() => redact(text));
-    t.diagnostic(`1 MB word salad: ${ms.toFixed(1)} ms, ${JSON.stringify(value.counts)}`);
-    assert.ok(ms < 1000 * LOAD_SLACK, `${ms.toFixed(0)} ms`);
+  it('1 MB of credential-word salad is idempotent', () => {
+    const value = redact(credentialWordSalad());
     assert.equal(redact(value.text).text, value.text);
   });
 
@@ -229,21 +180,9 @@ describe('redact: hostile and huge inputs stay fast', () => {
     assert.deepEqual(redact(`secret ${blob} end`), { text: 'secret [REDACTED:high-entropy] end', counts: { 'high-entropy': 1 } });
   });
 
-  it('a 5 MB transcript with secrets sprinkled through it is redacted in seconds, not minutes', (t) => {
-    const g2 = new Gen(21);
-    const filler = 'We decided to move the staging database to port 5433 and keep the old one. ';
-    const parts: string[] = [];
-    const secrets: string[] = [];
-    for (let size = 0; size < 5 * 1024 * 1024; ) {
-      const secret = 'ghp_' + g2.b62(36);
-      secrets.push(secret);
-      parts.push(filler.repeat(200), `token: ${secret}\n`);
-      size += filler.length * 200 + secret.length + 8;
-    }
-    const text = parts.join('');
-    const { value, ms } = timed(() => redact(text));
-    t.diagnostic(`5 MB transcript with ${secrets.length} secrets: ${ms.toFixed(1)} ms`);
-    assert.ok(ms < 1000 * LOAD_SLACK, `${ms.toFixed(0)} ms`);
+  it('a 5 MB transcript with secrets sprinkled through it: every one redacted', () => {
+    const { text, secrets } = transcriptWithSecrets();
+    const value = redact(text);
     assert.deepEqual(value.counts, { 'github-token': secrets.length });
     assert.ok(secrets.every((s) => !value.text.includes(s)));
   });

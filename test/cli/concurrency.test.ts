@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
-import { NO_EMBEDDER, ROOT, assertBuilt, childEnv, cliJson, json, makeHome, ok, removeHome, runCli, runNode } from '../helpers/cli.js';
+import { HANG_GUARD_MS, NO_EMBEDDER, ROOT, assertBuilt, childEnv, cliJson, json, makeHome, ok, removeHome, runCli, runNode } from '../helpers/cli.js';
 
 const FIXTURES = join(ROOT, 'test', 'cli', 'fixtures');
 const homes: string[] = [];
@@ -145,12 +145,12 @@ async function runScenario(options: { n: number; embedder: boolean; timeoutMs: n
 
 describe('concurrent processes on one home', () => {
   test('two writers × 200 memories and a searcher, no embedder', async () => {
-    const { stats } = await runScenario({ n: 200, embedder: false, timeoutMs: 60_000 });
+    const { stats } = await runScenario({ n: 200, embedder: false, timeoutMs: HANG_GUARD_MS });
     assert.deepEqual(stats.modes, ['bm25']);
   });
 
   test('two writers × 30 memories and a searcher, default embedder, fresh home', async () => {
-    const { stats } = await runScenario({ n: 30, embedder: true, timeoutMs: 90_000 });
+    const { stats } = await runScenario({ n: 30, embedder: true, timeoutMs: HANG_GUARD_MS });
     assert.ok(stats.modes.includes('hybrid'), `searches used vectors: ${stats.modes}`);
   });
 });

@@ -171,7 +171,7 @@ describe('cairn search through the running daemon', () => {
       });
       await new Promise<void>((r) => server.listen(sock, r));
       try {
-        const res = await runCli(['search', 'billing', '--json'], { home, env: debug, timeoutMs: 20_000 });
+        const res = await runCli(['search', 'billing', '--json'], { home, env: debug });
         assert.equal(res.code, 0, `${behaviour}: ${res.stderr}`);
         assert.doesNotMatch(res.stderr, VIA_DAEMON);
         assert.equal(JSON.parse(res.stdout).results.length, 1, behaviour);
@@ -188,7 +188,7 @@ describe('cairn search through the running daemon', () => {
     });
     await new Promise<void>((r) => slow.listen(sock, r));
     try {
-      const res = await runCli(['search', 'billing', '--json'], { home, env: debug, timeoutMs: 20_000 });
+      const res = await runCli(['search', 'billing', '--json'], { home, env: debug });
       assert.equal(res.code, 0, res.stderr);
       assert.match(res.stderr, VIA_DAEMON);
       assert.deepEqual(JSON.parse(res.stdout).results, [], 'the slow server\'s answer');

@@ -1,11 +1,11 @@
-// `cairn watch` as a real process: it captures lines appended to a watched transcript within
-// seconds, holds one lock per data directory, stops cleanly on SIGTERM, and keeps status current.
+// `cairn watch` as a real process: it captures lines appended to a watched transcript while it
+// runs, holds one lock per data directory, stops cleanly on SIGTERM, and keeps status current.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NO_EMBEDDER, assertBuilt, cliJson, makeHome, removeHome, runCli } from '../helpers/cli.js';
-import { eventually, startDaemon, type DaemonProcess } from '../helpers/daemon.js';
+import { eventually, scansAfter, startDaemon, type DaemonProcess } from '../helpers/daemon.js';
 
 const line = (id: string, role: string, content: string, ts = '2026-03-02T09:14:05.000Z') => JSON.stringify({ id, role, content, timestamp: ts, session: 's1' }) + '\n';
 
@@ -53,25 +53,25 @@ describe('cairn watch (real daemon process)', () => {
     daemon = startDaemon(home, ['--debounce-ms', '50', '--rescan-seconds', '60']);
     await daemon.waitFor(/cairn watch started/);
     await eventually(async () => (await search(home, 'proj', 'staging port')).length === 1);
-    const started = Date.now();
+    // How soon is bench/capture-latency.ts's question; here: it arrives without a restart.
     appendFileSync(join(dir, 'a.jsonl'), line('m2', 'assistant', 'Noted: the kafka cluster runs on three brokers', '2026-03-02T09:15:00.000Z'));
     const hits = await eventually(async () => {
       const r = await search(home, 'proj', 'kafka brokers');
       return r.length > 0 ? r : null;
     });
-    assert.ok(Date.now() - started < 15_000);
     assert.match(hits[0]!.text, /three brokers/);
-    // A new file in the watched folder is picked up too, and a partial line waits for its newline.
+    // A new file in the watched folder is picked up too, and a partial line waits for its newline:
+    // once the complete line before it is found, the daemon has read the file up to the partial one.
     const partial = line('m3', 'user', 'The retry budget is eleven attempts').trimEnd();
-    writeFileSync(join(dir, 'b.jsonl'), partial);
-    await new Promise((r) => setTimeout(r, 800));
+    writeFileSync(join(dir, 'b.jsonl'), line('m4', 'user', 'The deploy window opens at noon') + partial);
+    await eventually(async () => (await search(home, 'proj', 'deploy window noon')).length === 1);
     assert.equal((await search(home, 'proj', 'retry budget eleven')).length, 0, 'half a line is never parsed');
     appendFileSync(join(dir, 'b.jsonl'), '\n');
     await eventually(async () => (await search(home, 'proj', 'retry budget eleven')).length === 1);
   });
 
   it('a second daemon on the same home is refused and names the holder', async () => {
-    const res = await runCli(['watch'], { home, timeoutMs: 20_000 });
+    const res = await runCli(['watch'], { home });
     assert.equal(res.code, 5, res.stderr);
     assert.match(res.stderr, new RegExp(`already running .*pid ${daemon!.child.pid}`));
   });
@@ -82,8 +82,8 @@ describe('cairn watch (real daemon process)', () => {
     assert.equal(status.capture.daemon.pid, daemon!.child.pid);
     const src = status.capture.sources[0];
     assert.equal(src.kind, 'jsonl');
-    assert.equal(src.turns, 3);
-    assert.equal(src.stats.linesRead, 3);
+    assert.equal(src.turns, 4);
+    assert.equal(src.stats.linesRead, 4);
     assert.equal(src.errors.length, 0);
   });
 
@@ -92,7 +92,7 @@ describe('cairn watch (real daemon process)', () => {
     const files = readdirSync(raw).filter((f) => f.startsWith('realtime-'));
     assert.deepEqual(files, ['realtime-2026-03-02.md']);
     const text = readFileSync(join(raw, files[0]!), 'utf8');
-    for (const phrase of ['port 5433', 'three brokers', 'eleven attempts']) assert.equal(text.split(phrase).length - 1, 1, phrase);
+    for (const phrase of ['port 5433', 'three brokers', 'opens at noon', 'eleven attempts']) assert.equal(text.split(phrase).length - 1, 1, phrase);
   });
 
   it('SIGTERM: exits 0, releases the lock, logs the stop', async () => {
@@ -184,9 +184,11 @@ describe('cairn watch over an OpenClaw home (JSONL sessions, archives, SQLite st
 
       const linesBefore = (await cliJson(['status', '--json'], { home })).capture.sources[0].stats.linesRead;
       renameSync(live, `${live}.reset.2026-08-10T11-00-00.000Z`);
+      const renamedAt = Date.now();
       db.append('b1', 2, [assistant('a0000002', 'First Monday it is, for all invoices')]);
       await eventually(async () => (await search(home, 'bob', 'invoices monday')).length === 2);
-      await new Promise((r) => setTimeout(r, 2500)); // rescans see the archive
+      // Rescans of both sources that started after the rename have seen the archive.
+      await scansAfter(home, renamedAt, 3);
       const after = (await cliJson(['status', '--json'], { home })).capture.sources[0];
       assert.equal(after.stats.linesRead, linesBefore + 1, 'the archive was not read again (only the new database row)');
       assert.equal((await search(home, 'ana', 'staging port')).length, 2);
@@ -223,7 +225,7 @@ describe('cairn watch over Claude Code projects', () => {
       const merged = await eventually(async () => {
         const r = await search(home, ns, 'ledger totals never match');
         return r.find((x) => /never match/.test(x.text)) ?? null;
-      }, 15_000);
+      });
       assert.match(merged.text, /drops a cent[\s\S]*ledger totals never match/);
     } finally {
       d.child.kill('SIGTERM');

@@ -77,9 +77,7 @@ test('local folder, no remote: 8 dims, unit norm, exact mean pooling, determinis
   writeTinyModel(root, MODEL);
   const e = make({ path: root });
   assert.equal(e.modelId, `transformers:${MODEL}`);
-  const started = performance.now();
   assert.deepEqual(await e.init(), { modelId: `transformers:${MODEL}`, dimensions: TINY_DIMS });
-  const loadMs = performance.now() - started;
 
   const [a, b, c, a2] = await e.embed(['Rate limiting', 'API throttling', 'banana bread recipe', 'Rate limiting']);
   for (const v of [a!, b!, c!]) {
@@ -96,7 +94,6 @@ test('local folder, no remote: 8 dims, unit norm, exact mean pooling, determinis
   const [alone] = await e.embed(['rate limiting']);
   assert.ok(dot(alone!, a!) > 0.99999);
   assert.deepEqual(await e.embed([]), []);
-  assert.ok(loadMs < 20_000, `load took ${loadMs} ms`);
 });
 
 test('dtype q8 loads onnx/model_quantized.onnx and is named apart', async () => {

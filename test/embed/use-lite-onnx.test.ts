@@ -14,6 +14,7 @@ import { buildUseLiteGraph } from '../../src/embed/use-lite-onnx.js';
 import { WorkerEmbedder } from '../../src/embed/worker-embedder.js';
 import { loadConfigFile } from '../../src/core/config.js';
 import { Cairn } from '../../src/service/cairn.js';
+import { HANG_GUARD_MS } from '../helpers/cli.js';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -108,7 +109,7 @@ await e.close();`;
     const res = spawnSync(process.execPath, ['--import', 'tsx', '--import', register, '--input-type=module', '-e', script], {
       cwd: ROOT,
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: HANG_GUARD_MS,
     });
     assert.equal(res.status, 0, res.stderr);
     return JSON.parse(res.stderr.slice(res.stderr.indexOf('{'))) as Record<string, unknown>;

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { UseLiteEmbedder } from '../../src/embed/use-lite.js';
 import { createEmbedder, embedderModelId } from '../../src/embed/factory.js';
+import { HANG_GUARD_MS } from '../helpers/cli.js';
 
 const embedder = new UseLiteEmbedder({ batchSize: 4 });
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
@@ -68,7 +69,7 @@ await e.close(); process.stderr.write('dims=' + v[0].length);`;
   const res = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: HANG_GUARD_MS,
   });
   assert.equal(res.status, 0, res.stderr);
   assert.match(res.stderr, /dims=512/);

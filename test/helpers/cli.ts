@@ -12,6 +12,13 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const CLI = join(ROOT, 'dist', 'interfaces', 'cli', 'main.js');
 export const LIB = join(ROOT, 'dist', 'index.js');
 
+/**
+ * How long a child process, a log line or a condition may take before a test calls it hung. Only a
+ * guard against hangs, never a speed check (speed is measured in bench/): generous, so a test
+ * passes on a loaded machine.
+ */
+export const HANG_GUARD_MS = 300_000;
+
 /** Config for fast tests: no embedder, BM25 only (no model load per process). */
 export const NO_EMBEDDER = { embedder: { provider: 'none' } } as const;
 
@@ -22,6 +29,7 @@ export interface RunOptions {
   input?: string | Buffer;
   /** Extra environment; a value of undefined removes the variable. */
   env?: Record<string, string | undefined>;
+  /** A hang guard (default HANG_GUARD_MS). */
   timeoutMs?: number;
   cwd?: string;
   /** Flags for node itself, before the script (e.g. --import a preload). */
@@ -63,7 +71,7 @@ export function runCli(args: readonly string[], options: RunOptions): Promise<Ru
 
 /** Runs `node ...args` (a script or flags) with the same environment handling as runCli. */
 export function runNode(args: readonly string[], options: RunOptions): Promise<RunResult> {
-  const timeoutMs = options.timeoutMs ?? 30_000;
+  const timeoutMs = options.timeoutMs ?? HANG_GUARD_MS;
   const started = Date.now();
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...args], {

@@ -1,7 +1,9 @@
 // Starts the real `cairn watch` daemon as a child process and waits on what it logs, so daemon
 // tests drive it exactly as a user's shell (or systemd) would: signals, kill -9, restarts.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { CLI, ROOT, childEnv } from './cli.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLI, HANG_GUARD_MS, ROOT, childEnv } from './cli.js';
 
 export interface DaemonProcess {
   child: ChildProcess;
@@ -24,15 +26,15 @@ export function startDaemon(home: string, args: readonly string[] = [], env: Rec
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
-  // A daemon that ignores SIGTERM/SIGINT must fail its test, not hang the suite: kill it after 15 s
-  // (the test then sees signal SIGKILL instead of exit code 0).
+  // A daemon that ignores SIGTERM/SIGINT must fail its test, not hang the suite: kill it after the
+  // hang guard (the test then sees signal SIGKILL instead of exit code 0).
   const kill = child.kill.bind(child);
   child.kill = ((signal?: NodeJS.Signals | number) => {
     const sent = kill(signal);
     if (signal !== 'SIGKILL' && signal !== 9) {
       setTimeout(() => {
         if (child.exitCode === null && child.signalCode === null) kill('SIGKILL');
-      }, 15_000).unref();
+      }, HANG_GUARD_MS).unref();
     }
     return sent;
   }) as typeof child.kill;
@@ -40,7 +42,7 @@ export function startDaemon(home: string, args: readonly string[] = [], env: Rec
     child,
     output: () => text,
     exited,
-    waitFor(pattern, timeoutMs = 20_000) {
+    waitFor(pattern, timeoutMs = HANG_GUARD_MS) {
       return new Promise((resolve, reject) => {
         const check = () => {
           if (pattern.test(text)) {
@@ -67,8 +69,8 @@ export function startDaemon(home: string, args: readonly string[] = [], env: Rec
   };
 }
 
-/** Polls `fn` until it returns a truthy value (or throws after timeoutMs). */
-export async function eventually<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 20_000, stepMs = 100): Promise<T> {
+/** Polls `fn` until it returns a truthy value (or throws after timeoutMs, a hang guard). */
+export async function eventually<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = HANG_GUARD_MS, stepMs = 100): Promise<T> {
   const until = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -81,4 +83,27 @@ export async function eventually<T>(fn: () => Promise<T | null | undefined | fal
     if (Date.now() > until) throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, stepMs));
   }
+}
+
+/**
+ * Resolves once the running daemon of `home` has reported `count` source scans that ended after
+ * `since` (epoch ms), read from <home>/run/daemon.json: "the rescans have looked at it" without
+ * guessing how long they take. Scans run one at a time, so of `count` ≥ sources + 1 such scans,
+ * every source's last one started after `since`.
+ */
+export async function scansAfter(home: string, since: number, count: number): Promise<void> {
+  const seen = new Set<string>();
+  await eventually(
+    async () => {
+      try {
+        const at = (JSON.parse(readFileSync(join(home, 'run', 'daemon.json'), 'utf8')) as { lastScanAt?: unknown }).lastScanAt;
+        if (typeof at === 'string' && Date.parse(at) > since) seen.add(at);
+      } catch {
+        // not written yet, or being replaced
+      }
+      return seen.size >= count;
+    },
+    HANG_GUARD_MS,
+    20,
+  );
 }

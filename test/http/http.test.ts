@@ -21,7 +21,8 @@ import { STATUS_OF } from '../../src/interfaces/http/errors.js';
 import { isLoopbackHost } from '../../src/interfaces/http/auth.js';
 import { startServer } from '../../src/interfaces/http/server.js';
 import { mcpHttpHandler } from '../../src/interfaces/mcp/http.js';
-import { CLI, NO_EMBEDDER, assertBuilt, childEnv, makeHome, removeHome, runCli } from '../helpers/cli.js';
+import { eventually } from '../helpers/daemon.js';
+import { CLI, HANG_GUARD_MS, NO_EMBEDDER, assertBuilt, childEnv, makeHome, removeHome, runCli } from '../helpers/cli.js';
 
 const homes: string[] = [];
 function home(): string {
@@ -361,7 +362,7 @@ describe('binding', () => {
 
   test('`cairn serve --host 0.0.0.0` with no token exits with the config error code before listening', async () => {
     const dir = home();
-    const res = await runCli(['serve', '--host', '0.0.0.0', '--port', '0'], { home: dir, timeoutMs: 15_000 });
+    const res = await runCli(['serve', '--host', '0.0.0.0', '--port', '0'], { home: dir });
     assert.equal(res.code, 6, res.stderr);
     assert.match(res.stderr, /Refusing to listen on 0\.0\.0\.0/);
     assert.match(res.stderr, /cairn tokens create --grant/);
@@ -567,7 +568,7 @@ describe('cairn serve (the real CLI)', () => {
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     exit = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
     url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`serve did not print its URL: ${stdout} ${stderr}`)), 15_000);
+      const timer = setTimeout(() => reject(new Error(`serve did not print its URL: ${stdout} ${stderr}`)), HANG_GUARD_MS);
       child.stdout!.on('data', (d: Buffer) => {
         stdout += d.toString();
         const m = /listening on (http:\/\/\S+?) /.exec(stdout);
@@ -661,9 +662,10 @@ describe('cairn serve (the real CLI)', () => {
 
   test('request logs are structured JSON lines without query strings or bodies', async () => {
     await call(url, 'GET', '/v1/namespaces/flow/search?q=topsecretquery', { token });
-    await new Promise((r) => setTimeout(r, 100));
-    const lines = stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
-    const reqs = lines.filter((l) => l.msg === 'request');
+    // The log line may reach stdout a little after the answer: wait for it, not for a guessed delay.
+    const logged = () => stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)).filter((l) => l.msg === 'request');
+    await eventually(async () => logged().some((l) => l.path === '/v1/namespaces/flow/search'), undefined, 20);
+    const reqs = logged();
     assert.ok(reqs.length > 5, 'one line per request');
     const last = reqs.at(-1);
     assert.equal(last.method, 'GET');
@@ -784,14 +786,14 @@ describe('cairn serve (the real CLI)', () => {
   });
 });
 
-test('`cairn serve` with no token on loopback says so and serves token-less; SIGINT stops it', { timeout: 30_000 }, async () => {
+test('`cairn serve` with no token on loopback says so and serves token-less; SIGINT stops it', { timeout: HANG_GUARD_MS }, async () => {
   assertBuilt();
   const dir = home();
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--quiet'], { env: childEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(out)), 15_000);
+    const timer = setTimeout(() => reject(new Error(out)), HANG_GUARD_MS);
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /listening on (http:\/\/\S+?) /.exec(out);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { projectNamespace } from '../../src/integrations/claude-code/hook.js';
-import { CLI, NO_EMBEDDER, assertBuilt, childEnv, cliJson, json, makeHome, ok, removeHome, runCli, type RunResult } from '../helpers/cli.js';
+import { CLI, HANG_GUARD_MS, NO_EMBEDDER, assertBuilt, childEnv, cliJson, json, makeHome, ok, removeHome, runCli, type RunResult } from '../helpers/cli.js';
 
 before(() => assertBuilt());
 
@@ -338,7 +338,7 @@ describe('cairn hook claude-code', () => {
     const command: string = JSON.parse(readFileSync(settings, 'utf8')).hooks.SessionStart[0].hooks[0].command;
     const shellEnv = childEnv(null, { ...env, PATH: '/nonexistent' });
     const started = Date.now();
-    const res = spawnSync('/bin/sh', ['-c', command], { input: hookInput('SessionStart', { source: 'resume' }), env: shellEnv, encoding: 'utf8', timeout: 30_000 });
+    const res = spawnSync('/bin/sh', ['-c', command], { input: hookInput('SessionStart', { source: 'resume' }), env: shellEnv, encoding: 'utf8', timeout: HANG_GUARD_MS });
     (timings.SessionStart ??= []).push(Date.now() - started);
     assert.equal(res.status, 0, res.stderr);
     assert.match(json(res.stdout).hookSpecificOutput.additionalContext, /half-even/);

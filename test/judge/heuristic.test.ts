@@ -311,24 +311,15 @@ describe('hostile input', () => {
     assert.ok(judge('👍👍👍').importance <= 2);
   });
 
-  it('is fast on long text: a 100 KB turn in a few ms, 1 MB not much slower', () => {
+  // How fast (a 100 KB turn in a few ms) is measured by bench/speed-budgets.ts, not asserted here.
+  it('judges long text: a 100 KB turn with 1 MB of context, and a 1 MB turn', () => {
     const sentence = 'We decided to move the staging DB to port 5433 on Friday because the old one kept failing. ';
     const text100k = sentence.repeat(Math.ceil(100_000 / sentence.length)).slice(0, 100_000);
     const text1m = text100k.repeat(10);
-    for (let i = 0; i < 3; i++) judge(text100k);
-    const times: number[] = [];
-    for (let i = 0; i < 15; i++) {
-      const t0 = performance.now();
-      judge(text100k, { context: [{ role: 'user', speaker: null, text: text1m }] });
-      times.push(performance.now() - t0);
-    }
-    times.sort((a, b) => a - b);
-    const median = times[Math.floor(times.length / 2)]!;
-    // Generous bounds for a loaded CI machine; typical is ~2 ms.
-    assert.ok(median < 25, `100 KB median ${median.toFixed(1)} ms`);
-    const t0 = performance.now();
-    judge(text1m);
-    assert.ok(performance.now() - t0 < 100, '1 MB');
+    const withContext = judge(text100k, { context: [{ role: 'user', speaker: null, text: text1m }] });
+    assertValid(withContext, '100 KB with 1 MB of context');
+    assertValid(judge(text1m), '1 MB');
+    assert.deepEqual(judge(text100k, { context: [{ role: 'user', speaker: null, text: text1m }] }), withContext, 'deterministic');
   });
 });
 

@@ -17,6 +17,8 @@ import { budgetDay } from '../../src/llm/budget.js';
 import { FakeLlmServer, reply, type LlmWire } from '../helpers/fake-llm.js';
 import { judgePrompt, judgeWith, judgmentsJson, type FakeVerdict, type PromptTurn } from '../helpers/fake-judge.js';
 import { rejectsCode, tempDir } from '../helpers/store-fixtures.js';
+import { fakeTiming } from '../llm/fixtures.js';
+import type { Timing } from '../../src/llm/retry.js';
 
 const tmp = tempDir('cairn-judging-');
 after(() => tmp.cleanup());
@@ -39,10 +41,10 @@ const jsonl = (lines: readonly Line[]) =>
   lines.map((l) => JSON.stringify({ role: l.role ?? 'user', content: l.content, id: l.id, session: l.session ?? 'ops', timestamp: l.timestamp ?? '2026-03-03T09:00:00Z', ...(l.speaker ? { speaker: l.speaker } : {}) }) + '\n').join('');
 
 /** A fresh home with a Cairn open on it (no embedder), and a transcript file to grow. */
-async function setup(config: CairnConfigInput = {}, namespace = 'work') {
+async function setup(config: CairnConfigInput = {}, namespace = 'work', llmTiming?: Timing) {
   const home = join(tmp.dir, `home-${serial++}`);
   mkdirSync(home);
-  const cairn = await Cairn.open({ home, config: { embedder: { provider: 'none' }, ...config }, embedder: null });
+  const cairn = await Cairn.open({ home, config: { embedder: { provider: 'none' }, ...config }, embedder: null, ...(llmTiming ? { llmTiming } : {}) });
   const file = join(home, 'session.jsonl');
   writeFileSync(file, '');
   /** Appends lines to the transcript and ingests (capture → judge). */
@@ -95,7 +97,6 @@ function substantive(prefix: string, n: number, from = 0): Line[] {
   }));
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('offline (no LLM configured)', () => {
   const lines: Line[] = [
@@ -329,7 +330,7 @@ describe('LLM judge', () => {
   });
 
   it('repeated unusable answers count as failures of the provider: 3 bad batches open the breaker', async () => {
-    const s = await setup({ judge: { llm: llmConfig(fake), batchSize: 1, coolDownSeconds: 60 } });
+    const s = await setup({ judge: { llm: llmConfig(fake), batchSize: 1, coolDownSeconds: 60 } }, 'work', fakeTiming()); // a clock that stays still: the circuit stays open
     fake.respond = () => reply.invalidContent();
     try {
       await s.ingest(substantive('w', 5));
@@ -344,15 +345,16 @@ describe('LLM judge', () => {
   });
 
   it('circuit breaker: fallback after exactly 3 failed batches, a probe after the cool-down, recovery, then re-judging the fallbacks without duplicates', async () => {
-    const s = await setup({ judge: { llm: llmConfig(fake, 'openai', { maxRetries: 0, timeoutMs: 2000 }), batchSize: 2, coolDownSeconds: 1 } });
+    // The breaker's clock is injected: the cool-down passes when the test says so, not when a busy machine gets round to it.
+    const clock = fakeTiming();
+    const s = await setup({ judge: { llm: llmConfig(fake, 'openai', { maxRetries: 0, timeoutMs: 2000 }), batchSize: 2, coolDownSeconds: 1 } }, 'work', clock);
     fake.respond = () => reply.serverError();
     try {
       // 5 batches of 2 against a server that answers 500.
-      const started = Date.now();
       await s.ingest(substantive('b', 10));
       assert.equal(fake.requests.length, 3, 'exactly 3 failed batches, then no request while open');
       let health = s.cairn.judging().llmHealth()!;
-      assert.deepEqual([health.breaker.state, health.breaker.failures, health.breaker.openedCount], [Date.now() - started >= 1000 ? 'half-open' : 'open', 3, 1]);
+      assert.deepEqual([health.breaker.state, health.breaker.failures, health.breaker.openedCount], ['open', 3, 1]);
       for (const t of await s.turns()) {
         const j = (await s.cairn.store.getJudgment(t.id))!;
         assert.equal(j.judge, FALLBACK);
@@ -367,12 +369,12 @@ describe('LLM judge', () => {
 
       // Still cooling down: no request.
       fake.reset();
-      if (Date.now() - started < 900) {
-        await s.ingest(substantive('c', 2));
-        assert.equal(fake.requests.length, 0);
-      }
+      clock.advance(999);
+      await s.ingest(substantive('c', 2));
+      assert.equal(fake.requests.length, 0);
       // After the cool-down: exactly one probe; it fails, so the circuit opens again at once.
-      await sleep(1100);
+      clock.advance(1);
+      assert.equal(s.cairn.judging().llmHealth()!.breaker.state, 'half-open');
       fake.reset();
       fake.respond = () => reply.serverError();
       await s.ingest(substantive('d', 4));
@@ -382,7 +384,7 @@ describe('LLM judge', () => {
       assert.equal(health.breaker.openedCount, 2);
 
       // The provider is back: after the cool-down the probe succeeds and closes the circuit.
-      await sleep(1100);
+      clock.advance(1000);
       fake.reset();
       fake.respond = judgeWith(decide);
       await s.ingest(substantive('e', 4));
@@ -427,7 +429,7 @@ describe('LLM judge', () => {
   });
 
   it('the breaker counts failed batches, not HTTP attempts: with a retry per batch it opens after 3 batches (6 requests)', async () => {
-    const s = await setup({ judge: { llm: llmConfig(fake, 'ollama', { maxRetries: 1 }), batchSize: 1, coolDownSeconds: 60 } });
+    const s = await setup({ judge: { llm: llmConfig(fake, 'ollama', { maxRetries: 1 }), batchSize: 1, coolDownSeconds: 60 } }, 'work', fakeTiming()); // a clock that stays still: the circuit stays open
     fake.respond = () => reply.serverError();
     try {
       await s.ingest(substantive('t', 5));
@@ -476,7 +478,7 @@ describe('LLM judge', () => {
   });
 
   it('re-judging fallbacks stops (and keeps the flags) when the LLM fails again', async () => {
-    const s = await setup({ judge: { llm: llmConfig(fake), batchSize: 1, coolDownSeconds: 60 } });
+    const s = await setup({ judge: { llm: llmConfig(fake), batchSize: 1, coolDownSeconds: 60 } }, 'work', fakeTiming()); // a clock that stays still: the circuit stays open
     fake.respond = () => reply.serverError();
     try {
       await s.ingest(substantive('f', 3));
@@ -498,12 +500,15 @@ describe('LLM judge', () => {
 
   it('a cancelled run (the daemon stopping) leaves the batch in flight unjudged: no fallback judgment, no failure counted', async () => {
     const s = await setup({ judge: { llm: llmConfig(fake), batchSize: 2 } });
-    fake.respond = judgeWith(decide, { delayMs: 600 });
+    // The run is cancelled while its first request is in flight: the fake aborts it on arrival and never answers.
+    const abort = new AbortController();
+    fake.respond = () => {
+      abort.abort();
+      return reply.hang();
+    };
     try {
       const lines = substantive('s', 4);
       await s.cairn.store.addTurns(lines.map((l, i) => ({ namespace: 'work', sessionId: 'ops', messageId: l.id, role: 'user', text: l.content, timestamp: l.timestamp!, line: i + 1 })));
-      const abort = new AbortController();
-      setTimeout(() => abort.abort(), 150);
       const cancelled = await s.cairn.judging().judgePending('work', { signal: abort.signal });
       assert.deepEqual([cancelled.judged, cancelled.fallbacks], [0, 0]);
       assert.equal(fake.requests.length, 1);
@@ -538,14 +543,14 @@ describe('LLM judge', () => {
   });
 
   it('honours Retry-After on 429 before retrying', async () => {
-    const s = await setup({ judge: { llm: llmConfig(fake, 'openai', { maxRetries: 2 }) } });
+    const timing = fakeTiming();
+    const s = await setup({ judge: { llm: llmConfig(fake, 'openai', { maxRetries: 2 }) } }, 'work', timing);
     fake.respond = judgeWith(decide);
     fake.enqueue(reply.rateLimited('1'));
     try {
       await s.ingest(substantive('r', 2));
       assert.equal(fake.requests.length, 2);
-      const gap = fake.requests[1]!.at - fake.requests[0]!.at;
-      assert.ok(gap >= 950 && gap < 3000, `retried ${gap} ms after a 429 asking for 1 s`);
+      assert.deepEqual(timing.sleeps, [1000], 'waited exactly the 1 s the 429 asked for, once');
       for (const id of ['r0', 'r1']) assert.equal((await s.judgment(id)).judge, llmName('openai'));
       const usage = (await s.cairn.status()).judge.today.usage.find((u) => u.namespace === 'work')!;
       assert.deepEqual([usage.calls, usage.failures, usage.fallbacks], [1, 0, 0]);
@@ -562,7 +567,7 @@ describe('LLM judge', () => {
       await s.ingest(substantive('h', 2));
       const took = Date.now() - started;
       assert.equal(fake.requests.length, 1);
-      assert.ok(took >= 290 && took < 5000, `${took} ms`);
+      assert.ok(took >= 290, `gave up after ${took} ms, before its 300 ms timeout`);
       for (const id of ['h0', 'h1']) {
         const j = await s.judgment(id);
         assert.equal(j.judge, FALLBACK);

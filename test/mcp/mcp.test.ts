@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Cairn } from '../../src/service/cairn.js';
 import { mcpHttpHandler } from '../../src/interfaces/mcp/http.js';
-import { CLI, NO_EMBEDDER, ROOT, assertBuilt, childEnv, makeHome, removeHome, writeConfig } from '../helpers/cli.js';
+import { CLI, HANG_GUARD_MS, NO_EMBEDDER, ROOT, assertBuilt, childEnv, makeHome, removeHome, writeConfig } from '../helpers/cli.js';
 import { badArguments, everyTool, snapshot } from './flows.js';
 import { callFails, callOk, httpClient, httpServer, stdioClient, type HttpFixture, type TestClient } from './helpers.js';
 
@@ -40,7 +40,7 @@ function rawServer(
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`cairn mcp timed out\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, 30_000);
+    }, HANG_GUARD_MS);
     child.stdout.on('data', (d: Buffer) => {
       stdout += d.toString('utf8');
       if (options.stop === 'SIGTERM' && stdout.split('\n').filter(Boolean).length >= answers) child.kill('SIGTERM');
@@ -71,7 +71,7 @@ function protocolOnly(stdout: string): Array<{ id?: number; result?: any; error?
     });
 }
 
-describe('cairn mcp over stdio', { timeout: 120_000 }, () => {
+describe('cairn mcp over stdio', { timeout: HANG_GUARD_MS }, () => {
   let home: string;
   const open: TestClient[] = [];
   const client = async (ns: string | null, env?: Record<string, string | undefined>) => {
@@ -183,7 +183,7 @@ describe('cairn mcp over stdio', { timeout: 120_000 }, () => {
   });
 });
 
-describe('MCP over Streamable HTTP', { timeout: 120_000 }, () => {
+describe('MCP over Streamable HTTP', { timeout: HANG_GUARD_MS }, () => {
   let home: string;
   let cairn: Cairn;
   let http: HttpFixture;
@@ -245,7 +245,7 @@ describe('MCP over Streamable HTTP', { timeout: 120_000 }, () => {
   });
 });
 
-describe('cairn mcp with the real default embedder', { timeout: 180_000 }, () => {
+describe('cairn mcp with the real default embedder', { timeout: HANG_GUARD_MS }, () => {
   let home: string;
   let c: TestClient | undefined;
   before(() => {

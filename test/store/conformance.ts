@@ -464,6 +464,20 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         assert.equal(await store.getCheckpoint(987654, 'offset'), null);
       });
 
+      it('addTurns can make the checkpoint from what it stored (new vs duplicate turns)', async () => {
+        const src = await store.addSource(NS, 'jsonl', '/tmp/b.jsonl');
+        const seen: Array<{ inserted: number; duplicates: number }> = [];
+        const state = (added: { inserted: number; duplicates: number }) => {
+          seen.push(added);
+          return { stored: added.inserted };
+        };
+        await store.addTurns([turn({ messageId: 'x1' }), turn({ messageId: 'x2' })], { sourceId: src.id, key: 'k', state });
+        assert.deepEqual(await store.getCheckpoint(src.id, 'k'), { stored: 2 });
+        await store.addTurns([turn({ messageId: 'x1' }), turn({ messageId: 'x2' }), turn({ messageId: 'x3' })], { sourceId: src.id, key: 'k', state });
+        assert.deepEqual(await store.getCheckpoint(src.id, 'k'), { stored: 1 });
+        assert.deepEqual(seen, [{ inserted: 2, duplicates: 0 }, { inserted: 1, duplicates: 2 }]);
+      });
+
       it('sources: add is idempotent per namespace/kind/path (options updated), list filters, remove', async () => {
         const a = await store.addSource(NS, 'jsonl', '/data/a.jsonl', { follow: true });
         assert.equal(a.namespace, NS);
@@ -1144,6 +1158,7 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
 
       it('addApiToken / listApiTokens / revokeApiToken / hasApiTokens', async () => {
         assert.equal(await store.hasApiTokens(), false);
+        assert.equal(await store.hasApiTokens({ includeRevoked: true }), false);
         assert.deepEqual(await store.listApiTokens(), []);
         const a = await store.addApiToken({ ...token('tok_a', 'aa'.repeat(32), [NS, OTHER]), label: 'ci' });
         assert.deepEqual(a, { id: 'tok_a', hash: 'aa'.repeat(32), label: 'ci', namespaces: [NS, OTHER], createdAt: at(0), lastUsedAt: null, revokedAt: null });
@@ -1159,6 +1174,7 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         assert.deepEqual(all.map((t) => [t.id, t.revokedAt]), [['tok_a', at(2)], ['tok_b', null]]);
         assert.equal(await store.revokeApiToken('tok_b'), true);
         assert.equal(await store.hasApiTokens(), false);
+        assert.equal(await store.hasApiTokens({ includeRevoked: true }), true, 'the home remembers it had tokens');
       });
 
       it('a duplicate token hash or id → CONFLICT', async () => {

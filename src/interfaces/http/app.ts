@@ -34,10 +34,12 @@ export type McpHandler = (request: Request, namespace: string) => Promise<Respon
 
 export interface AppOptions {
   /**
-   * Allow requests without a token while the home has no token at all. Only for a server bound
+   * Allow requests without a token while the home has never had a token. Only for a server bound
    * to a loopback address (`cairn serve` decides; see isLoopbackHost).
    */
   openOnLoopback: boolean;
+  /** Keep allowing them after every token of the home was revoked (`cairn serve --no-auth`). */
+  openAfterRevoke?: boolean;
   /** Largest accepted request body in bytes (default 1 MiB). */
   bodyLimitBytes?: number;
   /** Request logs (one line per request) and unexpected errors. */
@@ -118,7 +120,7 @@ export function createApp(cairn: Cairn, options: AppOptions): Hono<Env> {
   });
 
   // Auth before anything else under /v1 (except health) and /mcp; then the body limit.
-  const auth = authenticate(cairn, { openOnLoopback: options.openOnLoopback });
+  const auth = authenticate(cairn, { openOnLoopback: options.openOnLoopback, openAfterRevoke: options.openAfterRevoke });
   const limit = bodyLimit({
     maxSize: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
     onError: () => {

@@ -2,7 +2,9 @@
 //
 // - A request with an `Authorization` header is always verified: malformed or unknown → 401.
 // - A request without one is allowed only in "open loopback" mode: the server is bound to a
-//   loopback address AND the home has no token at all (local single-user use). Even then the Host
+//   loopback address AND the home has no active token AND either it never had one (local
+//   single-user use) or the user chose token-less access (`cairn serve --no-auth`): revoking the
+//   last token must not silently reopen the API. Even then the Host
 //   (and Origin, when sent) must name a loopback host, so a web page cannot reach the API through
 //   DNS rebinding. Otherwise → 401.
 // - A token reaches only the namespaces it was granted ('*' = all) → 403 for any other.
@@ -21,7 +23,8 @@ export interface TokenInfo {
 /** What auth needs from the facade. */
 export interface AuthFacade {
   verifyToken(token: string): Promise<TokenInfo | null>;
-  hasTokens(): Promise<boolean>;
+  /** Whether a token is active; with `includeRevoked`, whether the home ever had one. */
+  hasTokens(options?: { includeRevoked?: boolean }): Promise<boolean>;
 }
 
 export interface Caller {
@@ -70,7 +73,11 @@ function unauthorized(message: string, error?: 'invalid_request' | 'invalid_toke
 export interface AuthOptions {
   /** Allow token-less requests while the home has no token (only when bound to loopback). */
   openOnLoopback: boolean;
+  /** Also when the home had tokens that are all revoked now: only on the user's explicit choice. */
+  openAfterRevoke?: boolean;
 }
+
+const MISSING_TOKEN = 'Missing bearer token: send "Authorization: Bearer <token>" (create one with "cairn tokens create")';
 
 /** Verifies the caller and sets `c.var.caller`; throws HttpError 401/403 otherwise. */
 export function authenticate(facade: AuthFacade, options: AuthOptions): MiddlewareHandler<AuthEnv> {
@@ -84,8 +91,9 @@ export function authenticate(facade: AuthFacade, options: AuthOptions): Middlewa
       c.set('caller', { tokenId: info.id, label: info.label, namespaces: info.namespaces });
       return next();
     }
-    if (!options.openOnLoopback || (await facade.hasTokens())) {
-      throw unauthorized('Missing bearer token: send "Authorization: Bearer <token>" (create one with "cairn tokens create")');
+    if (!options.openOnLoopback || (await facade.hasTokens())) throw unauthorized(MISSING_TOKEN);
+    if (!options.openAfterRevoke && (await facade.hasTokens({ includeRevoked: true }))) {
+      throw unauthorized(`${MISSING_TOKEN}. Every token of this home is revoked, and that does not reopen token-less access: restart with "cairn serve --no-auth" to accept requests from this machine without a token`);
     }
     // Open loopback mode: only requests that really address this machine.
     const host = c.req.header('host');

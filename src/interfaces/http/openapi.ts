@@ -245,7 +245,7 @@ export function buildOpenApi(specs: RouteSpec[]): Json {
       description:
         'Long-term memory for AI agents. Authenticate with "Authorization: Bearer <token>" (cairn tokens create); each token is granted ' +
         'one or more namespaces ("*" = all). A server bound to a loopback address accepts requests without a token while the data ' +
-        'directory has no token at all. Every error is JSON {"error":{"code","message"}}.',
+        'directory never had a token (or, started with --no-auth, has none active). Every error is JSON {"error":{"code","message"}}.',
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],

@@ -1,5 +1,6 @@
 // Starts the REST API on a host and port (`cairn serve`, tests). Refuses a non-loopback address
 // while the home has no API token: that would hand every namespace to anyone who can connect.
+// A home whose tokens are all revoked keeps requiring one unless `noAuth` says otherwise.
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
@@ -22,6 +23,11 @@ export interface ServeOptions {
   bodyLimitBytes?: number;
   /** Mount the MCP server at /mcp (default true). */
   mcp?: boolean;
+  /**
+   * The user's explicit choice (`cairn serve --no-auth`) of token-less local access although the
+   * home had tokens, all revoked now. Refused off loopback and while a token is active.
+   */
+  noAuth?: boolean;
 }
 
 export interface RunningServer {
@@ -30,6 +36,8 @@ export interface RunningServer {
   port: number;
   /** True when requests without a token are accepted (loopback, no token in the home). */
   open: boolean;
+  /** True when every token of the home is revoked and token-less requests stay refused. */
+  allRevoked: boolean;
   close(): Promise<void>;
 }
 
@@ -42,6 +50,15 @@ export async function startServer(cairn: Cairn, options: ServeOptions = {}): Pro
   const port = options.port ?? DEFAULT_PORT;
   const loopback = isLoopbackHost(host);
   const hasTokens = await cairn.hasTokens();
+  if (options.noAuth && !loopback) {
+    throw new CairnError(ERROR_CODES.CONFIG, `Refusing --no-auth on ${host}: token-less access is only for a loopback address (127.0.0.1, ::1, localhost).`);
+  }
+  if (options.noAuth && hasTokens) {
+    throw new CairnError(
+      ERROR_CODES.CONFIG,
+      'Refusing --no-auth: this home has an active token, so requests must present one. Revoke every token first ("cairn tokens list", "cairn tokens revoke ID") or start without --no-auth.',
+    );
+  }
   if (!loopback && !hasTokens) {
     throw new CairnError(
       ERROR_CODES.CONFIG,
@@ -49,10 +66,12 @@ export async function startServer(cairn: Cairn, options: ServeOptions = {}): Pro
         'Create a token first ("cairn tokens create --grant NAMESPACE", or --grant "*" for all), or bind to 127.0.0.1.',
     );
   }
+  const allRevoked = !hasTokens && (await cairn.hasTokens({ includeRevoked: true }));
   const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
   const logger = options.logger;
   const app = createApp(cairn, {
     openOnLoopback: loopback,
+    openAfterRevoke: options.noAuth === true,
     bodyLimitBytes,
     logger,
     mcp: options.mcp === false ? undefined : mcpHttpHandler(cairn, { maxBodyBytes: bodyLimitBytes, log: (m) => logger?.warn({ component: 'mcp' }, m) }),
@@ -77,7 +96,8 @@ export async function startServer(cairn: Cairn, options: ServeOptions = {}): Pro
     url: urlFor(host, bound),
     host,
     port: bound,
-    open: loopback && !hasTokens,
+    open: loopback && !hasTokens && (!allRevoked || options.noAuth === true),
+    allRevoked,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -6,6 +6,7 @@ import type { Kind, Memory, NewMemory, NewTurn } from '../../core/types.js';
 import type {
   AddMemoryOptions,
   CheckpointState,
+  TurnsCheckpoint,
   EntryFilter,
   FeedbackRecord,
   HealthOptions,
@@ -130,7 +131,7 @@ export class SqliteStore implements Store {
     return this.run(() => memories.importMemory(this.db, memory));
   }
 
-  addTurns(list: readonly NewTurn[], checkpoint?: CheckpointState) {
+  addTurns(list: readonly NewTurn[], checkpoint?: TurnsCheckpoint) {
     return this.run(() => turns.addTurns(this.db, list, checkpoint, nowIso()));
   }
   turnsAfter(namespace: string, afterSeq: number, limit: number) {
@@ -275,7 +276,7 @@ export class SqliteStore implements Store {
   touchApiToken(id: string, now: string, ifUsedBefore: string) {
     return this.run(() => tokens.touchApiToken(this.db, id, now, ifUsedBefore));
   }
-  hasApiTokens() {
-    return this.run(() => tokens.hasApiTokens(this.db));
+  hasApiTokens(options: { includeRevoked?: boolean } = {}) {
+    return this.run(() => tokens.hasApiTokens(this.db, options.includeRevoked ?? false));
   }
 }

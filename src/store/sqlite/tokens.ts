@@ -59,6 +59,8 @@ export function touchApiToken(db: Database, id: string, now: string, ifUsedBefor
   );
 }
 
-export function hasApiTokens(db: Database): boolean {
-  return stmt(db, 'SELECT 1 FROM api_tokens WHERE revoked_at IS NULL LIMIT 1').get() !== undefined;
+/** Revoked rows are kept (never deleted), so `includeRevoked` tells whether the home ever had a token. */
+export function hasApiTokens(db: Database, includeRevoked: boolean): boolean {
+  const sql = includeRevoked ? 'SELECT 1 FROM api_tokens LIMIT 1' : 'SELECT 1 FROM api_tokens WHERE revoked_at IS NULL LIMIT 1';
+  return stmt(db, sql).get() !== undefined;
 }

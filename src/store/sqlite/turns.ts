@@ -5,10 +5,11 @@ import { keysOf } from './keys.js';
 import { stmt } from './statements.js';
 import { newId } from '../../core/ids.js';
 import type { NewTurn, Source, Turn } from '../../core/types.js';
-import type { AddTurnsResult, CheckpointRecord, CheckpointState } from '../store.js';
+import type { AddTurnsResult, CheckpointRecord, CheckpointState, TurnsCheckpoint } from '../store.js';
 import { sourceFromRow, turnFromRow, type SourceRow, type TurnRow } from './rows.js';
 import { ensureNamespaceTx } from './namespaces.js';
 import { countSpeakers } from './context.js';
+import { crashPoint } from '../../core/crash-points.js';
 
 /**
  * Whether a turn gets a vector: tool activity ("→ tool exec npm test", output excerpts) and turns
@@ -19,7 +20,7 @@ export function isEmbeddable(turnKind: unknown, category: string | null): boolea
   return turnKind !== 'tool' && category !== 'noise';
 }
 
-export function addTurns(db: Database, turns: readonly NewTurn[], checkpoint: CheckpointState | undefined, now: string): AddTurnsResult {
+export function addTurns(db: Database, turns: readonly NewTurn[], checkpoint: TurnsCheckpoint | undefined, now: string): AddTurnsResult {
   const insertTurn = stmt(db, 
     `INSERT INTO turns (id, namespace, source_id, session_id, message_id, role, speaker, text, ts, line, meta, created_at)
      VALUES (@id, @namespace, @source_id, @session_id, @message_id, @role, @speaker, @text, @ts, @line, @meta, @created_at)
@@ -29,7 +30,7 @@ export function addTurns(db: Database, turns: readonly NewTurn[], checkpoint: Ch
     `INSERT INTO entries (namespace, kind, ref_id, body, keys, time, category, importance, current, embed)
      VALUES (?, 'turn', ?, ?, ?, ?, NULL, NULL, 1, ?)`,
   );
-  return db
+  const result = db
     .transaction((): AddTurnsResult => {
       const inserted: Turn[] = [];
       let duplicates = 0;
@@ -82,10 +83,16 @@ export function addTurns(db: Database, turns: readonly NewTurn[], checkpoint: Ch
         inserted.push(turn);
       }
       for (const [ns, counts] of speakerCounts) countSpeakers(db, ns, counts);
-      if (checkpoint) putCheckpoint(db, checkpoint, now);
+      if (checkpoint) {
+        const { state } = checkpoint;
+        putCheckpoint(db, { ...checkpoint, state: typeof state === 'function' ? state({ inserted: inserted.length, duplicates }) : state }, now);
+      }
+      crashPoint('turns-before-commit');
       return { inserted, duplicates };
     })
     .immediate();
+  crashPoint('turns-after-commit');
+  return result;
 }
 
 export function getTurn(db: Database, namespace: string, id: string): Turn | null {

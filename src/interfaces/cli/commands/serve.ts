@@ -13,6 +13,9 @@ Authentication:
   to a loopback address (127.0.0.1, ::1, localhost), requests from this machine are accepted
   without a token. Creating the first token ends this mode at once (no restart needed).
   Binding to any other address (e.g. --host 0.0.0.0) is refused until a token exists.
+  Revoking every token does NOT reopen this mode: a home that had a token keeps requiring one.
+  Start with --no-auth to choose token-less local access again (loopback only, refused while a
+  token is active; creating a token ends it at once).
 
 Routes (JSON in and out; OpenAPI 3.1 document at /openapi.json):
   GET  /v1/health                                  GET  /v1/status
@@ -33,8 +36,9 @@ export function registerServeCommand(program: Command): void {
     .option('--host <host>', 'address to listen on', DEFAULT_HOST)
     .option('--port <port>', 'port to listen on (0: any free port)', intOption('port', 0, 65_535), DEFAULT_PORT)
     .option('--quiet', 'log to the file only, not to stdout')
+    .option('--no-auth', 'accept requests from this machine without a token although the home had tokens (all revoked); loopback only')
     .addHelpText('after', AUTH_HELP)
-    .action(async (opts: { host: string; port: number; quiet?: boolean }, cmd: Command) => {
+    .action(async (opts: { host: string; port: number; quiet?: boolean; auth: boolean }, cmd: Command) => {
       // One facade for the server's life; the embedder runs in-process (a query embeds in ~20 ms).
       const cairn = await openCairn(cmd, { embedThreads: THREADS.query });
       // Loaded here, not at the top: every other command (and every hook) starts faster without them.
@@ -46,7 +50,7 @@ export function registerServeCommand(program: Command): void {
       const logger = createLogger(cairn.paths.logDir, { quiet: opts.quiet }).child({ component: 'http' });
       let server;
       try {
-        server = await startServer(cairn, { host: opts.host, port: opts.port, logger });
+        server = await startServer(cairn, { host: opts.host, port: opts.port, logger, noAuth: !opts.auth });
       } catch (err) {
         await cairn.close();
         throw err;
@@ -55,8 +59,10 @@ export function registerServeCommand(program: Command): void {
       // `cairn search`, `cairn context` and the SessionStart hook ask this warm process first, unless `cairn watch` already answers them.
       const local = await serveLocal(cairn);
       if (local) logger.info({ socket: local.path }, 'answering searches on the local socket');
-      if (server.open) print('No API token exists: requests from this machine are accepted without one. Create one with "cairn tokens create --grant NAMESPACE".');
-      logger.info({ url: server.url, open: server.open, home: cairn.paths.root }, 'listening');
+      if (server.open && server.allRevoked) print('--no-auth: every API token is revoked and requests from this machine are accepted without one, until a token is created.');
+      else if (server.open) print('No API token exists: requests from this machine are accepted without one. Create one with "cairn tokens create --grant NAMESPACE".');
+      else if (server.allRevoked) print('Every API token of this home is revoked: requests still need one ("cairn tokens create --grant NAMESPACE"), or restart with --no-auth to accept requests from this machine without one.');
+      logger.info({ url: server.url, open: server.open, allRevoked: server.allRevoked, home: cairn.paths.root }, 'listening');
       const running = server;
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {
