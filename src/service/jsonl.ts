@@ -41,14 +41,33 @@ export interface ImportReport {
   errors: Array<{ line: number; message: string }>;
 }
 
+/**
+ * Writes the namespace's memories to `out`; returns how many were written. Stops early when `out`
+ * is destroyed (its reader went away, e.g. `cairn export | head`): no more can be written there.
+ */
 export async function exportJsonl(store: Store, namespace: string, out: Writable): Promise<number> {
   let count = 0;
   for await (const memory of store.exportMemories(namespace)) {
+    if (out.destroyed) break;
     const line = JSON.stringify(memory) + '\n';
-    if (!out.write(line)) await new Promise<void>((resolve) => out.once('drain', resolve));
+    if (!out.write(line)) await drainedOrClosed(out);
     count++;
   }
   return count;
+}
+
+/** Resolves when `out` can take more, or can never take any (a destroyed stream emits no 'drain'). */
+function drainedOrClosed(out: Writable): Promise<void> {
+  if (out.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off('drain', done);
+      out.off('close', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('close', done);
+  });
 }
 
 export async function importJsonl(
