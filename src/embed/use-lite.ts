@@ -63,6 +63,8 @@ export class UseLiteEmbedder implements Embedder {
   private readonly cacheDir: string | undefined;
   private backendPromise: Promise<Backend> | undefined;
   private loaded: Backend | undefined;
+  /** Embeds in progress: close() waits for them before it releases the model they run on. */
+  private readonly running = new Set<Promise<unknown>>();
   /** Why "auto" fell back to TF.js, when it did. */
   fallbackReason: string | undefined;
 
@@ -84,7 +86,14 @@ export class UseLiteEmbedder implements Embedder {
     return { modelId: this.modelId, dimensions: USE_LITE_DIMENSIONS, runtime: name };
   }
 
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+  embed(texts: readonly string[]): Promise<Float32Array[]> {
+    const run = this.embedAll(texts);
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run)).catch(() => undefined);
+    return run;
+  }
+
+  private async embedAll(texts: readonly string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const backend = await this.backend();
     const input = texts.map((t) => head(t, this.maxChars));
@@ -117,7 +126,9 @@ export class UseLiteEmbedder implements Embedder {
     return out;
   }
 
+  /** Waits for the embeds in progress, then releases the model (onnxruntime: the session). */
   async close(): Promise<void> {
+    await Promise.allSettled([...this.running]);
     const pending = this.backendPromise;
     this.backendPromise = undefined;
     this.loaded = undefined;

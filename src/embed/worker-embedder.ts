@@ -11,6 +11,12 @@ import type { WorkerCall, WorkerRequest, WorkerResponse } from './embed-worker.j
 
 /** Texts per message to a worker: large enough to amortise messaging, small enough to balance. */
 const CHUNK = 32;
+/**
+ * How long a thread that has released its model may take to wind down before it is stopped. Only
+ * a thread whose loop something unexpected keeps alive waits that long; stopping it then is safe,
+ * as no native call is running any more.
+ */
+const EXIT_GRACE_MS = 5_000;
 
 // Under a TypeScript loader (tests, benches) this file is .ts and so is its sibling.
 const RUNNING_FROM_SOURCE = import.meta.url.endsWith('.ts');
@@ -26,6 +32,7 @@ class EmbedThread {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private failure: Error | null = null;
+  private readonly exited: Promise<void>;
   /** Requests sent and not yet answered: the pool sends new work to the least busy thread. */
   inFlight = 0;
 
@@ -47,7 +54,12 @@ class EmbedThread {
       else p.reject(new CairnError((res.code in ERROR_CODES ? res.code : 'EMBEDDER') as ErrorCode, res.message));
     });
     this.worker.on('error', (err) => this.fail(new CairnError(ERROR_CODES.EMBEDDER, `embedding worker crashed: ${err.message}`)));
-    this.worker.on('exit', (code) => this.fail(new CairnError(ERROR_CODES.EMBEDDER, `embedding worker exited (code ${code})`)));
+    this.exited = new Promise((resolve) =>
+      this.worker.on('exit', (code) => {
+        this.fail(new CairnError(ERROR_CODES.EMBEDDER, `embedding worker exited (code ${code})`));
+        resolve();
+      }),
+    );
   }
 
   private fail(err: Error): void {
@@ -71,9 +83,22 @@ class EmbedThread {
     }) as Promise<WorkerResponse & { ok: true }>;
   }
 
-  terminate(): Promise<number> {
-    this.failure ??= new CairnError(ERROR_CODES.EMBEDDER, 'embedder closed');
-    return this.worker.terminate();
+  /**
+   * Asks the thread to finish what it was given, release its model and exit, and waits until it
+   * has. Later requests are refused. Not Worker.terminate(): see embed-worker.ts.
+   */
+  async close(): Promise<void> {
+    if (!this.failure) {
+      const released = this.request({ type: 'close' }).catch(() => undefined);
+      this.failure = new CairnError(ERROR_CODES.EMBEDDER, 'embedder closed');
+      await released;
+      // The caller waits for the exit: the process must not end first and stop the thread itself.
+      this.worker.ref();
+      const stop = setTimeout(() => void this.worker.terminate(), EXIT_GRACE_MS);
+      await this.exited;
+      clearTimeout(stop);
+    }
+    await this.exited;
   }
 }
 
@@ -116,7 +141,8 @@ export class WorkerEmbedder implements Embedder {
     return out;
   }
 
+  /** Waits for the work in flight, releases the model in every thread and lets the threads exit. */
   async close(): Promise<void> {
-    await Promise.all(this.threads.map((t) => t.terminate()));
+    await Promise.all(this.threads.map((t) => t.close()));
   }
 }

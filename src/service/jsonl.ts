@@ -1,9 +1,9 @@
 // JSONL export and import of memories: one memory record per line, superseded history included,
 // so export → import is a lossless round trip. Import reports bad lines with their numbers and
 // keeps going; nothing already stored is touched except re-mention counts on duplicates.
-import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { z } from 'zod';
+import { boundedLines } from '../core/bounded-input.js';
 import { sha256 } from '../core/text.js';
 import { CATEGORIES, type Memory } from '../core/types.js';
 import { NAMESPACE_PATTERN } from '../core/namespace.js';
@@ -30,7 +30,7 @@ const memoryRecordSchema = z.object({
   provenance: z.array(z.record(z.string(), z.unknown())),
 });
 
-/** Longest line accepted on import; longer lines are reported, not buffered without bound. */
+/** Longest line accepted on import; longer lines are reported, and never held whole in memory. */
 const MAX_LINE_CHARS = 1_000_000;
 
 export interface ImportReport {
@@ -41,14 +41,33 @@ export interface ImportReport {
   errors: Array<{ line: number; message: string }>;
 }
 
+/**
+ * Writes the namespace's memories to `out`; returns how many were written. Stops early when `out`
+ * is destroyed (its reader went away, e.g. `cairn export | head`): no more can be written there.
+ */
 export async function exportJsonl(store: Store, namespace: string, out: Writable): Promise<number> {
   let count = 0;
   for await (const memory of store.exportMemories(namespace)) {
+    if (out.destroyed) break;
     const line = JSON.stringify(memory) + '\n';
-    if (!out.write(line)) await new Promise<void>((resolve) => out.once('drain', resolve));
+    if (!out.write(line)) await drainedOrClosed(out);
     count++;
   }
   return count;
+}
+
+/** Resolves when `out` can take more, or can never take any (a destroyed stream emits no 'drain'). */
+function drainedOrClosed(out: Writable): Promise<void> {
+  if (out.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off('drain', done);
+      out.off('close', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('close', done);
+  });
 }
 
 export async function importJsonl(
@@ -65,13 +84,13 @@ export async function importJsonl(
     if (!options.namespace || options.namespace === from) return id;
     return `m_${sha256(`${options.namespace}\0${from}\0${id}`).slice(0, 26)}`;
   };
-  const rl = createInterface({ input, crlfDelay: Infinity });
-  for await (const raw of rl) {
+  // A UTF-8 character takes at most 3 bytes per UTF-16 unit: no line within the limit is cut.
+  for await (const next of boundedLines(input, MAX_LINE_CHARS * 3)) {
     report.lines++;
     options.onLine?.(report.lines);
-    const line = raw.trim();
+    const line = 'text' in next ? next.text.trim() : null;
     if (line === '') continue;
-    if (line.length > MAX_LINE_CHARS) {
+    if (line === null || line.length > MAX_LINE_CHARS) {
       report.errors.push({ line: report.lines, message: `line longer than ${MAX_LINE_CHARS} characters` });
       continue;
     }

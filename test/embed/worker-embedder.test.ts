@@ -59,3 +59,29 @@ describe('WorkerEmbedder', () => {
     assert.equal(createThreadedEmbedder({ provider: 'none' }, 2), null);
   });
 });
+
+describe('closing while work is in flight (issue 30 item 7)', () => {
+  const texts = Array.from({ length: 100 }, (_, i) => `closing test sentence ${i} about the weather and the garden`);
+
+  it('a worker pool answers the batches it was sent, then releases the model and its threads exit', async () => {
+    const pool = new WorkerEmbedder('use-lite@1', { provider: 'use-lite' }, 2);
+    await pool.init();
+    const work = pool.embed(texts);
+    await new Promise((resolve) => setImmediate(resolve)); // the batches are on their way
+    await pool.close();
+    const vectors = await work;
+    assert.equal(vectors.length, texts.length);
+    assert.ok(vectors.every((v) => v.length === 512));
+    await assert.rejects(pool.embed(['after close']), (err: unknown) => isCairnError(err) && err.code === 'EMBEDDER');
+  });
+
+  it('the in-process model finishes the embeds in progress before close() releases its session', async () => {
+    const local = new UseLiteEmbedder();
+    await local.init();
+    const work = local.embed(texts);
+    await local.close();
+    const vectors = await work;
+    assert.equal(vectors.length, texts.length);
+    assert.ok(vectors.every((v) => v.length === 512));
+  });
+});

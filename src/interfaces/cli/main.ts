@@ -17,6 +17,7 @@ import { registerSourcesCommands } from './commands/sources.js';
 import { registerStateCommands } from './commands/state.js';
 import { registerTokensCommands } from './commands/tokens.js';
 import { registerWatchCommand } from './commands/watch.js';
+import { discardOutputOnceReaderLeaves } from './closed-output.js';
 import { reportError } from './run.js';
 
 const VERSION = CAIRN_VERSION;
@@ -71,6 +72,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+discardOutputOnceReaderLeaves();
 main(process.argv).then(
   (code) => {
     process.exitCode = code;

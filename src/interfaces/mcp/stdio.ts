@@ -3,8 +3,8 @@
 // starts. The server runs until stdin ends, the transport closes, or SIGTERM/SIGINT arrives; it
 // then lets in-flight tool calls finish and returns, leaving the facade to the caller to close.
 import { Writable, type Readable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Cairn } from '../../service/cairn.js';
+import { BoundedStdioTransport } from './bounded-stdio-transport.js';
 import { createMcpServer, whenIdle } from './server.js';
 
 export interface StdioOptions {
@@ -41,7 +41,8 @@ export async function runStdioServer(cairn: Cairn, namespace: string, options: S
   const stdout = options.stdout ?? reserveStdout();
   const stdin = options.stdin ?? process.stdin;
   const server = createMcpServer(cairn, namespace, { log });
-  const transport = new StdioServerTransport(stdin, stdout);
+  // Not the SDK's StdioServerTransport: one message over 10 MB made it close (see the transport).
+  const transport = new BoundedStdioTransport(stdin, stdout);
 
   let stop!: (why: string) => void;
   const stopped = new Promise<string>((resolve) => {

@@ -1,5 +1,7 @@
 // cairn store | get | history | supersede | list
 import type { Command } from 'commander';
+import { readAtMost } from '../../../core/bounded-input.js';
+import { CairnError, ERROR_CODES } from '../../../core/errors.js';
 import { CATEGORIES } from '../../../core/types.js';
 import { formatMemory } from '../format.js';
 import { THREADS, globals, intOption, listOption, print, printJson, withCairn } from '../run.js';
@@ -16,11 +18,10 @@ export function registerMemoryCommands(program: Command): void {
     .option('--event-time <time>', 'when it happened (ISO date/time or an age like 2d)')
     .option('--json', 'print the result as JSON')
     .action(async (words: string[], opts, cmd: Command) => {
-      let text: string = opts.text ?? words.join(' ');
-      if (text === '-') text = await readStdin();
+      const text: string = opts.text ?? words.join(' ');
       await withCairn(cmd, async (cairn) => {
         const res = await cairn.remember({
-          text,
+          text: text === '-' ? await readStdinText(cairn.config.limits.maxTextChars) : text,
           category: opts.category,
           importance: opts.importance,
           tags: opts.tag,
@@ -88,8 +89,18 @@ export function registerMemoryCommands(program: Command): void {
     });
 }
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+/** Room for whitespace and control characters around a text, which storing trims away. */
+const STDIN_SLACK_BYTES = 64 * 1024;
+
+/**
+ * The text piped to `cairn store -`. Reading stops as soon as stdin holds more than any text within
+ * the limit could (3 UTF-8 bytes per character, plus slack): a huge input is refused after a few
+ * MB at most, never read whole. The exact character limit is checked when storing.
+ */
+async function readStdinText(maxTextChars: number): Promise<string> {
+  const text = await readAtMost(process.stdin, maxTextChars * 3 + STDIN_SLACK_BYTES);
+  if (text === null) {
+    throw new CairnError(ERROR_CODES.INVALID_INPUT, `text on stdin is longer than the limit of ${maxTextChars} characters (limits.maxTextChars); stopped reading it there`);
+  }
+  return text;
 }
