@@ -1,5 +1,8 @@
 // The one step between a parser's draft and the store: redact the text, the speaker and every
-// string kept for provenance, count what was redacted, and attach namespace and source.
+// string kept for provenance, count what was redacted, and attach namespace and source. It is also
+// the capture boundary for characters: ids, session, speaker and metadata leave it as valid UTF-8
+// without control characters, whichever parser made the draft.
+import { cleanLabel, escapeIdChars } from '../core/text.js';
 import type { NewTurn } from '../core/types.js';
 import { redact } from './redact.js';
 import type { TurnDraft } from './turn-draft.js';
@@ -29,18 +32,19 @@ export function draftToTurn(draft: TurnDraft, target: TurnTarget, redactions: Re
   for (const [key, value] of Object.entries(draft.meta)) {
     if (typeof value !== 'string') meta[key] = value;
     else {
-      const r = redact(value);
+      const r = redact(cleanLabel(value));
       meta[key] = r.text;
       addCounts(metaCounts, r.counts);
     }
   }
   addCounts(redactions, metaCounts);
-  const speaker = draft.speaker === null ? null : redact(draft.speaker).text;
+  const name = draft.speaker === null ? '' : cleanLabel(draft.speaker);
+  const speaker = name === '' ? null : redact(name).text;
   return {
     namespace: target.namespace,
     sourceId: target.sourceId,
-    sessionId: draft.sessionId,
-    messageId: draft.messageId,
+    sessionId: escapeIdChars(draft.sessionId),
+    messageId: escapeIdChars(draft.messageId),
     role: draft.role,
     speaker,
     text,
