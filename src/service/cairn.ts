@@ -5,6 +5,7 @@ import type { Readable, Writable } from 'node:stream';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
 import { loadConfigFile, parseConfig, type CairnConfig, type CairnConfigInput } from '../core/config.js';
 import { resolveHome, type HomePaths } from '../core/home.js';
+import { openHome } from './open-home.js';
 import { parseNamespace } from '../core/namespace.js';
 import { sha256 } from '../core/text.js';
 import { parseTime } from '../core/time.js';
@@ -12,7 +13,6 @@ import type { Memory, Source } from '../core/types.js';
 import type { Embedder } from '../embed/embedder.js';
 import { createThreadedEmbedder } from '../embed/factory.js';
 import { passageModelId } from '../embed/passages.js';
-import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import { NO_ENTRY_KEYS, placeEntryKeys } from '../memory/places/place-keys.js';
 import type { JudgeStats, SpeakerCount, Store } from '../store/store.js';
 import { hybridSearch, type SearchResult, type VectorSide } from '../search/hybrid.js';
@@ -51,6 +51,11 @@ export interface OpenOptions {
    */
   embedThreads?: number;
   busyTimeoutMs?: number;
+  /**
+   * Told once what opening changed in the home (a reserved namespace renamed); default: a
+   * "cairn: note:" line on stderr.
+   */
+  onNotice?: (message: string) => void;
 }
 
 export interface StoreResult {
@@ -124,12 +129,13 @@ export class Cairn {
     const config = options.config !== undefined ? parseConfig(options.config) : loadConfigFile(paths.config);
     const namespace = parseNamespace(options.namespace ?? config.defaultNamespace);
     const busyTimeoutMs = options.busyTimeoutMs ?? busyTimeoutFromEnv();
-    mkdirSync(paths.root, { recursive: true });
     // The embedder first: worker threads begin loading the model while the store opens.
     const embedder = options.embedder !== undefined ? options.embedder : createThreadedEmbedder(config.embedder, options.embedThreads ?? 0, { cacheDir: paths.cacheDir });
     try {
       const entryKeys = config.index.places ? placeEntryKeys() : NO_ENTRY_KEYS;
-      const store = new SqliteStore(paths.database, { busyTimeoutMs, entryKeys });
+      const { store, notices } = await openHome(paths, { busyTimeoutMs, entryKeys });
+      const notice = options.onNotice ?? ((m: string) => process.stderr.write(`cairn: note: ${m}\n`));
+      notices.forEach(notice);
       return new Cairn(paths, config, store, embedder, namespace);
     } catch (err) {
       if (options.embedder === undefined) await embedder?.close();

@@ -29,7 +29,7 @@ import * as judgments from './judgments.js';
 import * as hotState from './hot-state.js';
 import * as tokens from './tokens.js';
 import * as context from './context.js';
-import { ensureNamespaceTx, namespaceStats } from './namespaces.js';
+import { ensureNamespaceTx, namespaceIds, namespaceStats, renameNamespace } from './namespaces.js';
 
 const nowIso = (): string => new Date().toISOString();
 
@@ -99,6 +99,12 @@ export class SqliteStore implements Store {
   }
   namespaceStats() {
     return this.run(() => namespaceStats(this.db));
+  }
+  namespaceIds() {
+    return this.run(() => namespaceIds(this.db));
+  }
+  renameNamespace(from: string, to: string) {
+    return this.run(() => renameNamespace(this.db, from, to));
   }
 
   addMemory(input: NewMemory, options?: AddMemoryOptions) {
