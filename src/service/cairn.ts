@@ -5,6 +5,7 @@ import type { Readable, Writable } from 'node:stream';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
 import { loadConfigFile, parseConfig, type CairnConfig, type CairnConfigInput } from '../core/config.js';
 import { resolveHome, type HomePaths } from '../core/home.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/private-files.js';
 import { openHome } from './open-home.js';
 import { parseNamespace } from '../core/namespace.js';
 import { sha256 } from '../core/text.js';
@@ -52,8 +53,8 @@ export interface OpenOptions {
   embedThreads?: number;
   busyTimeoutMs?: number;
   /**
-   * Told once what opening changed in the home (a reserved namespace renamed); default: a
-   * "cairn: note:" line on stderr.
+   * Told once what opening changed in the home (modes made private, a reserved namespace renamed);
+   * default: a "cairn: note:" line on stderr.
    */
   onNotice?: (message: string) => void;
 }
@@ -146,13 +147,13 @@ export class Cairn {
   /** Writes a default config file if none exists; returns whether it wrote one. */
   static init(home?: string): { paths: HomePaths; created: boolean } {
     const paths = resolveHome(home);
-    mkdirSync(paths.root, { recursive: true });
+    mkdirSync(paths.root, { recursive: true, mode: PRIVATE_DIR_MODE });
     if (existsSync(paths.config)) {
       loadConfigFile(paths.config); // an existing file must still be valid
       return { paths, created: false };
     }
     const tmp = `${paths.config}.tmp-${process.pid}`;
-    writeFileSync(tmp, JSON.stringify({ defaultNamespace: 'default', embedder: { provider: 'use-lite' } }, null, 2) + '\n');
+    writeFileSync(tmp, JSON.stringify({ defaultNamespace: 'default', embedder: { provider: 'use-lite' } }, null, 2) + '\n', { mode: PRIVATE_FILE_MODE });
     renameSync(tmp, paths.config);
     return { paths, created: true };
   }

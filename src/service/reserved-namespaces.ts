@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { HomePaths } from '../core/home.js';
 import { isReservedName, unreservedName } from '../core/namespace.js';
 import type { Store } from '../store/store.js';
+import { PRIVATE_DIR_MODE } from '../core/private-files.js';
 
 /** What Cairn writes in a namespace's folder (hot-state.ts, consolidate/realtime-view.ts). */
 const NAMESPACE_FILES = ['SESSION-STATE.md', 'MEMORY.md', 'raw'] as const;
@@ -31,7 +32,7 @@ function moveFolder(root: string, from: string, to: string): void {
     renameSync(source, target);
     return;
   }
-  mkdirSync(target, { recursive: true });
+  mkdirSync(target, { recursive: true, mode: PRIVATE_DIR_MODE });
   for (const name of NAMESPACE_FILES) {
     if (existsSync(join(source, name)) && !existsSync(join(target, name))) renameSync(join(source, name), join(target, name));
   }

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../core/private-files.js';
 import { migrate } from './migrations.js';
 
 const SQLITE_HEADER = 'SQLite format 3\0';
@@ -70,9 +71,13 @@ const MMAP_BYTES = 2 ** 31;
 
 export function openDatabase(path: string, options: OpenOptions = {}): Database.Database {
   assertSqliteFile(path);
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   let db: Database.Database | undefined;
   try {
+    if (path !== ':memory:') {
+      mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
+      // Created private before SQLite opens it: SQLite gives its -wal and -shm files the database's mode.
+      if (!existsSync(path)) closeSync(openSync(path, 'a', PRIVATE_FILE_MODE));
+    }
     db = new Database(path, { readonly: options.readonly ?? false });
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     if (!options.readonly) assertNotForeign(db, path);
