@@ -20,6 +20,7 @@ import type {
 } from '../store.js';
 import { useEntryKeys } from './keys.js';
 import { openDatabase, mapSqliteError, type OpenOptions } from './open.js';
+import { openReadOnlyDatabase } from './open-read-only.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import * as memories from './memories.js';
 import * as turns from './turns.js';
@@ -42,10 +43,18 @@ export class SqliteStore implements Store {
   readonly backend = 'sqlite';
   readonly path: string;
   readonly db: Database;
+  /** Read from a temporary copy (a read-only folder without the database's -shm file): its folder. */
+  readonly snapshot: string | null = null;
+  private readonly release: () => void = () => undefined;
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     this.path = path;
-    this.db = openDatabase(path, options);
+    if (options.readonly) {
+      const opened = openReadOnlyDatabase(path, options);
+      this.db = opened.db;
+      this.snapshot = opened.snapshot;
+      this.release = opened.release;
+    } else this.db = openDatabase(path, options);
     try {
       if (options.entryKeys && !options.readonly) useEntryKeys(this.db, options.entryKeys);
     } catch (err) {
@@ -65,6 +74,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
+    this.release();
   }
 
   health(options: HealthOptions = {}): Promise<HealthReport> {
