@@ -1,7 +1,10 @@
 // The one step between a parser's draft and the store: redact the text, the speaker and every
 // string kept for provenance, count what was redacted, fold ids too long to store whole, and
-// attach namespace and source.
+// attach namespace and source. It is also the capture boundary for characters: ids, session,
+// speaker and metadata leave it as valid UTF-8 without control characters, whichever parser made
+// the draft.
 import { foldLongId } from '../core/ids.js';
+import { cleanLabel, escapeIdChars } from '../core/text.js';
 import type { NewTurn } from '../core/types.js';
 import { redact } from './redact.js';
 import type { TurnDraft } from './turn-draft.js';
@@ -31,19 +34,20 @@ export function draftToTurn(draft: TurnDraft, target: TurnTarget, redactions: Re
   for (const [key, value] of Object.entries(draft.meta)) {
     if (typeof value !== 'string') meta[key] = value;
     else {
-      const r = redact(value);
+      const r = redact(cleanLabel(value));
       meta[key] = r.text;
       addCounts(metaCounts, r.counts);
     }
   }
   addCounts(redactions, metaCounts);
-  const speaker = draft.speaker === null ? null : redact(draft.speaker).text;
+  const name = draft.speaker === null ? '' : cleanLabel(draft.speaker);
+  const speaker = name === '' ? null : redact(name).text;
   return {
     namespace: target.namespace,
     sourceId: target.sourceId,
     // Every format's ids pass here: a long id keeps its start and a hash of the whole, never a cut.
-    sessionId: foldLongId(draft.sessionId),
-    messageId: foldLongId(draft.messageId),
+    sessionId: foldLongId(escapeIdChars(draft.sessionId)),
+    messageId: foldLongId(escapeIdChars(draft.messageId)),
     role: draft.role,
     speaker,
     text,

@@ -9,6 +9,7 @@ import type { Namespace } from '../core/namespace.js';
 import type { Turn } from '../core/types.js';
 import type { Store } from '../store/store.js';
 import { localDayTime } from '../core/local-time.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/private-files.js';
 
 const PAGE = 1000;
 /** A lock older than this belongs to a process that died mid-append. */
@@ -29,19 +30,19 @@ function readWatermark(file: string): number {
 
 function writeWatermark(file: string, seq: number): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify({ seq }) + '\n');
+  writeFileSync(tmp, JSON.stringify({ seq }) + '\n', { mode: PRIVATE_FILE_MODE });
   renameSync(tmp, file);
 }
 
 /** Takes the view's lock, or returns null when another live process holds it. */
 function tryLock(file: string): (() => void) | null {
   try {
-    closeSync(openSync(file, 'wx'));
+    closeSync(openSync(file, 'wx', PRIVATE_FILE_MODE));
   } catch {
     try {
       if (Date.now() - statSync(file).mtimeMs < STALE_LOCK_MS) return null;
       unlinkSync(file);
-      closeSync(openSync(file, 'wx'));
+      closeSync(openSync(file, 'wx', PRIVATE_FILE_MODE));
     } catch {
       return null;
     }
@@ -74,7 +75,7 @@ function renderTurn(turn: Turn, time: string): string {
  */
 export async function updateRealtimeView(store: Store, paths: HomePaths, namespace: Namespace, timeZone: string): Promise<number> {
   const dir = realtimeDir(paths, namespace);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const lockFile = join(dir, '.realtime.lock');
   const release = tryLock(lockFile);
   if (!release) return 0;
@@ -95,7 +96,7 @@ export async function updateRealtimeView(store: Store, paths: HomePaths, namespa
       for (const [day, chunks] of byDay) {
         const file = join(dir, `realtime-${day}.md`);
         const header = existsSync(file) ? '' : `# Raw log · ${namespace} · ${day} (${timeZone})\n\n`;
-        appendFileSync(file, header + chunks.join(''));
+        appendFileSync(file, header + chunks.join(''), { mode: PRIVATE_FILE_MODE });
       }
       seq = page[page.length - 1]!.seq;
       writeWatermark(markFile, seq);

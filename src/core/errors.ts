@@ -9,6 +9,8 @@ export const ERROR_CODES = {
   CONFIG: 'CONFIG',
   STORE_LOCKED: 'STORE_LOCKED',
   STORE_CORRUPT: 'STORE_CORRUPT',
+  /** The data directory or its database cannot be written by this user (reads still work). */
+  READ_ONLY: 'READ_ONLY',
   STORE: 'STORE',
   EMBEDDER: 'EMBEDDER',
   /** A chat model (the LLM judge) failed: HTTP error, timeout, unusable answer, open circuit. */
@@ -34,6 +36,7 @@ export const EXIT_CODES: Record<ErrorCode | 'USAGE', number> = {
   EMBEDDER: 9,
   UNHEALTHY: 10,
   LLM: 11,
+  READ_ONLY: 12,
 };
 
 export class CairnError extends Error {

@@ -1,9 +1,11 @@
 // Where Cairn keeps its data. The default is ~/.cairn; CAIRN_HOME or --home override it. Under the
 // test runner the default refuses to resolve, so no test can ever touch a real home.
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve, relative, isAbsolute } from 'node:path';
 import { CairnError, ERROR_CODES } from './errors.js';
 import type { Namespace } from './namespace.js';
+import { PRIVATE_DIR_MODE } from './private-files.js';
 
 export interface HomePaths {
   root: string;
@@ -44,6 +46,51 @@ export function resolveHome(explicit?: string): HomePaths {
     daemonState: join(root, 'run', 'daemon.json'),
     logDir: join(root, 'logs'),
   };
+}
+
+const DENIED = new Set(['EACCES', 'EPERM', 'EROFS']);
+
+/**
+ * Makes sure the home is a folder, creating it (private, 0700) when missing. A path that is a file
+ * (`--home /dev/null`) is a CONFIG error; a folder that cannot be created is READ_ONLY.
+ */
+export function ensureHomeDir(paths: HomePaths): void {
+  const notDirectory = () =>
+    new CairnError(ERROR_CODES.CONFIG, `The data directory ${paths.root} is not a directory (or lies under a file): choose another with --home or CAIRN_HOME`);
+  try {
+    if (!statSync(paths.root).isDirectory()) throw notDirectory();
+    return;
+  } catch (err) {
+    if (err instanceof CairnError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR') throw notDirectory();
+    if (code !== 'ENOENT') throw new CairnError(ERROR_CODES.CONFIG, `The data directory ${paths.root} cannot be used: ${(err as Error).message}`);
+  }
+  try {
+    mkdirSync(paths.root, { recursive: true, mode: PRIVATE_DIR_MODE });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    if (code === 'ENOTDIR' || code === 'EEXIST') throw notDirectory();
+    if (DENIED.has(code)) throw new CairnError(ERROR_CODES.READ_ONLY, `The data directory ${paths.root} cannot be created: ${code === 'EROFS' ? 'read-only file system' : 'permission denied'}`);
+    throw err;
+  }
+}
+
+/**
+ * Why this process cannot write the home, or null when it can: the folder (SQLite writes its -wal
+ * and -shm files beside the database) and the database files must be writable.
+ */
+export function whyReadOnly(paths: HomePaths): string | null {
+  for (const path of [paths.root, paths.database, `${paths.database}-wal`, `${paths.database}-shm`]) {
+    if (path !== paths.root && !existsSync(path)) continue;
+    try {
+      accessSync(path, constants.W_OK);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? 'EACCES';
+      return `${path} is not writable (${code === 'EROFS' ? 'read-only file system' : 'permission denied'})`;
+    }
+  }
+  return null;
 }
 
 /** The per-namespace folder for readable Markdown; the id is already validated, this double-checks. */

@@ -5,6 +5,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } f
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { CairnError, ERROR_CODES } from './errors.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-files.js';
 
 export interface LockHolder {
   pid: number;
@@ -41,7 +42,7 @@ export function lockHolder(path: string): LockHolder | null {
 
 function create(path: string, me: LockHolder): boolean {
   try {
-    const fd = openSync(path, 'wx');
+    const fd = openSync(path, 'wx', PRIVATE_FILE_MODE);
     try {
       writeSync(fd, JSON.stringify(me) + '\n');
     } finally {
@@ -56,7 +57,7 @@ function create(path: string, me: LockHolder): boolean {
 
 /** Takes the lock or throws CONFLICT naming the holder. Returns the release function. */
 export function acquireLock(path: string, what: string): () => void {
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
   const me: LockHolder = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
   for (let attempt = 0; attempt < 2; attempt++) {
     if (create(path, me)) {

@@ -5,8 +5,35 @@ import { CairnError, ERROR_CODES } from './errors.js';
 /** Lower-case letters, digits, dot, underscore, dash; starts with a letter or digit; ≤ 64 chars. */
 export const NAMESPACE_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
-/** Names of the data directory's own files and folders: a namespace folder must not collide. */
-export const RESERVED_NAMESPACES: ReadonlySet<string> = new Set(['index', 'logs', 'run', 'cairn.db', 'cairn.db-wal', 'cairn.db-shm', 'cairn.db-journal', 'config.json', 'cairn.lock']);
+/**
+ * Names of the data directory's own files and folders (core/home.ts, SQLite's files beside the
+ * database, the local socket of interfaces/local, and a backups folder kept free for them): a
+ * namespace's folder `<home>/<ns>/` must not take one of these names.
+ */
+export const RESERVED_NAMESPACES: ReadonlySet<string> = new Set([
+  'index',
+  'logs',
+  'run',
+  'cache',
+  'backups',
+  'cairn.db',
+  'cairn.db-wal',
+  'cairn.db-shm',
+  'cairn.db-journal',
+  'cairn.sock',
+  'cairn.lock',
+  'config.json',
+]);
+
+/** Whether `name` is a file or folder name the data directory keeps for itself. */
+export function isReservedName(name: string): boolean {
+  return RESERVED_NAMESPACES.has(name);
+}
+
+/** The name an outside or older name that is reserved becomes: "cache" → "cache-ns". */
+export function unreservedName(name: string): string {
+  return isReservedName(name) ? `${name}-ns` : name;
+}
 
 export type Namespace = string & { readonly __brand: 'Namespace' };
 
@@ -22,8 +49,8 @@ export function parseNamespace(value: unknown): Namespace {
       `Invalid namespace ${shown}: use 1–64 characters of a-z, 0-9, ".", "_", "-", starting with a letter or digit`,
     );
   }
-  if (RESERVED_NAMESPACES.has(value)) {
-    throw new CairnError(ERROR_CODES.INVALID_NAMESPACE, `Namespace "${value}" is reserved (the data directory uses that name); choose another`);
+  if (isReservedName(value)) {
+    throw new CairnError(ERROR_CODES.INVALID_NAMESPACE, `Namespace "${value}" is reserved (the data directory uses that name); choose another, such as "${unreservedName(value)}"`);
   }
   return value as Namespace;
 }
@@ -44,6 +71,6 @@ export function namespaceFromName(name: string): Namespace | null {
     .replace(/^[^a-z0-9]+/, '')
     .slice(0, 64)
     .replace(/[._-]+$/, '');
-  if (RESERVED_NAMESPACES.has(ns)) ns = `${ns}-ns`;
+  ns = unreservedName(ns);
   return NAMESPACE_PATTERN.test(ns) && !ns.includes('..') ? (ns as Namespace) : null;
 }

@@ -5,6 +5,7 @@
 // hook that captured without embedding) left pending. SIGINT/SIGTERM finish the batch being
 // committed, then exit cleanly; a kill -9 loses nothing because every batch commits with its checkpoint.
 import { statSync, writeFileSync, renameSync } from 'node:fs';
+import { PRIVATE_FILE_MODE } from '../core/private-files.js';
 import { resolve } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Source } from '../core/types.js';
@@ -310,7 +311,7 @@ export class Daemon {
     if (llm) this.state.llm = llm;
     const state = this.cairn.paths.daemonState;
     try {
-      writeFileSync(`${state}.tmp`, JSON.stringify(this.state) + '\n');
+      writeFileSync(`${state}.tmp`, JSON.stringify(this.state) + '\n', { mode: PRIVATE_FILE_MODE });
       renameSync(`${state}.tmp`, state);
     } catch {
       /* informational only */

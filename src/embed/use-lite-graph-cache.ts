@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/private-files.js';
 
 /** The version of the graph use-lite-onnx.ts builds and of its files here: bump it with any change. */
 export const USE_LITE_GRAPH_VERSION = 2;
@@ -57,10 +58,10 @@ export function saveCachedGraph(cacheDir: string, key: string, maxTokens: number
   const suffix = `${randomBytes(6).toString('hex')}.tmp`;
   const temps = [join(cacheDir, `${weightsName}.${suffix}`), join(cacheDir, `${name}.${suffix}`)];
   try {
-    mkdirSync(cacheDir, { recursive: true });
-    writeFileSync(temps[0]!, files.weights);
+    mkdirSync(cacheDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    writeFileSync(temps[0]!, files.weights, { mode: PRIVATE_FILE_MODE });
     renameSync(temps[0]!, join(cacheDir, weightsName));
-    writeFileSync(temps[1]!, files.graph);
+    writeFileSync(temps[1]!, files.graph, { mode: PRIVATE_FILE_MODE });
     renameSync(temps[1]!, join(cacheDir, name));
   } catch {
     for (const tmp of temps) quietly(() => rmSync(tmp, { force: true }));

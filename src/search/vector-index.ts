@@ -4,8 +4,9 @@
 // keeps one in memory, loads the newest saved HNSW copy, and catches up from the store past its
 // watermark (the highest vector row id it has). Saved files carry the watermark in their name and
 // are written temp-then-rename, so concurrent savers can never pair an index with the wrong watermark.
-import { closeSync, existsSync, mkdirSync, openSync, readSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/private-files.js';
 import { createRequire } from 'node:module';
 import type { Store } from '../store/store.js';
 
@@ -268,9 +269,11 @@ export class VectorIndex {
   private save(namespace: string, entry: Loaded): void {
     const dir = this.modelDir();
     if (dir === null || !entry.index) return;
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const tmp = join(dir, `${namespace}.${entry.dimensions}d.${entry.watermark}.tmp-${process.pid}`);
     entry.index.save(tmp);
+    // usearch writes with the process umask.
+    chmodSync(tmp, PRIVATE_FILE_MODE);
     const finalPath = join(dir, `${namespace}.${entry.dimensions}d.${entry.watermark}.${statSync(tmp).size}b.usearch`);
     renameSync(tmp, finalPath);
     entry.addedSinceSave = 0;

@@ -1,10 +1,12 @@
 // The one service facade. CLI, MCP, HTTP, the daemon and library users all call this class; it
 // validates input, talks to the store, the embedder and search, and nothing else reaches past it.
-import { mkdirSync, writeFileSync, existsSync, renameSync } from 'node:fs';
+import { writeFileSync, existsSync, renameSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
 import { loadConfigFile, parseConfig, type CairnConfig, type CairnConfigInput } from '../core/config.js';
-import { resolveHome, type HomePaths } from '../core/home.js';
+import { ensureHomeDir, resolveHome, type HomePaths } from '../core/home.js';
+import { PRIVATE_FILE_MODE } from '../core/private-files.js';
+import { openHome } from './open-home.js';
 import { parseNamespace } from '../core/namespace.js';
 import { sha256 } from '../core/text.js';
 import { parseTime } from '../core/time.js';
@@ -12,7 +14,6 @@ import type { Memory, Source } from '../core/types.js';
 import type { Embedder } from '../embed/embedder.js';
 import { createThreadedEmbedder } from '../embed/factory.js';
 import { passageModelId } from '../embed/passages.js';
-import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import { NO_ENTRY_KEYS, placeEntryKeys } from '../memory/places/place-keys.js';
 import type { JudgeStats, SpeakerCount, Store } from '../store/store.js';
 import { hybridSearch, type SearchResult, type VectorSide } from '../search/hybrid.js';
@@ -55,6 +56,11 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
   /** The LLM calls' clock, sleep and randomness: retries and circuit breakers (tests inject fake time). */
   llmTiming?: Timing;
+  /**
+   * Told once what opening changed in the home (modes made private, a reserved namespace renamed);
+   * default: a "cairn: note:" line on stderr.
+   */
+  onNotice?: (message: string) => void;
 }
 
 export interface StoreResult {
@@ -108,6 +114,8 @@ export class Cairn {
   readonly config: CairnConfig;
   readonly defaultNamespace: string;
   readonly store: Store;
+  /** Why this process cannot write the home (reads work; writes fail with READ_ONLY), or null. */
+  readOnly: string | null = null;
   private readonly embedder: Embedder | null;
   private vectorIndex: VectorIndex | null = null;
   private judgingStage: Judging | null = null;
@@ -129,13 +137,15 @@ export class Cairn {
     const config = options.config !== undefined ? parseConfig(options.config) : loadConfigFile(paths.config);
     const namespace = parseNamespace(options.namespace ?? config.defaultNamespace);
     const busyTimeoutMs = options.busyTimeoutMs ?? busyTimeoutFromEnv();
-    mkdirSync(paths.root, { recursive: true });
     // The embedder first: worker threads begin loading the model while the store opens.
     const embedder = options.embedder !== undefined ? options.embedder : createThreadedEmbedder(config.embedder, options.embedThreads ?? 0, { cacheDir: paths.cacheDir });
     try {
       const entryKeys = config.index.places ? placeEntryKeys() : NO_ENTRY_KEYS;
-      const store = new SqliteStore(paths.database, { busyTimeoutMs, entryKeys });
+      const { store, readOnly, notices } = await openHome(paths, { busyTimeoutMs, entryKeys });
+      const notice = options.onNotice ?? ((m: string) => process.stderr.write(`cairn: note: ${m}\n`));
+      notices.forEach(notice);
       const cairn = new Cairn(paths, config, store, embedder, namespace);
+      cairn.readOnly = readOnly;
       if (options.llmTiming) cairn.llmTransport = { timing: options.llmTiming };
       return cairn;
     } catch (err) {
@@ -147,14 +157,20 @@ export class Cairn {
   /** Writes a default config file if none exists; returns whether it wrote one. */
   static init(home?: string): { paths: HomePaths; created: boolean } {
     const paths = resolveHome(home);
-    mkdirSync(paths.root, { recursive: true });
+    ensureHomeDir(paths);
     if (existsSync(paths.config)) {
       loadConfigFile(paths.config); // an existing file must still be valid
       return { paths, created: false };
     }
     const tmp = `${paths.config}.tmp-${process.pid}`;
-    writeFileSync(tmp, JSON.stringify({ defaultNamespace: 'default', embedder: { provider: 'use-lite' } }, null, 2) + '\n');
-    renameSync(tmp, paths.config);
+    try {
+      writeFileSync(tmp, JSON.stringify({ defaultNamespace: 'default', embedder: { provider: 'use-lite' } }, null, 2) + '\n', { mode: PRIVATE_FILE_MODE });
+      renameSync(tmp, paths.config);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      if (['EACCES', 'EPERM', 'EROFS'].includes(code)) throw new CairnError(ERROR_CODES.READ_ONLY, `Cannot write ${paths.config}: the data directory is read-only (${code})`);
+      throw err;
+    }
     return { paths, created: true };
   }
 
@@ -424,7 +440,7 @@ export class Cairn {
 
   /** Health, counts and index freshness; `integrity` also verifies every database page (slow). */
   async status(options: { integrity?: boolean } = {}): Promise<StatusReport> {
-    return buildStatus(this.store, this.paths, this.config, this.embedder?.modelId ?? null, options);
+    return buildStatus(this.store, this.paths, this.config, this.embedder?.modelId ?? null, { ...options, readOnly: this.readOnly });
   }
 
   async exportJsonl(out: Writable, namespace?: string): Promise<number> {

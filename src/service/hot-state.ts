@@ -9,6 +9,7 @@ import { invalidInput } from '../core/errors.js';
 import { namespaceDir, type HomePaths } from '../core/home.js';
 import type { Namespace } from '../core/namespace.js';
 import { stripControl } from '../core/text.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/private-files.js';
 import type { HotStateRecord, Store } from '../store/store.js';
 import { parseInput } from './inputs.js';
 
@@ -135,10 +136,10 @@ export function renderStateFile(state: HotState): RenderedState {
 /** Writes a file atomically: a temp file beside it, fsync, rename over, fsync the folder. */
 export function writeFileAtomic(path: string, text: string): void {
   const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const tmp = join(dir, `.${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
-    const fd = openSync(tmp, 'w', 0o644);
+    const fd = openSync(tmp, 'w', PRIVATE_FILE_MODE);
     try {
       const buf = Buffer.from(text, 'utf8');
       let off = 0;

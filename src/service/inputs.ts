@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
 import { CATEGORIES, KINDS } from '../core/types.js';
 import { RECORD_ID_PATTERN, foldLongId } from '../core/ids.js';
-import { stripControl } from '../core/text.js';
+import { cleanLabel, hasUnsafeIdChars, stripControl } from '../core/text.js';
 import { parseTime } from '../core/time.js';
 
 const MAX_TAGS = 32;
@@ -49,17 +49,30 @@ const isoOrRelative = (label: string) =>
     return parseTime(v, label);
   });
 
+/** A one-line label: control characters go, unpaired surrogates become U+FFFD (text.ts cleanLabel). */
+const label = (max: number) => z.string().max(max).transform(cleanLabel);
+
+/**
+ * An id given by the caller is refused, not rewritten, when it holds a control character or an
+ * unpaired surrogate: rewriting could make it equal another id, and the caller can send a valid one.
+ */
+const outsideId = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((v) => !hasUnsafeIdChars(v), 'contains a control character or an unpaired surrogate (not valid Unicode text)');
+
 const provenanceSchema = z.strictObject({
-  source: z.string().max(200).optional(),
+  source: label(200).optional(),
   // Folded as capture folds them, so provenance names a long id the way its turn stores it.
-  sessionId: z.string().max(MAX_PROVENANCE_ID_CHARS).transform(foldLongId).optional(),
-  messageId: z.string().max(MAX_PROVENANCE_ID_CHARS).transform(foldLongId).optional(),
+  sessionId: outsideId(MAX_PROVENANCE_ID_CHARS).transform(foldLongId).optional(),
+  messageId: outsideId(MAX_PROVENANCE_ID_CHARS).transform(foldLongId).optional(),
   line: z.number().int().nonnegative().optional(),
-  path: z.string().max(4096).optional(),
-  role: z.string().max(50).optional(),
-  speaker: z.string().max(200).optional(),
-  timestamp: z.string().max(64).optional(),
-  turnIds: z.array(z.string().max(100)).max(100).optional(),
+  path: z.string().max(4096).transform(stripControl).optional(),
+  role: label(50).optional(),
+  speaker: label(200).optional(),
+  timestamp: label(64).optional(),
+  turnIds: z.array(outsideId(100)).max(100).optional(),
 });
 
 export function storeInputSchema(maxTextChars: number) {
@@ -71,8 +84,8 @@ export function storeInputSchema(maxTextChars: number) {
       .refine((t) => t.length <= maxTextChars, `text is longer than the limit of ${maxTextChars} characters (limits.maxTextChars)`),
     category: categorySchema.optional(),
     importance: z.number().int().min(1).max(10).optional(),
-    tags: z.array(z.string().trim().min(1).max(64)).max(MAX_TAGS).optional(),
-    entities: z.array(z.string().trim().min(1).max(200)).max(MAX_TAGS).optional(),
+    tags: z.array(z.string().transform(cleanLabel).pipe(z.string().min(1).max(64))).max(MAX_TAGS).optional(),
+    entities: z.array(z.string().transform(cleanLabel).pipe(z.string().min(1).max(200))).max(MAX_TAGS).optional(),
     eventTime: isoOrRelative('event time').optional(),
     provenance: z.array(provenanceSchema).max(20).optional(),
   });

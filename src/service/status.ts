@@ -45,6 +45,8 @@ export interface NamespaceStatus {
 export interface StatusReport {
   ok: boolean;
   home: string;
+  /** Why this process cannot write the home (reads work, writes fail), or null when it can. */
+  readOnly: string | null;
   database: HealthReport;
   embedder: { provider: string; model: string | null };
   index: {
@@ -66,9 +68,10 @@ export async function buildStatus(
   paths: HomePaths,
   config: CairnConfig,
   model: string | null,
-  options: { integrity?: boolean } = {},
+  options: { integrity?: boolean; readOnly?: string | null } = {},
 ): Promise<StatusReport> {
   const database = await store.health(options);
+  const readOnly = options.readOnly ?? null;
   const stats = await store.namespaceStats();
   const vectorStats = model ? await store.vectorStats(model) : [];
   const models = await store.vectorModels();
@@ -83,6 +86,7 @@ export async function buildStatus(
   // Passage vectors belong to their model (embed/passages.ts) and go with it: never listed apart.
   const otherModels = models.filter((m) => m.model !== model && !isPassageModel(m.model));
   const warnings: string[] = [];
+  if (readOnly) warnings.push(`the data directory is read-only here (${readOnly}): search, export and status work; capture, store and state changes fail until it is writable`);
   if (pending > 0) warnings.push(`${pending} entries have no vector for ${model}; search uses BM25 for them until "cairn reembed"`);
   if (otherModels.length > 0) {
     warnings.push(`vectors of other models are stored (${otherModels.map((m) => m.model).join(', ')}): the embedder changed; run "cairn reembed"`);
@@ -115,6 +119,7 @@ export async function buildStatus(
   return {
     ok: database.ok,
     home: paths.root,
+    readOnly,
     database,
     embedder: { provider: config.embedder.provider, model },
     index: { fresh: pending === 0 && otherModels.length === 0, pending, otherModels },

@@ -300,6 +300,10 @@ export interface Store {
 
   ensureNamespace(namespace: string): Promise<void>;
   namespaceStats(): Promise<NamespaceStats[]>;
+  /** Every namespace id, sorted (cheap: no counts). */
+  namespaceIds(): Promise<string[]>;
+  /** Moves all of `from` to the new namespace `to` (CONFLICT when `to` exists); false when `from` is gone. */
+  renameNamespace(from: string, to: string): Promise<boolean>;
 
   addMemory(input: NewMemory, options?: AddMemoryOptions): Promise<AddMemoryResult>;
   /** Adds many memories in one transaction (bulk import); same dedup rules as addMemory, in order. */

@@ -2,6 +2,7 @@
 // The `cairn` command. Parses arguments, calls the service facade, maps errors to exit codes.
 import { Command, CommanderError } from 'commander';
 import { EXIT_CODES } from '../../core/errors.js';
+import { usePrivateUmask } from '../../core/private-files.js';
 import { CAIRN_VERSION } from '../../core/version.js';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerContextCommand } from './commands/context.js';
@@ -56,6 +57,8 @@ export function buildProgram(): Command {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // Whatever the data directory gets from here on (and what libraries write into it) is private.
+  usePrivateUmask();
   const program = buildProgram();
   try {
     await program.parseAsync(argv);

@@ -26,6 +26,7 @@ export const STATUS_OF: Record<ErrorCode, ContentfulStatusCode> = {
   CONFIG: 500,
   STORE_LOCKED: 503,
   STORE_CORRUPT: 500,
+  READ_ONLY: 503,
   STORE: 500,
   EMBEDDER: 503,
   LLM: 502,

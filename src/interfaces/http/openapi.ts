@@ -27,7 +27,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   415: 'Body not sent as application/json (UNSUPPORTED_MEDIA_TYPE)',
   500: 'Server-side failure (INTERNAL, CONFIG, STORE, STORE_CORRUPT)',
   502: 'The configured LLM failed (LLM)',
-  503: 'Store busy (STORE_LOCKED), embedder unavailable (EMBEDDER) or unhealthy (UNHEALTHY)',
+  503: 'Store busy (STORE_LOCKED) or read-only (READ_ONLY), embedder unavailable (EMBEDDER) or unhealthy (UNHEALTHY)',
 };
 
 const memory: Json = {

@@ -4,7 +4,8 @@ import Database from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
-import { migrate } from './migrations.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../core/private-files.js';
+import { SCHEMA_VERSION, migrate } from './migrations.js';
 
 const SQLITE_HEADER = 'SQLite format 3\0';
 
@@ -56,6 +57,14 @@ export function mapSqliteError(err: unknown, path: string): unknown {
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code.startsWith('SQLITE_BUSY')) {
     return new CairnError(ERROR_CODES.STORE_LOCKED, `The database ${path} is locked by another process; tried for the busy timeout and gave up. Retry, or stop the other writer.`, undefined, { cause: err });
   }
+  if (code.startsWith('SQLITE_READONLY')) {
+    return new CairnError(
+      ERROR_CODES.READ_ONLY,
+      `The database ${path} is read-only for this process (${code}): nothing was written. Reading (status, search, export) still works; make the data directory and its files writable to store.`,
+      undefined,
+      { cause: err },
+    );
+  }
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_CORRUPT')) {
     return new CairnError(ERROR_CODES.STORE_CORRUPT, `The database ${path} is corrupt or not a Cairn database (${code}); it was left untouched.`, undefined, { cause: err });
   }
@@ -65,14 +74,27 @@ export function mapSqliteError(err: unknown, path: string): unknown {
   return err;
 }
 
+/** A database opened read-only cannot be migrated: an older schema is refused rather than misread. */
+function assertCurrentSchema(db: Database.Database, path: string): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > SCHEMA_VERSION) throw new CairnError(ERROR_CODES.STORE, `database schema version ${version} is newer than this Cairn (${SCHEMA_VERSION}); upgrade Cairn`);
+  if (version < SCHEMA_VERSION) {
+    throw new CairnError(ERROR_CODES.READ_ONLY, `The database ${path} (schema v${version}) needs an upgrade to v${SCHEMA_VERSION}, which needs write access; open it once with write access.`);
+  }
+}
+
 /** Upper bound of the database mapped into memory (SQLite caps it at its compile-time maximum). */
 const MMAP_BYTES = 2 ** 31;
 
 export function openDatabase(path: string, options: OpenOptions = {}): Database.Database {
   assertSqliteFile(path);
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   let db: Database.Database | undefined;
   try {
+    if (path !== ':memory:' && !options.readonly) {
+      mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
+      // Created private before SQLite opens it: SQLite gives its -wal and -shm files the database's mode.
+      if (!existsSync(path)) closeSync(openSync(path, 'a', PRIVATE_FILE_MODE));
+    }
     db = new Database(path, { readonly: options.readonly ?? false });
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     if (!options.readonly) assertNotForeign(db, path);
@@ -90,11 +112,16 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database.
     // p50/p95 from ~11.6/16.0 to ~10.0/14.2 ms (bench/search-bench.ts home, 3 alternating runs).
     if (path !== ':memory:') db.pragma(`mmap_size = ${MMAP_BYTES}`);
     if (!options.readonly) migrate(db);
+    else assertCurrentSchema(db, path);
     return db;
   } catch (err) {
     db?.close();
     const mapped = mapSqliteError(err, path);
     if (mapped instanceof CairnError) throw mapped;
+    const errno = (err as NodeJS.ErrnoException).code ?? '';
+    if (['EACCES', 'EPERM', 'EROFS'].includes(errno)) {
+      throw new CairnError(ERROR_CODES.READ_ONLY, `Cannot create the database ${path}: its folder is read-only for this process (${errno})`, undefined, { cause: err });
+    }
     throw new CairnError(ERROR_CODES.STORE, `Cannot open database ${path}: ${(err as Error).message}`, undefined, { cause: err });
   }
 }

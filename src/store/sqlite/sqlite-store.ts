@@ -21,6 +21,7 @@ import type {
 } from '../store.js';
 import { useEntryKeys } from './keys.js';
 import { openDatabase, mapSqliteError, type OpenOptions } from './open.js';
+import { openReadOnlyDatabase } from './open-read-only.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import * as memories from './memories.js';
 import * as turns from './turns.js';
@@ -30,7 +31,7 @@ import * as judgments from './judgments.js';
 import * as hotState from './hot-state.js';
 import * as tokens from './tokens.js';
 import * as context from './context.js';
-import { ensureNamespaceTx, namespaceStats } from './namespaces.js';
+import { ensureNamespaceTx, namespaceIds, namespaceStats, renameNamespace } from './namespaces.js';
 
 const nowIso = (): string => new Date().toISOString();
 
@@ -43,10 +44,18 @@ export class SqliteStore implements Store {
   readonly backend = 'sqlite';
   readonly path: string;
   readonly db: Database;
+  /** Read from a temporary copy (a read-only folder without the database's -shm file): its folder. */
+  readonly snapshot: string | null = null;
+  private readonly release: () => void = () => undefined;
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     this.path = path;
-    this.db = openDatabase(path, options);
+    if (options.readonly) {
+      const opened = openReadOnlyDatabase(path, options);
+      this.db = opened.db;
+      this.snapshot = opened.snapshot;
+      this.release = opened.release;
+    } else this.db = openDatabase(path, options);
     try {
       if (options.entryKeys && !options.readonly) useEntryKeys(this.db, options.entryKeys);
     } catch (err) {
@@ -66,6 +75,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
+    this.release();
   }
 
   health(options: HealthOptions = {}): Promise<HealthReport> {
@@ -100,6 +110,12 @@ export class SqliteStore implements Store {
   }
   namespaceStats() {
     return this.run(() => namespaceStats(this.db));
+  }
+  namespaceIds() {
+    return this.run(() => namespaceIds(this.db));
+  }
+  renameNamespace(from: string, to: string) {
+    return this.run(() => renameNamespace(this.db, from, to));
   }
 
   addMemory(input: NewMemory, options?: AddMemoryOptions) {

@@ -1,6 +1,7 @@
 // cairn hooks install|uninstall|status claude-code: Cairn's hooks in Claude Code's settings file;
 // cairn hook claude-code: the handler those hooks run (hook JSON on stdin; always exits 0).
 import { appendFileSync, mkdirSync } from 'node:fs';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../../core/private-files.js';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -195,8 +196,8 @@ async function handleHook(agent: string, opts: HookCliOptions, cmd: Command): Pr
 function logHookError(home: string | undefined, line: string): void {
   try {
     const { logDir } = resolveHome(home);
-    mkdirSync(logDir, { recursive: true });
-    appendFileSync(join(logDir, 'hooks.log'), `${new Date().toISOString()} ${line}\n`);
+    mkdirSync(logDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    appendFileSync(join(logDir, 'hooks.log'), `${new Date().toISOString()} ${line}\n`, { mode: PRIVATE_FILE_MODE });
   } catch {
     // no usable home: stderr is all there is
   }

@@ -47,9 +47,10 @@ export function registerServeCommand(program: Command): void {
         import('../../http/server.js'),
         import('../../local/server.js'),
       ]);
-      const logger = createLogger(cairn.paths.logDir, { quiet: opts.quiet }).child({ component: 'http' });
       let server;
+      let logger;
       try {
+        logger = createLogger(cairn.paths.logDir, { quiet: opts.quiet }).child({ component: 'http' });
         server = await startServer(cairn, { host: opts.host, port: opts.port, logger, noAuth: !opts.auth });
       } catch (err) {
         await cairn.close();

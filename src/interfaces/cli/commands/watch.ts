@@ -1,5 +1,6 @@
 // cairn watch: the capture daemon in the foreground (run it under systemd, launchd or nohup).
 import type { Command } from 'commander';
+import { CairnError, ERROR_CODES } from '../../../core/errors.js';
 import { THREADS, intOption, openCairn } from '../run.js';
 
 export function registerWatchCommand(program: Command): void {
@@ -18,6 +19,10 @@ export function registerWatchCommand(program: Command): void {
         import('../../local/server.js'),
       ]);
       const cairn = await openCairn(cmd, { embedThreads: THREADS.bulk });
+      if (cairn.readOnly) {
+        await cairn.close();
+        throw new CairnError(ERROR_CODES.READ_ONLY, `cairn watch captures into the data directory, which is read-only here: ${cairn.readOnly}`);
+      }
       const logger = createLogger(cairn.paths.logDir, { quiet: opts.quiet });
       const daemon = new Daemon(cairn, { logger, debounceMs: opts.debounceMs, rescanSeconds: opts.rescanSeconds, settleSeconds: opts.settleSeconds });
       try {
