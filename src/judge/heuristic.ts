@@ -6,6 +6,7 @@ import type { Category } from '../core/types.js';
 import {
   ACK_RE, CUES, type CueCategory, NEGATOR_RE, NOISE_ONLY_RE, SENTIMENT_RE, STOPWORDS, TOOL_ERROR_RE, ZERO_ERRORS_RE,
 } from './lexicon.js';
+import { isBareAcknowledgement } from './backchannel.js';
 import { type SentenceKind, type SentenceSignals, speakerNameSet, turnSignals } from './signals.js';
 import { coerceText, countWordChars, scanText } from './text.js';
 import { type HeuristicWeights, weightAdjustment } from './weights.js';
@@ -13,7 +14,7 @@ import { type HeuristicWeights, weightAdjustment } from './weights.js';
 export { learnWeights, emptyWeights, type HeuristicWeights } from './weights.js';
 
 /** Bumped whenever a rule or weight changes, so stored judgments can be told apart and re-judged. */
-export const HEURISTIC_VERSION = 'heuristic-1.0';
+export const HEURISTIC_VERSION = 'heuristic-1.1';
 
 export interface JudgeInput {
   text: string;
@@ -137,8 +138,9 @@ function judgeText(input: JudgeInput, text: string, rawLength: number): Scored {
   const speakers = speakerNameSet([input.speaker, ...(Array.isArray(input.context) ? input.context.map((c) => c?.speaker) : [])]);
   const sig = turnSignals(text, speakers);
   if (kind === 'compaction' || role === 'summary') return judgeSummary(sig.sentences, text);
-  if (rawLength < TRIVIAL_CHARS) {
-    const trivial = judgeShort(text, sig.sentences);
+  const bareAck = isBareAcknowledgement(text, speakers);
+  if (rawLength < TRIVIAL_CHARS || bareAck) {
+    const trivial = judgeShort(text, sig.sentences, bareAck);
     if (trivial) return trivial;
   }
   let scored = judgeSubstantive(input, text, sig.sentences);
@@ -177,16 +179,20 @@ function judgeSummary(sentences: SentenceSignals[], text: string): Scored {
 }
 
 /**
- * Short turns. The calibration: fillers ("ok", "thanks", "sure") are noise; sentiment words keep a
- * turn (6), acknowledgement words keep it at the threshold (5); anything else short is skipped (≤ 3)
- * unless it states content, which goes through the substantive path instead (returns null).
+ * Short turns. The calibration: fillers ("ok", "thanks", "sure") are noise, and so is any other bare
+ * acknowledgement ("ok thanks", "sounds good", "haha yes please 👍"): thanks, agreement, laughter
+ * and politeness alone are never memories. Sentiment with something more keeps a turn (6),
+ * acknowledgement words with something more keep it at the threshold (5); anything else short is
+ * skipped (≤ 3) unless it states content, which goes through the substantive path instead (returns
+ * null).
  */
-function judgeShort(text: string, sentences: SentenceSignals[]): Scored | null {
+function judgeShort(text: string, sentences: SentenceSignals[], bareAck: boolean): Scored | null {
   const bare = text.toLowerCase().replace(/[\p{Extended_Pictographic}\p{Emoji_Component}\u200D\uFE0F]/gu, '').replace(/[^\p{L}\p{N}' ]+/gu, ' ').replace(/\s+/g, ' ').trim();
   // "Thanks, Mel!" is a filler with a vocative: drop one trailing capitalised word before testing.
   const withoutName = text.replace(/[,\s]+\p{Lu}[\p{L}'-]*[\s!.?]*$/u, '').toLowerCase().replace(/[^\p{L}\p{N}' ]+/gu, ' ').replace(/\s+/g, ' ').trim();
   if (bare === '' || EMOJI_ONLY_RE.test(text)) return { importance: 2, category: 'noise', reason: 'emoji or punctuation only' };
   if (NOISE_ONLY_RE.test(bare) || NOISE_ONLY_RE.test(withoutName)) return { importance: 1, category: 'noise', reason: 'filler' };
+  if (bareAck) return { importance: 2, category: 'acknowledgement', reason: 'bare acknowledgement (thanks, agreement, laughter or politeness only)' };
   if (hasContent(sentences)) return null;
   const lower = text.toLowerCase();
   // An explicit request to keep something ("Remember the staging port", "Don't forget the keys")
