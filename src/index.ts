@@ -2,6 +2,7 @@
 export { Cairn } from './service/cairn.js';
 export type { OpenOptions, StoreResult, SearchOptions, SearchResponse } from './service/cairn.js';
 export type { StatusReport, NamespaceStatus } from './service/status.js';
+export type { Alert, AlertKind } from './service/health/index.js';
 export type { ImportReport } from './service/jsonl.js';
 export type { IngestOptions, IngestResponse } from './service/ingest.js';
 export type { AddSourceInput, SourceStatus } from './service/sources.js';

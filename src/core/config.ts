@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { CairnError, ERROR_CODES } from './errors.js';
 import { NAMESPACE_PATTERN } from './namespace.js';
 import { llmConfigSchema } from './llm-config.js';
+import { alertsConfigSchema } from './alerts-config.js';
 
 const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL');
 
@@ -230,6 +231,7 @@ export const configSchema = z.strictObject({
   embedder: embedderConfigSchema.default({ provider: 'use-lite' }),
   search: searchConfigSchema.default(searchConfigSchema.parse({})),
   index: indexConfigSchema.default(indexConfigSchema.parse({})),
+  alerts: alertsConfigSchema.default(alertsConfigSchema.parse({})),
   limits: z
     .strictObject({
       /** Longest text accepted for one memory. */

@@ -17,6 +17,7 @@ import { unitForPath, watchRoot, type CaptureUnit } from '../capture/sources/uni
 import type { UnitResult } from '../capture/sources/capture-unit.js';
 import { acquireLock } from '../core/lock.js';
 import type { Logger } from './logger.js';
+import { Sentinel } from './sentinel.js';
 import { WorkQueue, type CaptureTask } from './work-queue.js';
 
 /** Entries embedded per slice: small enough that a waiting capture starts within a second or two. */
@@ -59,6 +60,7 @@ export class Daemon {
   private release: (() => void) | null = null;
   private readonly deps: CaptureDeps;
   private readonly state: DaemonState;
+  private sentinel: Sentinel | null = null;
   private readonly timing: { debounceMs: number; rescanMs: number; settleMs: number; batchLines: number };
 
   constructor(private readonly cairn: Cairn, private readonly options: DaemonOptions) {
@@ -94,6 +96,8 @@ export class Daemon {
     await this.queueBacklog();
     this.rescanTimer = setInterval(() => void this.rescan(), this.timing.rescanMs);
     this.loop = this.run();
+    this.sentinel = new Sentinel(this.cairn, this.log);
+    this.sentinel.start();
     this.log.info({ home: this.cairn.paths.root, sources: this.sources.size, rescanSeconds: this.timing.rescanMs / 1000 }, 'cairn watch started');
   }
 
@@ -109,6 +113,7 @@ export class Daemon {
     this.watcher = null;
     await watcher?.close();
     await this.loop;
+    await this.sentinel?.stop();
     this.writeState();
     this.release?.();
     this.log.info({ turnsCaptured: this.state.turnsCaptured }, 'cairn watch stopped');

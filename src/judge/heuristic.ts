@@ -4,8 +4,10 @@
 // and picks a category from cue words with negation handled. The LLM judge falls back to it.
 import type { Category } from '../core/types.js';
 import {
-  ACK_RE, CUES, type CueCategory, NEGATOR_RE, NOISE_ONLY_RE, SENTIMENT_RE, STOPWORDS, TOOL_ERROR_RE, ZERO_ERRORS_RE,
+  CUES, type CueCategory, STOPWORDS, TOOL_ERROR_RE, ZERO_ERRORS_RE,
 } from './lexicon.js';
+import { isBareAcknowledgement } from './backchannel.js';
+import { judgeShort, TRIVIAL_CHARS } from './short-turns.js';
 import { type SentenceKind, type SentenceSignals, speakerNameSet, turnSignals } from './signals.js';
 import { coerceText, countWordChars, scanText } from './text.js';
 import { type HeuristicWeights, weightAdjustment } from './weights.js';
@@ -13,7 +15,7 @@ import { type HeuristicWeights, weightAdjustment } from './weights.js';
 export { learnWeights, emptyWeights, type HeuristicWeights } from './weights.js';
 
 /** Bumped whenever a rule or weight changes, so stored judgments can be told apart and re-judged. */
-export const HEURISTIC_VERSION = 'heuristic-1.0';
+export const HEURISTIC_VERSION = 'heuristic-1.1';
 
 export interface JudgeInput {
   text: string;
@@ -38,8 +40,6 @@ export interface Judgment {
 /** Default promotion threshold: turns judged at or above it become memories. */
 export const DEFAULT_THRESHOLD = 5;
 
-/** Below this many characters a turn is "trivial" unless it carries sentiment, acknowledgement or content. */
-const TRIVIAL_CHARS = 50;
 /** Context turns looked at for novelty: a conversation's last few exchanges. */
 const CONTEXT_TURNS = 6;
 const CONTEXT_CHARS = 4000;
@@ -59,8 +59,6 @@ const CUE_POINTS: Record<CueCategory, number> = {
   decision: 1.2, discovery: 0.6, implementation: 0.6, issue: 0.6, success: 0.4, preference: 0.6, fact: 0.3, plan: 0, feeling: -0.2, philosophy: -0.4,
 };
 
-/** A sentence that opens by asking to keep something: "Remember the…", "Please note…", "Don't forget…". */
-const REMEMBER_REQUEST_RE = /(?:^|[.!]\s+)(?:please\s+|pls\s+)?(?:remember|note|don't forget|do not forget|keep in mind)\b(?!\s+(?:when|how|if|why|what|who|where)\b)/i;
 const REMEMBER_RE = /\b(?:remember (?:that|this|to)|don't forget|do not forget|note to self|keep in mind|for (?:future )?reference|important:|for the record|make a note)\b/i;
 const SHARE_RE = /\b(?:here's|here is|here are|this is|these are|check out|take a look|look at|attached|sharing)\b[^.!?]{0,40}\b(?:photo|pic|picture|pics|image|screenshot|video|clip|link|drawing|painting|sketch|recording|this)\b/i;
 const POSSESSION_RE = /\b(?:my|our) (?!own\b|bad\b|pleasure\b|god\b|goodness\b|gosh\b)[a-z]{3,}/gi;
@@ -74,7 +72,6 @@ const STRONG_DECISION_RE = new RegExp(
 /** Discovery wording that explains something, which beats the problem words it explains. */
 const STRONG_DISCOVERY_RE = /\b(?:found (?:that|out)|turns? out|turned out|root cause|caused by|the (?:cause|reason|culprit) (?:is|was)|figured out|realized that|realised that|learned that|learnt that|discovered that|til)\b/i;
 const RESOLVED_RE = /\b(?:fixed|resolved|solved|patched|worked around|workaround|no longer|anymore|since the fix|after the fix|now (?:works|passes|passing|working)|is working now|works now)\b/i;
-const EMOJI_ONLY_RE = /^[\p{Extended_Pictographic}\p{Emoji_Component}\p{Emoji_Modifier}\u200D\uFE0F\s\p{P}]+$/u;
 const TOOL_CALL_RE = /^→ tool\b/;
 
 const NON_LATIN_MIN_CHARS = TRIVIAL_CHARS;
@@ -88,7 +85,7 @@ function mostlyNonLatin(text: string): boolean {
 
 const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, v));
 
-interface Scored {
+export interface Scored {
   importance: number;
   category: Category;
   reason: string;
@@ -137,8 +134,9 @@ function judgeText(input: JudgeInput, text: string, rawLength: number): Scored {
   const speakers = speakerNameSet([input.speaker, ...(Array.isArray(input.context) ? input.context.map((c) => c?.speaker) : [])]);
   const sig = turnSignals(text, speakers);
   if (kind === 'compaction' || role === 'summary') return judgeSummary(sig.sentences, text);
-  if (rawLength < TRIVIAL_CHARS) {
-    const trivial = judgeShort(text, sig.sentences);
+  const bareAck = isBareAcknowledgement(text, speakers);
+  if (rawLength < TRIVIAL_CHARS || bareAck) {
+    const trivial = judgeShort(text, sig.sentences, bareAck);
     if (trivial) return trivial;
   }
   let scored = judgeSubstantive(input, text, sig.sentences);
@@ -174,53 +172,6 @@ function judgeSummary(sentences: SentenceSignals[], text: string): Scored {
   const cat: Category = category ?? 'fact';
   const weighty = cat === 'decision' || cat === 'issue' || cat === 'plan';
   return { importance: weighty ? 4 : 3, category: cat, reason: `compaction summary (${cat})` };
-}
-
-/**
- * Short turns. The calibration: fillers ("ok", "thanks", "sure") are noise; sentiment words keep a
- * turn (6), acknowledgement words keep it at the threshold (5); anything else short is skipped (≤ 3)
- * unless it states content, which goes through the substantive path instead (returns null).
- */
-function judgeShort(text: string, sentences: SentenceSignals[]): Scored | null {
-  const bare = text.toLowerCase().replace(/[\p{Extended_Pictographic}\p{Emoji_Component}\u200D\uFE0F]/gu, '').replace(/[^\p{L}\p{N}' ]+/gu, ' ').replace(/\s+/g, ' ').trim();
-  // "Thanks, Mel!" is a filler with a vocative: drop one trailing capitalised word before testing.
-  const withoutName = text.replace(/[,\s]+\p{Lu}[\p{L}'-]*[\s!.?]*$/u, '').toLowerCase().replace(/[^\p{L}\p{N}' ]+/gu, ' ').replace(/\s+/g, ' ').trim();
-  if (bare === '' || EMOJI_ONLY_RE.test(text)) return { importance: 2, category: 'noise', reason: 'emoji or punctuation only' };
-  if (NOISE_ONLY_RE.test(bare) || NOISE_ONLY_RE.test(withoutName)) return { importance: 1, category: 'noise', reason: 'filler' };
-  if (hasContent(sentences)) return null;
-  const lower = text.toLowerCase();
-  // An explicit request to keep something ("Remember the staging port", "Don't forget the keys")
-  // is the clearest signal a person can give, however short.
-  if (REMEMBER_REQUEST_RE.test(text) && !sentences.every((s) => s.kind === 'question')) {
-    return { importance: 6, category: 'fact', reason: 'short turn asking to be remembered' };
-  }
-  const sentiment = matchUnnegated(SENTIMENT_RE, lower);
-  if (sentiment) return { importance: 6, category: 'feeling', reason: `short turn with sentiment ("${sentiment}")` };
-  const allQuestions = sentences.every((s) => s.kind === 'question');
-  const ack = allQuestions ? null : matchUnnegated(ACK_RE, lower);
-  if (ack) return { importance: 5, category: 'acknowledgement', reason: `short acknowledgement ("${ack}")` };
-  if (ACK_RE.test(lower) && NEGATOR_RE.test(lower)) return { importance: 3, category: 'issue', reason: 'short disagreement' };
-  return { importance: allQuestions ? 3 : 2, category: 'noise', reason: allQuestions ? 'short question' : 'short turn without content' };
-}
-
-/** Whether a short turn states something concrete enough to judge on its content. */
-function hasContent(sentences: SentenceSignals[]): boolean {
-  for (const s of sentences) {
-    if (s.kind !== 'statement') continue;
-    if (s.names + s.numbers + s.times + s.codeTokens + s.quoted > 0) return true;
-    if (s.events > 0 && s.words >= 4) return true;
-    if ((s.cues.decision ?? 0) + (s.cues.fact ?? 0) + (s.cues.preference ?? 0) + (s.cues.issue ?? 0) > 0 && s.words >= 4) return true;
-  }
-  return false;
-}
-
-function matchUnnegated(re: RegExp, lower: string): string | null {
-  const m = re.exec(lower);
-  if (!m) return null;
-  const before = lower.slice(Math.max(0, m.index - 25), m.index);
-  const window = before.split(/[,;.!?]/).pop() ?? '';
-  if (NEGATOR_RE.test(window.split(/\s+/).slice(-3).join(' '))) return null;
-  return m[0];
 }
 
 /**

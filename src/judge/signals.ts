@@ -5,6 +5,7 @@ import {
   CODE_TOKEN_RE, CUES, type CueCategory, EVENT_RE, FILLER_RE, FIRST_PERSON_RE, GREETING_RE, MAY_DATE_RE, NEGATION_BREAK_RE, NEGATOR_RE,
   NOT_NAMES, NUMBER_RE, QUOTED_RE, REACTION_START_RE, SECOND_PERSON_RE, SELF_STATE_RE, TIME_RE, CHATTER_RE, TECH_CONTEXT_RE, TASK_RE, WEAK_IMPLEMENTATION_RE,
 } from './lexicon.js';
+import { isBareAcknowledgement } from './backchannel.js';
 import { splitSentences } from './text.js';
 
 export type SentenceKind = 'greeting' | 'reaction' | 'question' | 'chatter' | 'statement';
@@ -195,7 +196,24 @@ export function sentenceSignals(s: string, speakers: ReadonlySet<string>): Sente
   };
 }
 
+/** "ok thanks, the key is in the vault": an opening acknowledgement clause and what follows it. */
+const LEADING_ACK_RE = /^([^,;:–—]{1,40}?)\s*[,;:–—]+\s*(\S+(?:\s+\S+){2,}.*)$/su;
+
+/**
+ * A sentence's signals. An opening bare acknowledgement followed by something concrete (a name, a
+ * number, an identifier, a title, a time) is set aside from what it acknowledges, so "ok thanks,
+ * the deploy key is in 1Password" is read as the statement it holds rather than as a reaction.
+ */
+function sentenceParts(sentence: string, speakers: ReadonlySet<string>): SentenceSignals[] {
+  const m = LEADING_ACK_RE.exec(sentence);
+  if (m && isBareAcknowledgement(m[1]!, speakers)) {
+    const rest = sentenceSignals(m[2]!, speakers);
+    if (rest.kind === 'statement' && rest.names + rest.numbers + rest.codeTokens + rest.quoted + rest.times > 0) return [sentenceSignals(m[1]!, speakers), rest];
+  }
+  return [sentenceSignals(sentence, speakers)];
+}
+
 export function turnSignals(text: string, speakers: ReadonlySet<string>): TurnSignals {
-  const sentences = splitSentences(text).map((s) => sentenceSignals(s, speakers));
+  const sentences = splitSentences(text).flatMap((s) => sentenceParts(s, speakers));
   return { sentences, words: sentences.reduce((n, s) => n + s.words, 0) };
 }

@@ -9,6 +9,7 @@ import type { HealthReport, JudgeStats, Store, UsageRow } from '../store/store.j
 import { localDayTime } from '../core/local-time.js';
 import { lockHolder } from '../core/lock.js';
 import { sourceStatuses, type SourceStatus } from './sources.js';
+import { statusAlerts, type Alert } from './health/index.js';
 
 export interface DaemonStatus {
   running: boolean;
@@ -61,6 +62,8 @@ export interface StatusReport {
   totals: { memories: number; turns: number; documents: number; vectors: number };
   warnings: string[];
   problems: string[];
+  /** The stability sentinel's raised alerts (capture stopped or lagging, judge failing, disk, backups…). */
+  alerts: Alert[];
 }
 
 export async function buildStatus(
@@ -116,6 +119,7 @@ export async function buildStatus(
     today: { day, usage: (await store.usageList(day)).map(({ day: _d, ...u }) => u) },
   };
   const sum = (key: 'memories' | 'turns' | 'documents' | 'vectors') => namespaces.reduce((n, s) => n + s[key], 0);
+  const alerts = await statusAlerts({ store, paths, config, daemon: capture.daemon, watched: sources, embedPending: model && config.capture.embed ? pending : null });
   return {
     ok: database.ok,
     home: paths.root,
@@ -129,6 +133,7 @@ export async function buildStatus(
     totals: { memories: sum('memories'), turns: sum('turns'), documents: sum('documents'), vectors: sum('vectors') },
     warnings,
     problems: database.problems,
+    alerts,
   };
 }
 

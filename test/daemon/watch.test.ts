@@ -101,8 +101,12 @@ describe('cairn watch (real daemon process)', () => {
     assert.equal(code, 0, daemon!.output().slice(-2000));
     assert.match(daemon!.output(), /cairn watch stopped/);
     assert.equal(existsSync(join(home, 'run', 'daemon.lock')), false);
-    const status = await cliJson(['status', '--json'], { home });
+    // With a watched source and no daemon, status raises the daemon-stopped alert (exit 10).
+    const res = await runCli(['status', '--json'], { home });
+    assert.equal(res.code, 10, res.stderr);
+    const status = JSON.parse(res.stdout);
     assert.equal(status.capture.daemon.running, false);
+    assert.deepEqual(status.alerts.map((a: { kind: string }) => a.kind), ['daemon-stopped']);
     assert.match(readFileSync(join(home, 'logs', 'cairn.log'), 'utf8'), /"msg":"captured"/);
   });
 

@@ -226,8 +226,15 @@ describe('cairn hook claude-code', () => {
     return res;
   }
 
+  /** Status as JSON; exit 10 too: once a source is watched without a daemon, status raises that alert. */
+  async function statusJson(): Promise<any> {
+    const res = await runCli(['status', '--json'], { home, env });
+    assert.ok(res.code === 0 || res.code === 10, res.stderr);
+    return json(res.stdout);
+  }
+
   async function turns(ns = NS): Promise<number> {
-    const status = await cliJson(['status', '--json'], { home, env });
+    const status = await statusJson();
     return status.namespaces.find((s: any) => s.namespace === ns)?.turns ?? 0;
   }
 
@@ -345,7 +352,7 @@ describe('cairn hook claude-code', () => {
   });
 
   it('malformed input, a missing transcript, an unknown event: exit 0, one line on stderr, nothing stored', async () => {
-    const before = await cliJson(['status', '--json'], { home, env });
+    const before = await statusJson();
     const missing = join(claude, 'projects', '-tmp-proj', 'gone.jsonl');
     const cases: Array<[string | Buffer, RegExp]> = [
       ['', /no hook JSON on stdin/],
@@ -374,7 +381,7 @@ describe('cairn hook claude-code', () => {
     }
     const unknown = await hook(JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'hi', transcript_path: transcript }), ['--verbose']);
     assert.match(unknown.stderr, /not one Cairn handles/);
-    const afterStatus = await cliJson(['status', '--json'], { home, env });
+    const afterStatus = await statusJson();
     assert.deepEqual(afterStatus.totals, before.totals, 'nothing stored');
     // Hidden by Claude Code on exit 0, so they are logged too.
     assert.match(readFileSync(join(home, 'logs', 'hooks.log'), 'utf8'), /stdin is not JSON/);

@@ -24,14 +24,14 @@ export function registerAdminCommands(program: Command): void {
 
   program
     .command('status')
-    .description('Database health, counts per namespace and kind, embedder, index freshness (exit 10 when unhealthy)')
+    .description('Database health, alerts, counts per namespace and kind, embedder, index freshness (exit 10 when unhealthy or an alert is raised)')
     .option('--check', 'also verify every database page (slow on large stores)')
     .option('--json', 'print as JSON')
     .action(async (opts, cmd: Command) => {
       const report = await withCairn(cmd, (cairn) => cairn.status({ integrity: Boolean(opts.check) }));
       if (globals(cmd).json) printJson(report);
       else print(formatStatus(report));
-      if (!report.ok) process.exitCode = EXIT_CODES.UNHEALTHY;
+      if (!report.ok || report.alerts.length > 0) process.exitCode = EXIT_CODES.UNHEALTHY;
     });
 
   program

@@ -4,7 +4,8 @@ import type { SourceStatus } from '../../../service/sources.js';
 
 export function formatStatus(r: StatusReport): string {
   const lines = [
-    `Cairn ${r.ok ? (r.readOnly ? 'read-only' : 'healthy') : 'UNHEALTHY'} · home ${r.home}`,
+    `Cairn ${!r.ok ? 'UNHEALTHY' : r.alerts.length ? `ALERT (${r.alerts.length} raised)` : r.readOnly ? 'read-only' : 'healthy'} · home ${r.home}`,
+    ...r.alerts.map((a) => `alert ${a.kind} since ${a.since}: ${a.message}`),
     `Database: ${r.database.backend} ${r.database.location} · schema v${r.database.schemaVersion} · ${r.database.details.journalMode} · ${formatBytes(Number(r.database.details.sizeBytes ?? 0))}`,
     `Embedder: ${r.embedder.provider}${r.embedder.model ? ` (${r.embedder.model})` : ''} · index ${r.index.fresh ? 'fresh' : `stale (${r.index.pending} pending)`}`,
     '',
