@@ -55,6 +55,12 @@ const memory: Json = {
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
+const redactions: Json = {
+  type: 'object',
+  additionalProperties: { type: 'integer', minimum: 1 },
+  description: 'Secrets replaced by [REDACTED:<kind>] before anything was stored, per kind (present only when there were some)',
+};
+
 const SCHEMAS: Record<string, Json> = {
   Error: {
     type: 'object',
@@ -81,11 +87,11 @@ const SCHEMAS: Record<string, Json> = {
   StoreResult: {
     type: 'object',
     required: ['memory', 'duplicate', 'embedded'],
-    properties: { memory: ref('Memory'), duplicate: { type: 'boolean' }, embedded: { type: 'boolean' }, warning: { type: 'string' } },
+    properties: { memory: ref('Memory'), duplicate: { type: 'boolean' }, embedded: { type: 'boolean' }, warning: { type: 'string' }, redactions },
   },
   MemoryList: { type: 'object', properties: { namespace: { type: 'string' }, memories: { type: 'array', items: ref('Memory') } } },
   MemoryHistory: { type: 'object', properties: { namespace: { type: 'string' }, id: { type: 'string' }, history: { type: 'array', items: ref('Memory') } } },
-  SupersedeResult: { type: 'object', required: ['previous', 'current'], properties: { previous: ref('Memory'), current: ref('Memory'), warning: { type: 'string' } } },
+  SupersedeResult: { type: 'object', required: ['previous', 'current'], properties: { previous: ref('Memory'), current: ref('Memory'), warning: { type: 'string' }, redactions } },
   FeedbackResult: {
     type: 'object',
     properties: { feedback: { type: 'object' }, turnId: { type: ['string', 'null'] }, importance: { type: ['integer', 'null'] }, memoryId: { type: ['string', 'null'] } },
@@ -150,6 +156,7 @@ const SCHEMAS: Record<string, Json> = {
       nextActions: { type: 'array', items: { type: 'string' } },
       notes: { type: ['string', 'null'] },
       updatedAt: { type: ['string', 'null'] },
+      redactions,
     },
   },
   Context: {

@@ -19,6 +19,12 @@ export function failure(err: unknown, log: Log, tool: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: `INTERNAL: ${tool} failed: ${message}` }] };
 }
 
+/** "\nRedacted before storing: …" when the gate replaced secrets, else ''. */
+export function redactedLine(counts: Readonly<Record<string, number>> | undefined): string {
+  const kinds = Object.entries(counts ?? {}).filter(([, n]) => n > 0);
+  return kinds.length ? `\nRedacted before storing: ${kinds.map(([k, n]) => `${k} ×${n}`).join(', ')}` : '';
+}
+
 /** A memory's public fields as a plain object (structured content is pure JSON). */
 export function memoryView(m: Memory): Record<string, unknown> {
   return {
