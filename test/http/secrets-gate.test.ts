@@ -3,13 +3,10 @@
 // memory list show markers; no file under the home holds a key.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
 import { Cairn } from '../../src/service/cairn.js';
-import { createApp } from '../../src/interfaces/http/app.js';
+import { loopbackServer, send } from '../helpers/http-loopback.js';
 import { NO_EMBEDDER, makeHome, removeHome } from '../helpers/cli.js';
 import { GITHUB_TOKEN, OPENAI_KEY, assertNowhereOnDisk } from '../helpers/secrets.js';
 import { tempDir } from '../helpers/store-fixtures.js';
@@ -18,31 +15,6 @@ const cleanups: Array<() => void> = [];
 after(() => {
   for (const c of cleanups) c();
 });
-
-/** The REST app over a facade, served on 127.0.0.1:0. */
-export async function loopbackServer(cairn: Cairn, openOnLoopback = true): Promise<{ base: string; close: () => Promise<void> }> {
-  const app = createApp(cairn, { openOnLoopback });
-  const server = await new Promise<Server>((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s as Server)) as Server;
-  });
-  return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
-
-async function send(base: string, method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: any; text: string }> {
-  const headers: Record<string, string> = {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
-}
 
 describe('redaction gate through HTTP (loopback)', () => {
   it('POST memories, supersede and PUT state store no key; files, search, context and lists show markers', async () => {
