@@ -36,6 +36,8 @@ import { buildContext, loadTokenizer, type ContextBrief, type ContextOptions } f
 import { readNamespaceFile, type ReadFileInput, type ReadFileResult } from './files.js';
 import { createToken, hasTokens, listTokens, revokeToken, verifyToken, type ApiToken, type CreatedToken } from './tokens.js';
 import { gatedStore, gateText, totalRedactions, type RedactionCounts } from './redaction-gate.js';
+import { purgeLog, runPurge, type PurgeInput, type PurgeReport } from './purge.js';
+import type { PurgeRecord } from '../store/store.js';
 
 export interface OpenOptions {
   /** Data directory; defaults to CAIRN_HOME, then ~/.cairn. */
@@ -113,10 +115,12 @@ export class Cairn {
   private readonly embedder: Embedder | null;
   private vectorIndex: VectorIndex | null = null;
   private judgingStage: Judging | null = null;
+  private readonly busyTimeoutMs: number | undefined;
   /** Built on first use; null without a chat model. */
   private rewriter: QueryRewriter | null | undefined;
 
-  private constructor(paths: HomePaths, config: CairnConfig, store: Store, embedder: Embedder | null, namespace: string) {
+  private constructor(paths: HomePaths, config: CairnConfig, store: Store, embedder: Embedder | null, namespace: string, busyTimeoutMs?: number) {
+    this.busyTimeoutMs = busyTimeoutMs;
     this.paths = paths;
     this.config = config;
     this.rawStore = store;
@@ -137,7 +141,7 @@ export class Cairn {
     try {
       const entryKeys = config.index.places ? placeEntryKeys() : NO_ENTRY_KEYS;
       const store = new SqliteStore(paths.database, { busyTimeoutMs, entryKeys });
-      return new Cairn(paths, config, store, embedder, namespace);
+      return new Cairn(paths, config, store, embedder, namespace, busyTimeoutMs);
     } catch (err) {
       if (options.embedder === undefined) await embedder?.close();
       throw err;
@@ -508,6 +512,28 @@ export class Cairn {
     return readNamespaceFile(this.store, this.paths, this.namespace(namespace), input);
   }
 
+  /**
+   * Purges, for secrets and legal removal (see purge.ts): records by `ids`, every occurrence of a
+   * literal `text`, or all history again through the current redaction rules (`secrets`), from
+   * every table, index, vector, cache, file Cairn wrote and backup, leaving an audit entry without
+   * the removed text. Scoped to the namespace unless `allNamespaces`. Not an agent tool.
+   */
+  async purge(input: PurgeInput & { namespace?: string; allNamespaces?: boolean; via?: string }): Promise<PurgeReport> {
+    if (typeof input !== 'object' || input === null) throw new CairnError(ERROR_CODES.INVALID_INPUT, 'Invalid purge request: expected an object with ids, text or secrets');
+    const { namespace, allNamespaces, via, ...rule } = input;
+    if (allNamespaces === true && namespace !== undefined) throw new CairnError(ERROR_CODES.INVALID_INPUT, 'Give a namespace or allNamespaces, not both');
+    const embed = this.embedder ? async (ns: string) => (await this.embedPending({ namespace: ns })).done : null;
+    return runPurge(
+      { store: this.rawStore, paths: this.paths, scope: allNamespaces === true ? null : this.namespace(namespace), via: via ?? 'library', embed, forgetVectorIndex: () => (this.vectorIndex = null), busyTimeoutMs: this.busyTimeoutMs },
+      rule,
+    );
+  }
+
+  /** The purge audit, newest first (`namespace`: only purges scoped to it). */
+  async purgeLog(options: { namespace?: string; limit?: number } = {}): Promise<PurgeRecord[]> {
+    return purgeLog(this.rawStore, { namespace: options.namespace === undefined ? undefined : this.namespace(options.namespace), limit: options.limit });
+  }
+
   /** Creates an API token granted to namespaces ('*': all); the token is returned once, stored hashed. */
   async createToken(input: { namespaces: string[]; label?: string }): Promise<CreatedToken> {
     return createToken(this.store, input);
@@ -541,7 +567,7 @@ export class Cairn {
 
   async close(): Promise<void> {
     try {
-      this.vectorIndex?.flush();
+      await this.vectorIndex?.persist();
     } finally {
       await this.embedder?.close();
       await this.store.close();
