@@ -164,6 +164,43 @@ const SCHEMAS: Record<string, Json> = {
     required: ['text', 'usedTokens'],
     properties: { text: { type: 'string' }, usedTokens: { type: 'integer' }, budgetTokens: { type: 'integer' }, sections: { type: 'array', items: { type: 'object' } } },
   },
+  PurgeReport: {
+    type: 'object',
+    required: ['dryRun', 'auditId', 'rule', 'removed', 'rewritten'],
+    description: 'What a purge removed or rewrote (a dry run: would). Never holds the removed text.',
+    properties: {
+      dryRun: { type: 'boolean' },
+      auditId: { type: ['integer', 'null'], description: 'the audit entry (GET …/purge); null for a dry run' },
+      namespace: { type: ['string', 'null'] },
+      rule: { type: 'object', description: '{"kind":"ids","ids":[…]}, {"kind":"text","chars":N} or {"kind":"secrets"}' },
+      removed: { type: 'array', items: { type: 'object', properties: { kind: { type: 'string', enum: ['memory', 'turn', 'document'] }, id: { type: 'string' }, namespace: { type: 'string' } } } },
+      rewritten: { type: 'object', additionalProperties: { type: 'integer' }, description: 'rows whose text changed, per table' },
+      redactions: { type: 'object', additionalProperties: { type: 'integer' }, description: 'secrets: what was redacted, per kind' },
+      entries: { type: 'object', properties: { removed: { type: 'integer' }, rewritten: { type: 'integer' } } },
+      vectors: { type: 'integer' },
+      cachedVectors: { type: 'integer' },
+      reembedded: { type: 'integer' },
+      files: { type: 'array', items: { type: 'string' }, description: 'files Cairn wrote that were rewritten, relative to the data directory' },
+      indexFiles: { type: 'array', items: { type: 'string' } },
+      backups: { type: 'object', properties: { purged: { type: 'array', items: { type: 'string' } }, skipped: { type: 'array', items: { type: 'object' } } } },
+      userFiles: { type: 'array', items: { type: 'string' }, description: 'your own files (transcripts, indexed notes) that still hold it: Cairn never edits them' },
+      scrubbed: { type: 'boolean' },
+      warnings: { type: 'array', items: { type: 'string' } },
+    },
+  },
+  PurgeLog: {
+    type: 'object',
+    properties: {
+      namespace: { type: 'string' },
+      purges: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { id: { type: 'integer' }, startedAt: { type: 'string' }, finishedAt: { type: ['string', 'null'], description: 'null: running, or cut short (run it again)' }, namespace: { type: ['string', 'null'] }, via: { type: 'string' }, rule: { type: 'object' }, result: { type: ['object', 'null'] } },
+        },
+      },
+    },
+  },
   FileText: {
     type: 'object',
     properties: { path: { type: 'string' }, text: { type: 'string' }, from: { type: 'integer' }, lines: { type: 'integer' }, totalLines: { type: 'integer' } },
@@ -257,7 +294,8 @@ export function buildOpenApi(specs: RouteSpec[]): Json {
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
     tags: [
-      { name: 'memories' }, { name: 'search' }, { name: 'state' }, { name: 'context' }, { name: 'files' }, { name: 'service' }, { name: 'mcp' },
+      { name: 'memories' }, { name: 'search' }, { name: 'state' }, { name: 'context' }, { name: 'files' },
+      { name: 'purge', description: 'Audited removal for secrets and legal reasons; needs a token granted the namespace, even on loopback' }, { name: 'service' }, { name: 'mcp' },
     ],
     paths,
     components: {
