@@ -11,6 +11,8 @@ export type { HotState, HotStatePatch, SetStateResult } from './service/hot-stat
 export type { ContextItem, ContextSection, ContextBrief, ContextOptions } from './service/context.js';
 export type { ReadFileInput, ReadFileResult } from './service/files.js';
 export type { ApiToken, CreatedToken } from './service/tokens.js';
+export type { PurgeInput, PurgeReport } from './service/purge.js';
+export type { PurgeRecord } from './store/store.js';
 export { tokenAllows } from './service/tokens.js';
 export { toOpenClawResult, toOpenClawResults } from './service/openclaw-compat.js';
 export type { OpenClawResult, OpenClawSource } from './service/openclaw-compat.js';

@@ -2,7 +2,7 @@
 // day, appended as turns arrive. It follows the turn log by sequence number with a watermark
 // file, so any process that captures (daemon, `cairn ingest`) brings it up to date, and a crash
 // between the store commit and the append only delays lines, never drops them.
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { namespaceDir, type HomePaths } from '../core/home.js';
 import type { Namespace } from '../core/namespace.js';
@@ -59,7 +59,7 @@ function tryLock(file: string): (() => void) | null {
 /** Transcript-supplied fields (speaker, ids) stay on the heading line: line breaks and controls become spaces. */
 const oneLine = (s: string): string => s.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ');
 
-function renderTurn(turn: Turn, time: string): string {
+export function renderTurn(turn: Turn, time: string): string {
   const who = oneLine(turn.speaker ? `${turn.role} (${turn.speaker})` : turn.role);
   const source = typeof turn.meta.source === 'string' ? `${turn.meta.source} ` : '';
   const where = oneLine(`${source}${turn.sessionId.slice(0, 12)}#${turn.messageId.slice(0, 24)}${turn.line ? ` L${turn.line}` : ''}`);
@@ -113,4 +113,40 @@ export async function updateRealtimeView(store: Store, paths: HomePaths, namespa
     release();
   }
   return written;
+}
+
+/**
+ * Rewrites the namespace's daily view files under the view's lock (a purge: `edit` returns the new
+ * text of a file). Waits up to `waitMs` for a process that is appending; returns the files changed,
+ * or null when the lock could not be had.
+ */
+export async function rewriteRealtimeView(paths: HomePaths, namespace: Namespace, edit: (text: string) => string, waitMs = 10_000): Promise<string[] | null> {
+  const dir = realtimeDir(paths, namespace);
+  if (!existsSync(dir)) return [];
+  const lockFile = join(dir, '.realtime.lock');
+  let release = tryLock(lockFile);
+  for (let waited = 0; !release && waited < waitMs; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release = tryLock(lockFile);
+  }
+  if (!release) return null;
+  const changed: string[] = [];
+  try {
+    for (const name of readdirSync(dir)) {
+      if (!/^realtime-.*\.md$/.test(name)) continue;
+      const file = join(dir, name);
+      const text = readFileSync(file, 'utf8');
+      const next = edit(text);
+      if (next === text) continue;
+      const tmp = `${file}.${process.pid}.tmp`;
+      writeFileSync(tmp, next);
+      // The rewritten view keeps the mode the original had (a private file stays private).
+      chmodSync(tmp, statSync(file).mode & 0o777);
+      renameSync(tmp, file);
+      changed.push(file);
+    }
+  } finally {
+    release();
+  }
+  return changed;
 }

@@ -69,9 +69,9 @@ interface Loaded {
  * (segfault, heap corruption) on a truncated or garbled file instead of throwing, so a file is
  * loaded only when its size is the one written and its layout checks out (see plausible()).
  */
-const FILE_PATTERN = /^(.+)\.(\d+)d\.(\d+)\.(\d+)b\.usearch$/;
+export const FILE_PATTERN = /^(.+)\.(\d+)d\.(\d+)\.(\d+)b\.usearch$/;
 /** Files of earlier versions, saved without their size: never loaded, removed when seen. */
-const LEGACY_PATTERN = /^(.+)\.(\d+)d\.(\d+)\.usearch$/;
+export const LEGACY_PATTERN = /^(.+)\.(\d+)d\.(\d+)\.usearch$/;
 /** A save in progress (or abandoned by a writer that died): `<namespace>.<dims>d.<watermark>.tmp-<pid>`. */
 const TEMP_PATTERN = /\.\d+d\.\d+\.tmp-\d+$/;
 const STALE_TEMP_MS = 10 * 60_000;
@@ -91,6 +91,8 @@ export interface VectorIndexOptions {
 
 export class VectorIndex {
   private readonly loaded = new Map<string, Loaded>();
+  /** The store's newest purge when the indexes in memory were loaded (see forgetIfPurged). */
+  private purgeMark: number | null = null;
   private readonly exactMax: number;
   private readonly memoryBudget: number;
 
@@ -181,8 +183,27 @@ export class VectorIndex {
     return entryCount(entry);
   }
 
+  /**
+   * A purge (in this process or another) removed vectors: whatever this process holds in memory
+   * may include them, so it is dropped unsaved and reloaded from the store and the files the purge
+   * left. Returns true when something was dropped.
+   */
+  private async forgetIfPurged(): Promise<boolean> {
+    const mark = await this.store.lastPurgeId();
+    const stale = this.purgeMark !== null && mark !== this.purgeMark;
+    if (stale) this.loaded.clear();
+    this.purgeMark = mark;
+    return stale;
+  }
+
+  /** Saves changed HNSW indexes, unless a purge happened since they were loaded (then they are dropped). */
+  async persist(): Promise<void> {
+    if (!(await this.forgetIfPurged())) this.flush();
+  }
+
   /** The namespace's index, caught up (held here: another search may drop it from the cache meanwhile). */
   private async caughtUp(namespace: string): Promise<{ entry: Loaded; added: number }> {
+    await this.forgetIfPurged();
     const entry = this.load(namespace);
     let added = 0;
     for (;;) {

@@ -38,6 +38,9 @@ import { getState, memoryFilePath, setState, stateFilePath, type HotState, type 
 import { buildContext, loadTokenizer, type ContextBrief, type ContextOptions } from './context.js';
 import { readNamespaceFile, type ReadFileInput, type ReadFileResult } from './files.js';
 import { createToken, hasTokens, listTokens, revokeToken, verifyToken, type ApiToken, type CreatedToken } from './tokens.js';
+import { gatedStore, gateText, totalRedactions, type RedactionCounts } from './redaction-gate.js';
+import { purgeLog, runPurge, type PurgeInput, type PurgeReport } from './purge.js';
+import type { PurgeRecord } from '../store/store.js';
 
 export interface OpenOptions {
   /** Data directory; defaults to CAIRN_HOME, then ~/.cairn. */
@@ -69,6 +72,8 @@ export interface StoreResult {
   /** False when the memory is stored but its vector could not be made now (see status). */
   embedded: boolean;
   warning?: string;
+  /** Secrets replaced by `[REDACTED:<kind>]` before anything was stored, per kind (absent when none). */
+  redactions?: RedactionCounts;
 }
 
 export interface SearchOptions extends Omit<SearchInput, 'query'> {
@@ -113,20 +118,26 @@ export class Cairn {
   readonly paths: HomePaths;
   readonly config: CairnConfig;
   readonly defaultNamespace: string;
+  /** The store behind the redaction gate: every write through it has its text redacted first. */
   readonly store: Store;
   /** Why this process cannot write the home (reads work; writes fail with READ_ONLY), or null. */
   readOnly: string | null = null;
+  /** The store itself, for capture (which redacts each turn and chunk and counts per source) and purge. */
+  private readonly rawStore: Store;
   private readonly embedder: Embedder | null;
   private vectorIndex: VectorIndex | null = null;
   private judgingStage: Judging | null = null;
+  private readonly busyTimeoutMs: number | undefined;
   /** Built on first use; null without a chat model. */
   private rewriter: QueryRewriter | null | undefined;
   private llmTransport: TransportOptions = {};
 
-  private constructor(paths: HomePaths, config: CairnConfig, store: Store, embedder: Embedder | null, namespace: string) {
+  private constructor(paths: HomePaths, config: CairnConfig, store: Store, embedder: Embedder | null, namespace: string, busyTimeoutMs?: number) {
+    this.busyTimeoutMs = busyTimeoutMs;
     this.paths = paths;
     this.config = config;
-    this.store = store;
+    this.rawStore = store;
+    this.store = gatedStore(store);
     this.embedder = embedder;
     this.defaultNamespace = namespace;
   }
@@ -144,7 +155,7 @@ export class Cairn {
       const { store, readOnly, notices } = await openHome(paths, { busyTimeoutMs, entryKeys });
       const notice = options.onNotice ?? ((m: string) => process.stderr.write(`cairn: note: ${m}\n`));
       notices.forEach(notice);
-      const cairn = new Cairn(paths, config, store, embedder, namespace);
+      const cairn = new Cairn(paths, config, store, embedder, namespace, busyTimeoutMs);
       cairn.readOnly = readOnly;
       if (options.llmTiming) cairn.llmTransport = { timing: options.llmTiming };
       return cairn;
@@ -193,9 +204,10 @@ export class Cairn {
     const { namespace, ...rest } = input;
     const ns = this.namespace(namespace);
     const data = parseInput(storeInputSchema(this.config.limits.maxTextChars), rest, 'memory');
-    const { memory, duplicate } = await this.store.addMemory({ ...data, namespace: ns, provenance: data.provenance ?? [{ source: 'api' }] });
+    const redactions: RedactionCounts = {};
+    const { memory, duplicate } = await gatedStore(this.rawStore, redactions).addMemory({ ...data, namespace: ns, provenance: data.provenance ?? [{ source: 'api' }] });
     const warning = await this.embedMemory(memory.id);
-    return { memory, duplicate, embedded: this.embedder !== null && warning === undefined, ...(warning ? { warning } : {}) };
+    return { memory, duplicate, embedded: this.embedder !== null && warning === undefined, ...(warning ? { warning } : {}), ...(totalRedactions(redactions) ? { redactions } : {}) };
   }
 
   /**
@@ -232,13 +244,14 @@ export class Cairn {
   async supersede(
     id: string,
     replacement: StoreInput & { namespace?: string },
-  ): Promise<{ previous: Memory; current: Memory; warning?: string }> {
+  ): Promise<{ previous: Memory; current: Memory; warning?: string; redactions?: RedactionCounts }> {
     const { namespace, ...rest } = replacement;
     const ns = this.namespace(namespace);
     const data = parseInput(storeInputSchema(this.config.limits.maxTextChars), rest, 'memory');
-    const out = await this.store.supersedeMemory(ns, parseId(id), { ...data, namespace: ns, provenance: data.provenance ?? [{ source: 'api' }] });
+    const redactions: RedactionCounts = {};
+    const out = await gatedStore(this.rawStore, redactions).supersedeMemory(ns, parseId(id), { ...data, namespace: ns, provenance: data.provenance ?? [{ source: 'api' }] });
     const warning = await this.embedMemory(out.current.id);
-    return warning ? { ...out, warning } : out;
+    return { ...out, ...(warning ? { warning } : {}), ...(totalRedactions(redactions) ? { redactions } : {}) };
   }
 
   async history(id: string, namespace?: string): Promise<Memory[]> {
@@ -252,7 +265,9 @@ export class Cairn {
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
     const { namespace, ...rest } = options;
     const ns = this.namespace(namespace);
-    const input = parseInput(searchInputSchema, { ...rest, query }, 'search');
+    const parsed = parseInput(searchInputSchema, { ...rest, query }, 'search');
+    // The query may go to a chat model (rewrite) or an embedding API, and is echoed back: gated.
+    const input = { ...parsed, query: gateText(parsed.query) };
     const now = input.asOf === undefined ? Date.now() : Date.parse(input.asOf);
     const rewriting = (input.rewrite ?? this.config.search.queryRewrite) ? this.rewriteQuery(ns, input.query, now) : null;
     // Read once: the query vector's focus and the speaker factor both need them.
@@ -371,7 +386,8 @@ export class Cairn {
   captureDeps(): CaptureDeps {
     const embed = this.embedder && this.config.capture.embed ? async (ns: string) => (await this.embedPending({ namespace: ns })).done : null;
     const judge = async (ns: string) => (await this.judging().judgePending(ns)).judged;
-    return { store: this.store, paths: this.paths, timeZone: this.config.timezone, embed, judge, vectorModel: embed ? this.embedder!.modelId : null };
+    // Capture redacts every turn and chunk itself (the same redact, counted per source).
+    return { store: this.rawStore, paths: this.paths, timeZone: this.config.timezone, embed, judge, vectorModel: embed ? this.embedder!.modelId : null };
   }
 
   /** The judge stage (one per facade: the LLM's breaker and budget live as long as the process). */
@@ -450,12 +466,14 @@ export class Cairn {
   async importJsonl(
     input: Readable,
     options: { namespace?: string; onLine?: (n: number) => void } = {},
-  ): Promise<ImportReport & { embedded: number; warning?: string }> {
-    const report = await importJsonl(this.store, input, {
+  ): Promise<ImportReport & { embedded: number; warning?: string; redactions?: RedactionCounts }> {
+    const redactions: RedactionCounts = {};
+    const imported = await importJsonl(gatedStore(this.rawStore, redactions), input, {
       namespace: options.namespace === undefined ? undefined : this.namespace(options.namespace),
       maxTextChars: this.config.limits.maxTextChars,
       onLine: options.onLine,
     });
+    const report = totalRedactions(redactions) ? { ...imported, redactions } : imported;
     if (!this.embedder || report.imported + report.merged === 0) return { ...report, embedded: 0 };
     try {
       return { ...report, embedded: (await this.embedPending()).done };
@@ -476,7 +494,9 @@ export class Cairn {
    * only the file fails, the state is still saved and `warning` says so.
    */
   async setState(patch: HotStatePatch, namespace?: string): Promise<SetStateResult> {
-    return setState(this.store, this.paths, this.namespace(namespace), patch);
+    const redactions: RedactionCounts = {};
+    const state = await setState(gatedStore(this.rawStore, redactions), this.paths, this.namespace(namespace), patch);
+    return totalRedactions(redactions) ? { ...state, redactions } : state;
   }
 
   /** <home>/<ns>/SESSION-STATE.md */
@@ -492,8 +512,10 @@ export class Cairn {
   /** The token-budgeted session-start brief: hot state, MEMORY.md, important memories, query hits. */
   async context(options: ContextOptions = {}): Promise<ContextBrief> {
     if (typeof options !== 'object' || options === null) throw new CairnError(ERROR_CODES.INVALID_INPUT, 'Invalid context request: expected an object');
-    const { namespace, ...rest } = options;
+    const { namespace, ...given } = options;
     const ns = this.namespace(namespace);
+    // The query is echoed in the brief's heading and searched with: gated like a search query.
+    const rest = typeof given.query === 'string' ? { ...given, query: gateText(given.query) } : given;
     return buildContext(
       {
         store: this.store,
@@ -511,6 +533,28 @@ export class Cairn {
    */
   async readFile(input: ReadFileInput, namespace?: string): Promise<ReadFileResult> {
     return readNamespaceFile(this.store, this.paths, this.namespace(namespace), input);
+  }
+
+  /**
+   * Purges, for secrets and legal removal (see purge.ts): records by `ids`, every occurrence of a
+   * literal `text`, or all history again through the current redaction rules (`secrets`), from
+   * every table, index, vector, cache, file Cairn wrote and backup, leaving an audit entry without
+   * the removed text. Scoped to the namespace unless `allNamespaces`. Not an agent tool.
+   */
+  async purge(input: PurgeInput & { namespace?: string; allNamespaces?: boolean; via?: string }): Promise<PurgeReport> {
+    if (typeof input !== 'object' || input === null) throw new CairnError(ERROR_CODES.INVALID_INPUT, 'Invalid purge request: expected an object with ids, text or secrets');
+    const { namespace, allNamespaces, via, ...rule } = input;
+    if (allNamespaces === true && namespace !== undefined) throw new CairnError(ERROR_CODES.INVALID_INPUT, 'Give a namespace or allNamespaces, not both');
+    const embed = this.embedder ? async (ns: string) => (await this.embedPending({ namespace: ns })).done : null;
+    return runPurge(
+      { store: this.rawStore, paths: this.paths, scope: allNamespaces === true ? null : this.namespace(namespace), via: via ?? 'library', embed, forgetVectorIndex: () => (this.vectorIndex = null), busyTimeoutMs: this.busyTimeoutMs },
+      rule,
+    );
+  }
+
+  /** The purge audit, newest first (`namespace`: only purges scoped to it). */
+  async purgeLog(options: { namespace?: string; limit?: number } = {}): Promise<PurgeRecord[]> {
+    return purgeLog(this.rawStore, { namespace: options.namespace === undefined ? undefined : this.namespace(options.namespace), limit: options.limit });
   }
 
   /** Creates an API token granted to namespaces ('*': all); the token is returned once, stored hashed. */
@@ -547,7 +591,7 @@ export class Cairn {
 
   async close(): Promise<void> {
     try {
-      this.vectorIndex?.flush();
+      await this.vectorIndex?.persist();
     } finally {
       await this.embedder?.close();
       await this.store.close();

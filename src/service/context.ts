@@ -13,6 +13,7 @@ import type { SearchResult } from '../search/hybrid.js';
 import type { Store } from '../store/store.js';
 import { getState, memoryFilePath, MEMORY_FILE, renderStateFile, STATE_FILE } from './hot-state.js';
 import { parseInput } from './inputs.js';
+import { gateText } from './redaction-gate.js';
 
 import { CONTEXT_BUDGET_RANGE, CONTEXT_DEFAULT_BUDGET } from './context-budget.js';
 
@@ -277,7 +278,9 @@ export async function buildContext(deps: ContextDeps, options: unknown): Promise
     importantMemories(store, ns),
     query ? deps.search(query, QUERY_RESULTS) : Promise.resolve([] as SearchResult[]),
   ]);
-  const memoryFile = readMemoryFile(memoryFilePath(paths, ns), namespaceDir(paths, ns as Namespace));
+  // MEMORY.md may be edited by hand: what it shows passes the redaction gate like everything else.
+  const memoryFileRaw = readMemoryFile(memoryFilePath(paths, ns), namespaceDir(paths, ns as Namespace));
+  const memoryFile = memoryFileRaw === null ? null : gateText(memoryFileRaw);
 
   const queryTitle = query ? (query.length > QUERY_TITLE_CHARS ? query.slice(0, QUERY_TITLE_CHARS - 1) + '…' : query) : '';
   const plans: SectionPlan[] = [

@@ -12,6 +12,7 @@ import { RECORD_ID_PATTERN } from '../core/ids.js';
 import type { Namespace } from '../core/namespace.js';
 import type { Store } from '../store/store.js';
 import { parseInput } from './inputs.js';
+import { gateText } from './redaction-gate.js';
 
 export const READ_LIMITS = { maxBytes: 2 * 1024 * 1024, maxLines: 2000, maxPathChars: 4096 } as const;
 const DOCUMENT_EXTENSIONS = /\.(md|markdown|mdx|txt)$/i;
@@ -152,7 +153,16 @@ async function streamWindow(path: string, from: number, count: number): Promise<
   return { text: picked.join('\n'), lines: picked.length, totalLines: lineNo };
 }
 
+/**
+ * A window of a file the namespace may show, through the redaction gate: a user's note is indexed
+ * redacted, and reading the file itself must not show what search hid.
+ */
 export async function readNamespaceFile(store: Store, paths: HomePaths, ns: string, input: unknown): Promise<ReadFileResult> {
+  const read = await readWindow(store, paths, ns, input);
+  return { ...read, text: gateText(read.text) };
+}
+
+async function readWindow(store: Store, paths: HomePaths, ns: string, input: unknown): Promise<ReadFileResult> {
   const data = parseInput(readFileSchema, input, 'file request');
   const from = data.from ?? 1;
   const count = data.lines ?? READ_LIMITS.maxLines;

@@ -36,8 +36,8 @@ export interface HotStatePatch {
   notes?: string | null;
 }
 
-/** setState's answer: the state as stored, and a warning when only the Markdown view failed. */
-export type SetStateResult = HotState & { warning?: string };
+/** setState's answer: the state as stored, a warning when only the Markdown view failed, and the secrets redacted per kind. */
+export type SetStateResult = HotState & { warning?: string; redactions?: Record<string, number> };
 
 /** One line: control characters and line breaks become spaces, runs of spaces collapse. */
 const oneLine = (v: string): string => stripControl(v.replace(/[\r\n\t]+/g, ' ')).replace(/ {2,}/g, ' ').trim();

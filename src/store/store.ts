@@ -1,6 +1,9 @@
 // The persistence seam. SQLite (embedded default) implements it now, PostgreSQL later; both must
 // pass test/store/conformance.ts unchanged. Methods are async so a networked backend fits.
 import type { Category, Kind, Memory, NamespaceStats, NewMemory, NewTurn, Provenance, Source, Turn } from '../core/types.js';
+import type { PurgeChanges, PurgeIdsResult, PurgeRecord, PurgeScope, TextRewrite } from './purge.js';
+
+export { PURGED_MARKER, type PurgeChanges, type PurgeIdsResult, type PurgeRecord, type PurgeScope, type PurgedKind, type TextRewrite } from './purge.js';
 
 export interface MemoryFilter {
   namespace: string;
@@ -419,4 +422,34 @@ export interface Store {
   touchApiToken(id: string, now: string, ifUsedBefore: string): Promise<boolean>;
   /** Whether any token is active; with `includeRevoked`, whether the home ever had a token. */
   hasApiTokens(options?: { includeRevoked?: boolean }): Promise<boolean>;
+
+  /**
+   * The only deletion (secrets, legal removal). Removes the records with these ids (memory, turn or
+   * document chunk ids) in the scope, with everything derived from them: index entries, vectors,
+   * feedback, judgments, and the memory the judge made of a purged turn; supersede links close
+   * over a removed memory. A missing id changes nothing and is reported. `dryRun` reports only.
+   */
+  purgeRecords(scope: PurgeScope, ids: readonly string[], options?: { dryRun?: boolean }): Promise<PurgeIdsResult>;
+  /**
+   * Puts every stored text of the scope (turns, memories with tags, entities and provenance,
+   * document chunks, judgments, feedback, hot state, index entries, speakers) through `rule`,
+   * keeping derived data consistent: changed entries lose their vectors, a memory that becomes
+   * equal to a current one is superseded by it. In batches, each one transaction.
+   */
+  rewriteTexts(scope: PurgeScope, rule: TextRewrite, options?: { dryRun?: boolean }): Promise<PurgeChanges>;
+  /** Drops cached embeddings of these text hashes, for every model; returns how many. */
+  dropCachedVectors(textHashes: readonly string[]): Promise<number>;
+  /**
+   * Makes what was removed unrecoverable from the backend's files (merged index segments, rewritten
+   * free space, an emptied write-ahead log). `complete` is false when another connection kept part
+   * of it from finishing (run again once it is closed).
+   */
+  scrub(): Promise<{ complete: boolean }>;
+  /** Records a purge as started (the audit entry); finishPurge completes it. */
+  startPurge(entry: { namespace: string | null; via: string; rule: Record<string, unknown>; startedAt?: string }): Promise<PurgeRecord>;
+  finishPurge(id: number, result: Record<string, unknown>, options?: { finishedAt?: string }): Promise<void>;
+  /** Audit entries, newest first. */
+  listPurges(options?: { limit?: number }): Promise<PurgeRecord[]>;
+  /** Id of the newest finished purge (0: none). A process holding derived data (vector indexes) drops it when this changes. */
+  lastPurgeId(): Promise<number>;
 }

@@ -6,6 +6,7 @@ import { CairnError } from '../../src/core/errors.js';
 import type { Memory, NewMemory, NewTurn } from '../../src/core/types.js';
 import type { ReplaceDocumentInput, Store } from '../../src/store/store.js';
 import { collect, rejectsCode } from '../helpers/store-fixtures.js';
+import { purgeConformance } from './conformance-purge.js';
 
 export type StoreFactory = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
 
@@ -66,6 +67,8 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
       assert.ok(entry, `no entry for ${refId} via ${words.join(' ')}`);
       return entry.seq;
     }
+
+    purgeConformance(() => store);
 
     describe('memories', () => {
       it('addMemory applies defaults and returns what getMemory returns', async () => {

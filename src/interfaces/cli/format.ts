@@ -17,6 +17,14 @@ export function provenanceLine(all: Provenance[]): string {
   return parts.join(' · ');
 }
 
+/** "2 secrets redacted: openai-key, github-token ×1" style note, or '' when nothing was redacted. */
+export function redactionNote(counts: Readonly<Record<string, number>> | undefined): string {
+  const kinds = Object.entries(counts ?? {}).filter(([, n]) => n > 0);
+  const total = kinds.reduce((a, [, n]) => a + n, 0);
+  if (total === 0) return '';
+  return `${total} secret${total === 1 ? '' : 's'} redacted: ${kinds.map(([k, n]) => (n > 1 ? `${k} ×${n}` : k)).join(', ')}`;
+}
+
 export function formatMemory(m: Memory): string {
   const status = m.validTo ? `superseded ${m.validTo.slice(0, 10)} by ${m.supersededBy}` : 'current';
   return [

@@ -12,6 +12,7 @@ import { registerIngestCommand } from './commands/ingest.js';
 import { registerJudgeCommands } from './commands/judge.js';
 import { registerMemoryCommands } from './commands/memory.js';
 import { registerMcpCommand } from './commands/mcp.js';
+import { registerPurgeCommands } from './commands/purge.js';
 import { registerSearchCommand } from './commands/search.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerSourcesCommands } from './commands/sources.js';
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
   registerStateCommands(program);
   registerContextCommand(program);
   registerTokensCommands(program);
+  registerPurgeCommands(program);
   registerServeCommand(program);
   registerHooksCommands(program);
   registerMcpCommand(program);

@@ -20,6 +20,8 @@ import {
   idParam,
   listQuery,
   namespaceParam,
+  purgeBody,
+  purgeLogQuery,
   searchBody,
   searchQuery,
   stateBody,
@@ -142,7 +144,10 @@ export function createApp(cairn: Cairn, options: AppOptions): Hono<Env> {
     const run = async (c: Ctx): Promise<Response> => {
       const caller = c.get('caller');
       let ns = '';
-      if (spec.auth === 'namespace') {
+      if (spec.auth === 'namespace-token' && caller.tokenId === null) {
+        throw new HttpError(401, 'UNAUTHORIZED', 'This route needs a bearer token granted the namespace, even on loopback (create one with "cairn tokens create --grant NS")', undefined, { 'WWW-Authenticate': 'Bearer realm="cairn"' });
+      }
+      if (spec.auth === 'namespace' || spec.auth === 'namespace-token') {
         ns = parseParam(namespaceParam, c.req.param('ns'), 'namespace', 'INVALID_NAMESPACE');
         authorize(caller, ns);
         c.set('namespace', ns);
@@ -306,6 +311,31 @@ export function createApp(cairn: Cairn, options: AppOptions): Hono<Env> {
       success: { status: 200, description: 'the text', schema: 'FileText' }, errors: [400, 404],
     },
     async ({ ns, query }) => ok(await cairn.readFile(stripUndefined(query) as Parameters<Cairn['readFile']>[0], ns)),
+  );
+
+  // ---- purge (never an MCP tool) --------------------------------------------------------------
+
+  define(
+    {
+      operationId: 'purge', method: 'post', path: `${NS}/purge`, tag: 'purge', auth: 'namespace-token', body: purgeBody,
+      summary: 'Purge for secrets or legal removal: records by id, every occurrence of a literal, or stored history redacted again; audited',
+      description:
+        'The one deletion. {"ids":[…]} removes memories, turns (kept as tombstones) and document chunks with what was derived from them; ' +
+        '{"text":"…"} replaces every occurrence of a literal by [REDACTED:purged]; {"secrets":true} redacts all stored history with the current rules. ' +
+        'Reaches the tables, indexes, vectors, embedding cache, the Markdown Cairn wrote, logs and backups of the namespace, then scrubs the database ' +
+        'files. "dryRun": true reports without changing anything. Needs a token granted the namespace, even on loopback.',
+      success: { status: 200, description: 'what was removed (never the removed text)', schema: 'PurgeReport' }, errors: [400, 404, 413, 415],
+    },
+    async ({ ns, rawBody }) => ok(await cairn.purge({ ...(rawBody as object), namespace: ns, via: 'http' })),
+  );
+
+  define(
+    {
+      operationId: 'purgeLog', method: 'get', path: `${NS}/purge`, tag: 'purge', auth: 'namespace-token', query: purgeLogQuery,
+      summary: 'The purge audit of the namespace, newest first: what each purge removed and when, never the removed text',
+      success: { status: 200, description: 'audit entries', schema: 'PurgeLog' }, errors: [400],
+    },
+    async ({ ns, query }) => ok({ namespace: ns, purges: await cairn.purgeLog({ namespace: ns, limit: query.limit ?? 50 }) }),
   );
 
   // ---- MCP over Streamable HTTP ---------------------------------------------------------------

@@ -55,6 +55,12 @@ const memory: Json = {
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
+const redactions: Json = {
+  type: 'object',
+  additionalProperties: { type: 'integer', minimum: 1 },
+  description: 'Secrets replaced by [REDACTED:<kind>] before anything was stored, per kind (present only when there were some)',
+};
+
 const SCHEMAS: Record<string, Json> = {
   Error: {
     type: 'object',
@@ -81,11 +87,11 @@ const SCHEMAS: Record<string, Json> = {
   StoreResult: {
     type: 'object',
     required: ['memory', 'duplicate', 'embedded'],
-    properties: { memory: ref('Memory'), duplicate: { type: 'boolean' }, embedded: { type: 'boolean' }, warning: { type: 'string' } },
+    properties: { memory: ref('Memory'), duplicate: { type: 'boolean' }, embedded: { type: 'boolean' }, warning: { type: 'string' }, redactions },
   },
   MemoryList: { type: 'object', properties: { namespace: { type: 'string' }, memories: { type: 'array', items: ref('Memory') } } },
   MemoryHistory: { type: 'object', properties: { namespace: { type: 'string' }, id: { type: 'string' }, history: { type: 'array', items: ref('Memory') } } },
-  SupersedeResult: { type: 'object', required: ['previous', 'current'], properties: { previous: ref('Memory'), current: ref('Memory'), warning: { type: 'string' } } },
+  SupersedeResult: { type: 'object', required: ['previous', 'current'], properties: { previous: ref('Memory'), current: ref('Memory'), warning: { type: 'string' }, redactions } },
   FeedbackResult: {
     type: 'object',
     properties: { feedback: { type: 'object' }, turnId: { type: ['string', 'null'] }, importance: { type: ['integer', 'null'] }, memoryId: { type: ['string', 'null'] } },
@@ -150,12 +156,50 @@ const SCHEMAS: Record<string, Json> = {
       nextActions: { type: 'array', items: { type: 'string' } },
       notes: { type: ['string', 'null'] },
       updatedAt: { type: ['string', 'null'] },
+      redactions,
     },
   },
   Context: {
     type: 'object',
     required: ['text', 'usedTokens'],
     properties: { text: { type: 'string' }, usedTokens: { type: 'integer' }, budgetTokens: { type: 'integer' }, sections: { type: 'array', items: { type: 'object' } } },
+  },
+  PurgeReport: {
+    type: 'object',
+    required: ['dryRun', 'auditId', 'rule', 'removed', 'rewritten'],
+    description: 'What a purge removed or rewrote (a dry run: would). Never holds the removed text.',
+    properties: {
+      dryRun: { type: 'boolean' },
+      auditId: { type: ['integer', 'null'], description: 'the audit entry (GET …/purge); null for a dry run' },
+      namespace: { type: ['string', 'null'] },
+      rule: { type: 'object', description: '{"kind":"ids","ids":[…]}, {"kind":"text","chars":N} or {"kind":"secrets"}' },
+      removed: { type: 'array', items: { type: 'object', properties: { kind: { type: 'string', enum: ['memory', 'turn', 'document'] }, id: { type: 'string' }, namespace: { type: 'string' } } } },
+      rewritten: { type: 'object', additionalProperties: { type: 'integer' }, description: 'rows whose text changed, per table' },
+      redactions: { type: 'object', additionalProperties: { type: 'integer' }, description: 'secrets: what was redacted, per kind' },
+      entries: { type: 'object', properties: { removed: { type: 'integer' }, rewritten: { type: 'integer' } } },
+      vectors: { type: 'integer' },
+      cachedVectors: { type: 'integer' },
+      reembedded: { type: 'integer' },
+      files: { type: 'array', items: { type: 'string' }, description: 'files Cairn wrote that were rewritten, relative to the data directory' },
+      indexFiles: { type: 'array', items: { type: 'string' } },
+      backups: { type: 'object', properties: { purged: { type: 'array', items: { type: 'string' } }, skipped: { type: 'array', items: { type: 'object' } } } },
+      userFiles: { type: 'array', items: { type: 'string' }, description: 'your own files (transcripts, indexed notes) that still hold it: Cairn never edits them' },
+      scrubbed: { type: 'boolean' },
+      warnings: { type: 'array', items: { type: 'string' } },
+    },
+  },
+  PurgeLog: {
+    type: 'object',
+    properties: {
+      namespace: { type: 'string' },
+      purges: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { id: { type: 'integer' }, startedAt: { type: 'string' }, finishedAt: { type: ['string', 'null'], description: 'null: running, or cut short (run it again)' }, namespace: { type: ['string', 'null'] }, via: { type: 'string' }, rule: { type: 'object' }, result: { type: ['object', 'null'] } },
+        },
+      },
+    },
   },
   FileText: {
     type: 'object',
@@ -250,7 +294,8 @@ export function buildOpenApi(specs: RouteSpec[]): Json {
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
     tags: [
-      { name: 'memories' }, { name: 'search' }, { name: 'state' }, { name: 'context' }, { name: 'files' }, { name: 'service' }, { name: 'mcp' },
+      { name: 'memories' }, { name: 'search' }, { name: 'state' }, { name: 'context' }, { name: 'files' },
+      { name: 'purge', description: 'Audited removal for secrets and legal reasons; needs a token granted the namespace, even on loopback' }, { name: 'service' }, { name: 'mcp' },
     ],
     paths,
     components: {

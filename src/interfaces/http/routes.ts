@@ -5,8 +5,12 @@ import type { z } from 'zod';
 
 export type Method = 'get' | 'post' | 'put';
 
-/** none: public; token: any valid token; namespace: a token granted the path's namespace. */
-export type AuthKind = 'none' | 'token' | 'namespace';
+/**
+ * none: public; token: any valid token; namespace: a token granted the path's namespace;
+ * namespace-token: the same, and a token is needed even where token-less loopback access is open
+ * (purge: destructive, so never by whoever can reach the port).
+ */
+export type AuthKind = 'none' | 'token' | 'namespace' | 'namespace-token';
 
 export interface RouteSpec {
   operationId: string;
@@ -15,7 +19,7 @@ export interface RouteSpec {
   path: string;
   summary: string;
   description?: string;
-  tag: 'memories' | 'search' | 'state' | 'context' | 'files' | 'service' | 'mcp';
+  tag: 'memories' | 'search' | 'state' | 'context' | 'files' | 'purge' | 'service' | 'mcp';
   auth: AuthKind;
   /** Path parameters other than `ns`, which every `/v1/namespaces/:ns/…` route has. */
   params?: Record<string, z.ZodType>;

@@ -10,6 +10,7 @@ import { categorySchema, kindSchema, searchInputSchema, storeInputSchema } from 
 import { hotStatePatchSchema } from '../../service/hot-state.js';
 import { READ_LIMITS } from '../../service/files.js';
 import { CONTEXT_BUDGET_RANGE, CONTEXT_DEFAULT_BUDGET } from '../../service/context.js';
+import { purgeInputSchema } from '../../service/purge.js';
 
 /** An integer in a query string: digits only (no "1e3", no "10abc"), then range-checked. */
 function intParam(min: number, max: number) {
@@ -67,6 +68,9 @@ export const searchBody = searchInputSchema.extend({
   format: searchFormat.optional(),
 });
 
+/** POST purge: exactly one rule (ids, text or secrets: true), optionally a dry run. */
+export const purgeBody = purgeInputSchema;
+
 /** PUT state: fields given replace the stored ones; fields left out stay (PATCH semantics). */
 export const stateBody = hotStatePatchSchema;
 
@@ -102,4 +106,8 @@ export const filesQuery = z.strictObject({
   path: z.string().min(1).max(4096).describe('file path, as returned in search results (path)'),
   from: intParam(1, 10_000_000).optional().describe('first line (1-based)'),
   lines: intParam(1, READ_LIMITS.maxLines).optional().describe(`how many lines (at most ${READ_LIMITS.maxLines})`),
+});
+
+export const purgeLogQuery = z.strictObject({
+  limit: intParam(1, 1000).optional().describe('how many entries, newest first (default 50)'),
 });

@@ -3,7 +3,7 @@
 // so an OpenClaw agent's prompts work unchanged; they ignore arguments only OpenClaw knows, while
 // the write tools reject unknown fields (a typo like "importnace" must not pass silently).
 import { toOpenClawResults } from '../../service/openclaw-compat.js';
-import { memoryLine, memoryView, ok } from './results.js';
+import { memoryLine, memoryView, ok, redactedLine } from './results.js';
 import { contextLine } from '../../search/neighbours.js';
 import { toolSchemas } from './schemas.js';
 import type { ToolContext } from './server.js';
@@ -26,9 +26,9 @@ export function registerMemoryTools({ server, cairn, ns, maxTextChars, run }: To
     (args) =>
       run('memory_store', async () => {
         const res = await cairn.remember({ ...args, namespace: ns, provenance: [{ source: 'mcp' }] });
-        const out = { memory: memoryView(res.memory), duplicate: res.duplicate, embedded: res.embedded, ...(res.warning ? { warning: res.warning } : {}) };
+        const out = { memory: memoryView(res.memory), duplicate: res.duplicate, embedded: res.embedded, ...(res.warning ? { warning: res.warning } : {}), ...(res.redactions ? { redactions: res.redactions } : {}) };
         const head = res.duplicate ? `Already known (mentions now ${res.memory.mentions})` : 'Stored';
-        return ok(out, `${head}: ${memoryLine(res.memory)}${res.warning ? `\nWarning: ${res.warning}` : ''}`);
+        return ok(out, `${head}: ${memoryLine(res.memory)}${redactedLine(res.redactions)}${res.warning ? `\nWarning: ${res.warning}` : ''}`);
       }),
   );
 
@@ -145,8 +145,8 @@ export function registerMemoryTools({ server, cairn, ns, maxTextChars, run }: To
       run('memory_supersede', async () => {
         const { id, ...replacement } = args;
         const res = await cairn.supersede(id, { ...replacement, namespace: ns, provenance: [{ source: 'mcp' }] });
-        const out = { previous: memoryView(res.previous), current: memoryView(res.current), ...(res.warning ? { warning: res.warning } : {}) };
-        return ok(out, `Superseded ${res.previous.id} by ${memoryLine(res.current)}${res.warning ? `\nWarning: ${res.warning}` : ''}`);
+        const out = { previous: memoryView(res.previous), current: memoryView(res.current), ...(res.warning ? { warning: res.warning } : {}), ...(res.redactions ? { redactions: res.redactions } : {}) };
+        return ok(out, `Superseded ${res.previous.id} by ${memoryLine(res.current)}${redactedLine(res.redactions)}${res.warning ? `\nWarning: ${res.warning}` : ''}`);
       }),
   );
 

@@ -2,6 +2,7 @@
 // models) that only read text; failures as isError results that start with the stable error code.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isCairnError } from '../../core/errors.js';
+import { gateText } from '../../service/redaction-gate.js';
 import type { Memory } from '../../core/types.js';
 import type { StateOut } from './schemas.js';
 
@@ -14,9 +15,16 @@ export function ok(structured: Record<string, unknown>, text: string): CallToolR
 /** A failure as a tool result: "CODE: message". Never a stack (that goes to the log with CAIRN_DEBUG). */
 export function failure(err: unknown, log: Log, tool: string): CallToolResult {
   if (isCairnError(err)) return { isError: true, content: [{ type: 'text', text: `${err.code}: ${err.message}` }] };
-  const message = err instanceof Error ? err.message : String(err);
-  log(`cairn mcp: ${tool} failed: ${message}${process.env.CAIRN_DEBUG && err instanceof Error ? `\n${err.stack}` : ''}`);
+  // An unexpected error's message can quote the text it failed on: through the redaction gate.
+  const message = gateText(err instanceof Error ? err.message : String(err));
+  log(`cairn mcp: ${tool} failed: ${message}${process.env.CAIRN_DEBUG && err instanceof Error ? `\n${gateText(err.stack ?? '')}` : ''}`);
   return { isError: true, content: [{ type: 'text', text: `INTERNAL: ${tool} failed: ${message}` }] };
+}
+
+/** "\nRedacted before storing: …" when the gate replaced secrets, else ''. */
+export function redactedLine(counts: Readonly<Record<string, number>> | undefined): string {
+  const kinds = Object.entries(counts ?? {}).filter(([, n]) => n > 0);
+  return kinds.length ? `\nRedacted before storing: ${kinds.map(([k, n]) => `${k} ×${n}`).join(', ')}` : '';
 }
 
 /** A memory's public fields as a plain object (structured content is pure JSON). */

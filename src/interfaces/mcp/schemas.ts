@@ -86,6 +86,9 @@ const searchResultOut = z.looseObject({
   source: z.string(),
 });
 
+/** Secrets the redaction gate replaced before storing, per kind (present only when there were some). */
+const redactionsOut = z.record(z.string(), z.number()).optional();
+
 export const stateOut = z.looseObject({
   namespace: z.string(),
   objective: z.string().nullable(),
@@ -94,6 +97,7 @@ export const stateOut = z.looseObject({
   notes: z.string().nullable(),
   updatedAt: z.string().nullable(),
   warning: z.string().optional(),
+  redactions: redactionsOut,
 });
 
 export type StateOut = z.infer<typeof stateOut>;
@@ -106,7 +110,7 @@ function buildToolSchemas(maxTextChars: number) {
   return {
     memory_store: {
       input: z.strictObject(memoryFields(maxTextChars)),
-      output: z.looseObject({ memory: memoryOut, duplicate: z.boolean(), embedded: z.boolean(), warning: z.string().optional() }),
+      output: z.looseObject({ memory: memoryOut, duplicate: z.boolean(), embedded: z.boolean(), warning: z.string().optional(), redactions: redactionsOut }),
     },
     memory_search: {
       // Not strict: OpenClaw-only arguments are ignored, so its agents' calls work unchanged.
@@ -166,7 +170,7 @@ function buildToolSchemas(maxTextChars: number) {
     },
     memory_supersede: {
       input: z.strictObject({ id: idArg('The memory to replace (m_…)'), ...memoryFields(maxTextChars) }),
-      output: z.looseObject({ previous: memoryOut, current: memoryOut, warning: z.string().optional() }),
+      output: z.looseObject({ previous: memoryOut, current: memoryOut, warning: z.string().optional(), redactions: redactionsOut }),
     },
     memory_feedback: {
       input: z.strictObject({

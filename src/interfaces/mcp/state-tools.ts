@@ -4,7 +4,8 @@
 import { readFile } from 'node:fs/promises';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { isCairnError } from '../../core/errors.js';
-import { ok, stateText } from './results.js';
+import { gateText } from '../../service/redaction-gate.js';
+import { ok, redactedLine, stateText } from './results.js';
 import { toolSchemas } from './schemas.js';
 import type { ToolContext } from './server.js';
 
@@ -39,7 +40,7 @@ export function registerStateTools({ server, cairn, ns, maxTextChars, run }: Too
     (args) =>
       run('state_set', async () => {
         const state = await cairn.setState(args, ns);
-        return ok({ ...state }, `Saved. ${stateText(state)}${state.warning ? `\nWarning: ${state.warning}` : ''}`);
+        return ok({ ...state }, `Saved. ${stateText(state)}${redactedLine(state.redactions)}${state.warning ? `\nWarning: ${state.warning}` : ''}`);
       }),
   );
 
@@ -72,7 +73,8 @@ export function registerFileResources({ server, cairn, ns, track, log }: ToolCon
     const read = async (): Promise<ReadResourceResult> => {
       let text: string;
       try {
-        text = await readFile(pathOf(), 'utf8');
+        // MEMORY.md may be edited by hand: shown through the redaction gate, as every file read is.
+        text = gateText(await readFile(pathOf(), 'utf8'));
       } catch (err) {
         if (!isMissing(err)) {
           log(`cairn mcp: reading ${uri}: ${err instanceof Error ? err.message : String(err)}`);

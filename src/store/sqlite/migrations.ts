@@ -269,7 +269,22 @@ CREATE TABLE store_meta (
 );
 `;
 
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10];
+// Purge (the one way to delete, for secrets and legal removal): an audit entry per purge that says
+// what was removed and when — ids, kinds, counts, the rule — never the removed text. Written when a
+// purge starts and completed when it ends, so a purge cut short still shows that it began.
+const V11 = `
+CREATE TABLE purge_log (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  started_at TEXT NOT NULL,
+  finished_at TEXT,
+  namespace TEXT,
+  via TEXT NOT NULL,
+  rule TEXT NOT NULL,
+  result TEXT
+);
+`;
+
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

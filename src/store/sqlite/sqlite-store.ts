@@ -31,6 +31,10 @@ import * as judgments from './judgments.js';
 import * as hotState from './hot-state.js';
 import * as tokens from './tokens.js';
 import * as context from './context.js';
+import * as purgeLog from './purge-log.js';
+import { purgeRecords } from './purge-records.js';
+import { rewriteTexts } from './purge-text.js';
+import type { PurgeScope, TextRewrite } from '../purge.js';
 import { ensureNamespaceTx, namespaceIds, namespaceStats, renameNamespace } from './namespaces.js';
 
 const nowIso = (): string => new Date().toISOString();
@@ -294,5 +298,30 @@ export class SqliteStore implements Store {
   }
   hasApiTokens(options: { includeRevoked?: boolean } = {}) {
     return this.run(() => tokens.hasApiTokens(this.db, options.includeRevoked ?? false));
+  }
+
+  purgeRecords(scope: PurgeScope, ids: readonly string[], options: { dryRun?: boolean } = {}) {
+    return this.run(() => purgeRecords(this.db, scope, ids, options.dryRun ?? false, nowIso()));
+  }
+  rewriteTexts(scope: PurgeScope, rule: TextRewrite, options: { dryRun?: boolean } = {}) {
+    return this.run(() => rewriteTexts(this.db, scope, rule, options.dryRun ?? false, nowIso()));
+  }
+  dropCachedVectors(textHashes: readonly string[]) {
+    return this.run(() => purgeLog.dropCachedVectors(this.db, textHashes));
+  }
+  scrub() {
+    return this.run(() => purgeLog.scrub(this.db));
+  }
+  startPurge(entry: { namespace: string | null; via: string; rule: Record<string, unknown>; startedAt?: string }) {
+    return this.run(() => purgeLog.startPurge(this.db, entry, entry.startedAt ?? nowIso()));
+  }
+  finishPurge(id: number, result: Record<string, unknown>, options: { finishedAt?: string } = {}) {
+    return this.run(() => purgeLog.finishPurge(this.db, id, result, options.finishedAt ?? nowIso()));
+  }
+  listPurges(options: { limit?: number } = {}) {
+    return this.run(() => purgeLog.listPurges(this.db, options.limit ?? 100));
+  }
+  lastPurgeId() {
+    return this.run(() => purgeLog.lastPurgeId(this.db));
   }
 }

@@ -3,6 +3,7 @@ import { closeSync, createReadStream, createWriteStream, existsSync, openSync, r
 import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { CairnError, EXIT_CODES } from '../../../core/errors.js';
+import { redactionNote } from '../format.js';
 import { progressBar } from '../progress.js';
 import { THREADS, globals, print, printJson, withCairn } from '../run.js';
 import { formatStatus } from './status-format.js';
@@ -74,7 +75,8 @@ export function registerAdminCommands(program: Command): void {
         const report = await cairn.importJsonl(input, { namespace: opts.into });
         if (globals(cmd).json) printJson(report);
         else {
-          print(`Read ${report.lines} lines: ${report.imported} imported, ${report.existing} already present, ${report.merged} merged into equal memories, ${report.errors.length} bad`);
+          const note = redactionNote(report.redactions);
+          print(`Read ${report.lines} lines: ${report.imported} imported, ${report.existing} already present, ${report.merged} merged into equal memories, ${report.errors.length} bad${note ? `; ${note}` : ''}`);
           for (const e of report.errors.slice(0, 50)) process.stderr.write(`  line ${e.line}: ${e.message}\n`);
           if (report.errors.length > 50) process.stderr.write(`  … and ${report.errors.length - 50} more\n`);
           if (report.warning) process.stderr.write(`cairn: warning: ${report.warning}\n`);

@@ -10,6 +10,7 @@ import { CairnError, ERROR_CODES, isCairnError } from '../../../core/errors.js';
 import { resolveHome } from '../../../core/home.js';
 import { parseNamespace } from '../../../core/namespace.js';
 import type { HookOutcome } from '../../../integrations/claude-code/hook.js';
+import { gateText } from '../../../service/redaction-gate.js';
 import { globals, intOption, print, printJson } from '../run.js';
 
 const AGENTS = ['claude-code'] as const;
@@ -140,7 +141,8 @@ async function handleHook(agent: string, opts: HookCliOptions, cmd: Command): Pr
   let event = 'hook';
   const fail = (err: unknown) => {
     const message = isCairnError(err) ? err.message : `internal error: ${err instanceof Error ? err.message : String(err)}`;
-    const line = `cairn: ${event}: ${message}`.replace(/[\r\n]+/g, ' ').slice(0, 1000);
+    // Through the redaction gate before it is cut: the message may quote the transcript.
+    const line = gateText(`cairn: ${event}: ${message}`).replace(/[\r\n]+/g, ' ').slice(0, 1000);
     process.stderr.write(line + '\n');
     logHookError(g.home, line);
   };

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { readAtMost } from '../../../core/bounded-input.js';
 import { CairnError, ERROR_CODES } from '../../../core/errors.js';
 import { CATEGORIES } from '../../../core/types.js';
-import { formatMemory } from '../format.js';
+import { formatMemory, redactionNote } from '../format.js';
 import { THREADS, globals, intOption, listOption, print, printJson, withCairn } from '../run.js';
 
 export function registerMemoryCommands(program: Command): void {
@@ -29,7 +29,8 @@ export function registerMemoryCommands(program: Command): void {
           provenance: [{ source: 'cli' }],
         });
         if (globals(cmd).json) return printJson(res);
-        print(`${res.duplicate ? 'Already known (mentions now ' + res.memory.mentions + ')' : 'Stored'}: ${res.memory.id}`);
+        const note = redactionNote(res.redactions);
+        print(`${res.duplicate ? 'Already known (mentions now ' + res.memory.mentions + ')' : 'Stored'}: ${res.memory.id}${note ? ` (${note})` : ''}`);
         if (res.warning) process.stderr.write(`cairn: warning: ${res.warning}\n`);
       }, { embedThreads: THREADS.query });
     });
@@ -70,7 +71,10 @@ export function registerMemoryCommands(program: Command): void {
       await withCairn(cmd, async (cairn) => {
         const res = await cairn.supersede(id, { text: words.join(' '), provenance: [{ source: 'cli' }] });
         if (globals(cmd).json) printJson(res);
-        else print(`Superseded ${res.previous.id} with ${res.current.id}`);
+        else {
+          const note = redactionNote(res.redactions);
+          print(`Superseded ${res.previous.id} with ${res.current.id}${note ? ` (${note})` : ''}`);
+        }
       });
     });
 

@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { CairnError } from '../../../core/errors.js';
 import type { HotState, HotStatePatch } from '../../../service/hot-state.js';
+import { redactionNote } from '../format.js';
 import { globals, print, printJson, withCairn } from '../run.js';
 
 /** Repeatable option that keeps each value whole (blockers and actions may contain commas). */
@@ -63,7 +64,8 @@ export function registerStateCommands(program: Command): void {
         if (s.warning) process.stderr.write(`cairn: warning: ${s.warning}\n`);
         if (globals(cmd).json) return printJson({ ...s, file: cairn.stateFilePath() });
         print(formatState(s));
-        print(`Saved; ${s.warning ? 'the file was not updated' : `written to ${cairn.stateFilePath()}`}`);
+        const note = redactionNote(s.redactions);
+        print(`Saved; ${s.warning ? 'the file was not updated' : `written to ${cairn.stateFilePath()}`}${note ? ` (${note})` : ''}`);
       });
     });
 }
