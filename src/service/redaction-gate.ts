@@ -5,7 +5,7 @@
 // Cairn did not redact itself (a user's Markdown note, MEMORY.md), to search and context queries
 // (they may go to a chat model or an embedding API) and to log lines. It sits below the
 // interfaces, so the CLI, MCP, HTTP and library all pass it.
-import { redact } from '../capture/redact.js';
+import { redact, type RedactionResult } from '../capture/redact.js';
 import type { NewMemory, NewTurn } from '../core/types.js';
 import type { FeedbackRecord, JudgmentInput, ReplaceDocumentInput, Store } from '../store/store.js';
 
@@ -20,10 +20,32 @@ export function totalRedactions(counts: Readonly<RedactionCounts>): number {
   return Object.values(counts).reduce((a, b) => a + b, 0);
 }
 
+/**
+ * Short strings recur (roles, sources, session ids, a judge's reasons) and a scan costs tens of
+ * microseconds whatever the length, so texts found clean are remembered: redact is pure, the same
+ * text always gives the same answer. A text that held a secret is never kept (it is scanned again).
+ * Bounded; cleared whole when full.
+ */
+const MEMO_MAX_CHARS = 200;
+const MEMO_MAX_ENTRIES = 2048;
+const memo = new Map<string, RedactionResult>();
+
+function redactMemo(text: string): RedactionResult {
+  if (text.length > MEMO_MAX_CHARS) return redact(text);
+  const known = memo.get(text);
+  if (known !== undefined) return known;
+  const result = redact(text);
+  if (result.text === text) {
+    if (memo.size >= MEMO_MAX_ENTRIES) memo.clear();
+    memo.set(text, result);
+  }
+  return result;
+}
+
 /** A text through the gate: each secret becomes `[REDACTED:<kind>]`, counted into `counts`. */
 export function gateText(text: string, counts?: RedactionCounts): string {
   if (text.length === 0) return text;
-  const result = redact(text);
+  const result = redactMemo(text);
   if (counts) addRedactionCounts(counts, result.counts);
   return result.text;
 }
@@ -83,12 +105,18 @@ function gateNewTurn(turn: NewTurn, counts: RedactionCounts): NewTurn {
   };
 }
 
+/**
+ * A judgment's own words (reason, restatement, the memory's text and tags) pass the gate. The
+ * memory's provenance is the judged turn's (its ids, time, source), read from a stored row that
+ * passed the gate already: scanning it again for every judged turn cost a fifth of judging time.
+ */
 function gateJudgment(item: JudgmentInput, counts: RedactionCounts): JudgmentInput {
+  const memory = item.memory;
   return {
     ...item,
     reason: gateText(item.reason, counts),
     statement: item.statement === null ? null : gateText(item.statement, counts),
-    ...(item.memory ? { memory: gateNewMemory(item.memory, counts) } : {}),
+    ...(memory ? { memory: { ...gateNewMemory({ ...memory, provenance: undefined }, counts), provenance: memory.provenance } } : {}),
   };
 }
 
