@@ -67,6 +67,33 @@ export function redactWithLayers(text: string, layers: RedactionLayers): Redacti
   return { text: current, counts };
 }
 
+/**
+ * Characters after a cut that redaction still reads, so a secret crossing the cut is recognised
+ * whole. A private key block is the longest secret (an RSA-8192 PEM is ~6.5 KB); a longer one
+ * without its END is still redacted through its base64 body.
+ */
+export const CUT_CONTEXT = 16 * 1024;
+
+/**
+ * Redacts what a cut at `keep` characters keeps: the head of `text`, judged with CUT_CONTEXT
+ * characters after it, so a secret that crosses the cut is redacted whole (the head then ends
+ * after its marker) instead of leaving its prefix behind. Costs O(keep + CUT_CONTEXT), whatever
+ * the length of `text`. The result may be a little longer than `keep` (a marker, a secret that
+ * crossed the cut); callers cut it again at a marker boundary.
+ */
+export function redactHead(text: string, keep: number): RedactionResult {
+  if (text.length <= keep + CUT_CONTEXT) return redact(text);
+  const window = text.slice(0, keep + CUT_CONTEXT);
+  const spans = findSpans(window, { library: true });
+  let cut = keep;
+  for (const s of spans) if (s.start < cut && s.end > cut) cut = s.end;
+  const counts: Record<string, number> = {};
+  const head = applySpans(window.slice(0, cut), spans.filter((s) => s.start < cut), counts);
+  const rest = redact(head); // later passes, as redact() makes them
+  for (const [kind, n] of Object.entries(rest.counts)) counts[kind] = (counts[kind] ?? 0) + n;
+  return { text: rest.text, counts };
+}
+
 function findSpans(text: string, layers: RedactionLayers): Span[] {
   if (text.length === 0) return [];
   const view = visibleView(text);
