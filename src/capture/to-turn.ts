@@ -30,6 +30,7 @@ export function addCounts(into: Record<string, number>, counts: Readonly<Record<
 export function draftToTurn(draft: TurnDraft, target: TurnTarget, redactions: Record<string, number>): NewTurn {
   const { text, counts } = redact(draft.text);
   const metaCounts: Record<string, number> = { ...counts };
+  addCounts(metaCounts, draft.redactions ?? {});
   const meta: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(draft.meta)) {
     if (typeof value !== 'string') meta[key] = value;

@@ -28,6 +28,11 @@ export interface TurnDraft {
   kind: DraftKind;
   /** Small, JSON-serialisable facts kept for provenance (cwd, model, tool name, …). */
   meta: Record<string, unknown>;
+  /**
+   * Secrets already replaced while the text was cut to size (per kind): a cut redacts first, so
+   * the turn's own redaction sees only their markers and would not count them.
+   */
+  redactions?: Record<string, number>;
 }
 
 /** A line that could not be read as-is. The reason says what was wrong and what was done. */

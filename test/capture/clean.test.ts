@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  MAX_TURN_CHARS, cleanText, cutAt, excerpt, isProtocolNoise, normalizeWhitespace, removeTagged, sanitizeChars,
+  MAX_TURN_CHARS, clip, cleanText, cutAt, cutOutsideMarkers, excerpt, isProtocolNoise, normalizeWhitespace, removeTagged, sanitizeChars,
   stripProtocolTokens, toolCallSummary, toolResultLine,
 } from '../../src/capture/clean.js';
 
@@ -61,6 +61,18 @@ describe('cleanText', () => {
     assert.equal(cutAt('ab😀', 3), 'ab');
     assert.equal(cutAt('ab😀', 4), 'ab😀');
     assert.equal(cutAt('abc', 10), 'abc');
+  });
+});
+
+describe('cutting redacted text (issue 30 item 4)', () => {
+  it('never leaves part of a marker, and redacts before it cuts', () => {
+    assert.equal(cutOutsideMarkers('ab [REDACTED:jwt] cd', 8), 'ab ');
+    assert.equal(cutOutsideMarkers('ab [REDACTED:jwt] cd', 17), 'ab [REDACTED:jwt]');
+    assert.equal(cutOutsideMarkers('ab [x] cd', 5), 'ab [x');
+    const tally: Record<string, number> = {};
+    const key = 'ghp_' + 'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5';
+    assert.equal(clip(`echo ${key} done`, 12, tally), 'echo ');
+    assert.deepEqual(tally, { 'github-token': 1 });
   });
 });
 

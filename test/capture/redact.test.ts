@@ -4,6 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { REDACTION_KINDS, redact, redactionMarker, type RedactionKind } from '../../src/capture/redact.js';
+import { passwordCases, providerCases } from './fixtures/credential-shapes.js';
 import { Gen, credentialCases, jwt, lookAlikes, pem, seeded } from './fixtures/redaction-corpus.js';
 import { credentialWordSalad, hostileInputs, transcriptWithSecrets } from './fixtures/redaction-hostile.js';
 import { HANG_GUARD_MS } from '../helpers/cli.js';
@@ -16,9 +17,9 @@ function occurrences(haystack: string, needle: string): number {
 }
 
 describe('redact: credential corpus', () => {
-  it('has at least 50 shapes and covers every kind', () => {
+  it('has at least 50 shapes and, with the issue 30 corpus, covers every kind', () => {
     assert.ok(CASES.length >= 50, `only ${CASES.length} cases`);
-    const covered = new Set(CASES.map((c) => c.kind));
+    const covered = new Set([...CASES, ...providerCases(), ...passwordCases()].map((c) => c.kind));
     for (const kind of REDACTION_KINDS) assert.ok(covered.has(kind), `no corpus case for ${kind}`);
   });
 

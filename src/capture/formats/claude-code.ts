@@ -2,10 +2,10 @@
 // turns. Claude Code writes one assistant response as several lines sharing `message.id` (one per
 // content block), sometimes with tool results in between; this parser merges them back into one
 // turn and keeps everything in line order.
-import { EXCERPT_CHARS, MAX_TURN_CHARS, cleanText, toolCallSummary, toolResultLine } from '../clean.js';
+import { EXCERPT_CHARS, MAX_TURN_CHARS, cleanText, toolCallSummary, toolResultLine, type Tally } from '../clean.js';
 import type { DraftKind, DraftRole, TurnDraft } from '../turn-draft.js';
 import { userText } from './claude-code-text.js';
-import { Collector, Timestamps, compact, contentText, isRecord, joinPieces, preview, readRecord, str, type JsonRecord, type ParserOptions, type TranscriptParser, fallbackMessageId } from './common.js';
+import { Collector, Timestamps, addTally, compact, contentText, isRecord, joinPieces, preview, readRecord, str, withRedactions, type JsonRecord, type ParserOptions, type TranscriptParser, fallbackMessageId } from './common.js';
 
 /** Line types that carry no conversation: dropped and counted as skipped (as are `system` lines). */
 export const CLAUDE_CODE_NOISE_TYPES = ['progress', 'file-history-snapshot', 'queue-operation', 'attachment', 'summary'] as const;
@@ -21,6 +21,8 @@ interface Pending {
   model: string | undefined;
   uuids: Set<string>;
   pieces: Array<{ text: string; tool: boolean }>;
+  /** Redactions made while its tool summaries and text were cut. */
+  tally: Tally;
 }
 
 /**
@@ -87,12 +89,12 @@ export function createClaudeCodeParser(options: ParserOptions = {}): TranscriptP
     if (!pending) return;
     const p = pending;
     pending = null;
-    const text = cleanText(joinPieces(p.pieces), { maxChars });
+    const text = cleanText(joinPieces(p.pieces), { maxChars, tally: p.tally });
     if (text === '') out.skip();
     else {
       const kind = p.pieces.every((x) => x.tool || x.text.trim() === '') ? 'tool' : 'message';
       const meta = compact({ ...p.turn.meta, model: p.model, parts: p.uuids.size > 1 ? p.uuids.size : undefined });
-      out.emit({ ...p.turn, text, kind, meta });
+      out.emit(withRedactions({ ...p.turn, text, kind, meta }, p.tally));
     }
     for (const turn of held) out.emit(turn);
     held = [];
@@ -107,13 +109,14 @@ export function createClaudeCodeParser(options: ParserOptions = {}): TranscriptP
     const msg = rec.message;
     if (!isRecord(msg)) return out.issue(lineNo, 'assistant line without a message object');
     const pieces: Pending['pieces'] = [];
+    const tally: Tally = {};
     if (typeof msg.content === 'string') pieces.push({ text: msg.content, tool: false });
     else if (Array.isArray(msg.content)) {
       for (const block of msg.content) {
         if (!isRecord(block)) continue;
         if (block.type === 'text' && typeof block.text === 'string') pieces.push({ text: block.text, tool: false });
         else if (block.type === 'tool_use' || block.type === 'server_tool_use') {
-          pieces.push({ text: toolCallSummary(block.name, block.input), tool: true });
+          pieces.push({ text: toolCallSummary(block.name, block.input, tally), tool: true });
           const id = str(block.id);
           const name = str(block.name);
           if (id && name) toolNames.set(id, name);
@@ -129,6 +132,7 @@ export function createClaudeCodeParser(options: ParserOptions = {}): TranscriptP
       if (pending.uuids.has(uuid)) return out.skip(); // the same part written twice
       pending.uuids.add(uuid);
       pending.pieces.push(...pieces);
+      addTally(pending.tally, tally);
       return;
     }
     close();
@@ -136,7 +140,7 @@ export function createClaudeCodeParser(options: ParserOptions = {}): TranscriptP
     const base = lineTurn(rec, lineNo);
     const turnId = messageId && closed.has(messageId) ? `${messageId}#${uuid}` : messageId ?? base.messageId;
     const turn = derive(base, 'assistant', 'message', '', {}, turnId);
-    pending = { baseId: messageId ?? turn.messageId, turn, model: str(msg.model), uuids: new Set([uuid]), pieces };
+    pending = { baseId: messageId ?? turn.messageId, turn, model: str(msg.model), uuids: new Set([uuid]), pieces, tally };
     if (!messageId) close(); // nothing to merge with
   }
 
@@ -147,14 +151,17 @@ export function createClaudeCodeParser(options: ParserOptions = {}): TranscriptP
     if (rec.isCompactSummary === true) {
       const raw = contentText(msg.content);
       if (raw === null) return out.issue(lineNo, `compact summary content is ${preview(msg.content)}, not text`);
-      const text = cleanText(raw, { maxChars });
+      const tally: Tally = {};
+      const text = cleanText(raw, { maxChars, tally });
       if (text === '') return out.skip();
       close();
-      return place(derive(lineTurn(rec, lineNo), 'summary', 'compaction', text));
+      return place(withRedactions(derive(lineTurn(rec, lineNo), 'summary', 'compaction', text), tally));
     }
     const texts: string[] = [];
     const results: string[] = [];
     const toolUseIds: string[] = [];
+    const toolTally: Tally = {};
+    const textTally: Tally = {};
     let isError = false;
     if (typeof msg.content === 'string') texts.push(msg.content);
     else if (Array.isArray(msg.content)) {
@@ -167,23 +174,24 @@ export function createClaudeCodeParser(options: ParserOptions = {}): TranscriptP
           const body = block.content === undefined || block.content === null ? '' : contentText(block.content);
           if (body === null) out.issue(lineNo, `tool_result content is ${preview(block.content)}, not text`);
           const plain = (body ?? '').replace(/<\/?tool_use_error>/g, '');
-          const line = toolResultLine((id && toolNames.get(id)) ?? null, plain, block.is_error === true, excerptChars);
+          const line = toolResultLine((id && toolNames.get(id)) ?? null, plain, block.is_error === true, excerptChars, toolTally);
           if (id) toolUseIds.push(id);
           isError ||= block.is_error === true;
           if (line) results.push(line);
         }
       }
     } else return out.issue(lineNo, `user content is ${preview(msg.content)}, not text`);
-    const text = texts.length > 0 ? cleanText(texts.join('\n\n'), { maxChars, transform: userText }) : '';
+    const text = texts.length > 0 ? cleanText(texts.join('\n\n'), { maxChars, transform: userText, tally: textTally }) : '';
     if (results.length === 0 && text === '') return out.skip(); // noise, empty results, unknown blocks
     const base = lineTurn(rec, lineNo);
     if (results.length > 0) {
       const toolId = text === '' ? base.messageId : `${base.messageId}#tool`;
-      place(derive(base, 'tool', 'tool', cleanText(results.join('\n'), { maxChars }), { toolUseIds, isError }, toolId));
+      const toolText = cleanText(results.join('\n'), { maxChars, tally: toolTally });
+      place(withRedactions(derive(base, 'tool', 'tool', toolText, { toolUseIds, isError }, toolId), toolTally));
     }
     if (text !== '') {
       close(); // a real user message ends the assistant response
-      place(derive(base, 'user', 'message', text));
+      place(withRedactions(derive(base, 'user', 'message', text), textTally));
     }
   }
 

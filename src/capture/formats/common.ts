@@ -2,6 +2,8 @@
 // record (reporting, never throwing), resolving timestamps with a fallback, collecting results,
 // and flattening string-or-blocks message content.
 import { createHash } from 'node:crypto';
+import { clip, cutOutsideMarkers, type Tally } from '../clean.js';
+import { redact } from '../redact.js';
 import type { ParseIssue, ParseResult, TurnDraft } from '../turn-draft.js';
 
 /** Options every parser accepts. */
@@ -62,7 +64,9 @@ export class Collector {
   }
 
   issue(line: number, reason: string): void {
-    this.issues.push({ line, reason: reason.length > 160 ? `${reason.slice(0, 159)}…` : reason });
+    // Reasons quote the values they complain about: redacted before they are cut, like turns.
+    const redacted = redact(reason).text;
+    this.issues.push({ line, reason: redacted.length > 160 ? `${cutOutsideMarkers(redacted, 159)}…` : redacted });
   }
 
   skip(count = 1): void {
@@ -90,7 +94,9 @@ export function readRecord(line: string, lineNo: number, out: Collector): JsonRe
     value = JSON.parse(text);
   } catch (err) {
     // Reported, not swallowed: the line is skipped and the rest of the transcript still read.
-    out.issue(lineNo, `invalid JSON: ${(err as Error).message}`);
+    // V8 quotes a cut piece of the line (`"sk-proj-ab"... is not valid JSON`): a cut we cannot
+    // redact, so the quote is left out.
+    out.issue(lineNo, `invalid JSON: ${(err as Error).message.replace(/"(?:[^"\\]|\\.)*"(?:\.\.\.)?/g, '…')}`);
     return null;
   }
   if (!isRecord(value)) {
@@ -154,7 +160,7 @@ export class Timestamps {
 
 /** A short printable form of a bad value, for issue reasons. */
 export function preview(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.slice(0, 40));
+  if (typeof value === 'string') return JSON.stringify(clip(value, 40));
   if (value === null) return 'null';
   if (typeof value === 'object') return Array.isArray(value) ? 'array' : 'object';
   return String(value).slice(0, 40);
@@ -228,4 +234,14 @@ function cappedJson(value: unknown, depth: number): string {
   if (Array.isArray(value)) return `[${value.map((v) => cappedJson(v, depth - 1)).join(',')}]`;
   if (isRecord(value)) return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${cappedJson(v, depth - 1)}`).join(',')}}`;
   return JSON.stringify(value) ?? 'null';
+}
+
+/** `draft` with the redactions its cuts made (see TurnDraft.redactions), when there were any. */
+export function withRedactions(draft: TurnDraft, tally: Tally): TurnDraft {
+  return Object.keys(tally).length === 0 ? draft : { ...draft, redactions: { ...tally } };
+}
+
+/** Adds `from` into `into`, per kind. */
+export function addTally(into: Tally, from: Tally): void {
+  for (const [kind, n] of Object.entries(from)) into[kind] = (into[kind] ?? 0) + n;
 }

@@ -1,9 +1,9 @@
 // Reads generic JSONL chat, one `{role, content, timestamp?, id?, session?, speaker?}` message per
 // line: the simplest way for any agent loop, or benchmark data, to feed Cairn. Every line is one
 // turn, so nothing is held back.
-import { MAX_TURN_CHARS, cleanText, stripProtocolTokens } from '../clean.js';
+import { MAX_TURN_CHARS, clip, cleanText, stripProtocolTokens, type Tally } from '../clean.js';
 import type { DraftRole } from '../turn-draft.js';
-import { Collector, Timestamps, contentText, preview, readRecord, scalar, type JsonRecord, type ParserOptions, type TranscriptParser, fallbackMessageId } from './common.js';
+import { Collector, Timestamps, contentText, preview, readRecord, scalar, withRedactions, type JsonRecord, type ParserOptions, type TranscriptParser, fallbackMessageId } from './common.js';
 
 const ROLES: Readonly<Record<string, DraftRole>> = { user: 'user', assistant: 'assistant', system: 'system', tool: 'tool' };
 const KNOWN_FIELDS = new Set(['role', 'content', 'timestamp', 'id', 'session', 'speaker']);
@@ -32,8 +32,12 @@ export function createGenericJsonlParser(options: ParserOptions = {}): Transcrip
   function field(rec: JsonRecord, key: 'id' | 'session' | 'speaker', lineNo: number): string | undefined {
     const value = rec[key];
     if (value === undefined || value === null || value === '') return undefined;
-    // Ids are kept whole here (capture folds a long one into a distinct stored id); a speaker is a name.
-    if (typeof value === 'string') return value.trim() === '' ? undefined : key === 'speaker' ? value.trim().slice(0, 200) : value.trim();
+    if (typeof value === 'string') {
+      if (value.trim() === '') return undefined;
+      // Ids are kept whole here (capture folds a long one into a distinct stored id); the speaker is
+      // text a person wrote: redacted before its cut, like the turn's text.
+      return key === 'speaker' ? clip(value.trim(), 200) : value.trim();
+    }
     if (typeof value === 'number' && Number.isFinite(value) && key === 'id') return String(value);
     out.issue(lineNo, `${key} is ${preview(value)}; ignored`);
     return undefined;
@@ -47,7 +51,8 @@ export function createGenericJsonlParser(options: ParserOptions = {}): Transcrip
     if (!role) return out.issue(lineNo, `unknown role ${preview(rec.role)}`);
     const raw = contentText(rec.content);
     if (raw === null) return out.issue(lineNo, rec.content === undefined ? 'missing content' : `content is ${preview(rec.content)}, not text`);
-    const cleaned = cleanText(raw, { maxChars });
+    const tally: Tally = {};
+    const cleaned = cleanText(raw, { maxChars, tally });
     const text = role === 'assistant' ? stripProtocolTokens(cleaned) : cleaned;
     if (text === '') return out.skip();
     const extra: Record<string, unknown> = {};
@@ -56,7 +61,7 @@ export function createGenericJsonlParser(options: ParserOptions = {}): Transcrip
       const kept = scalar(value);
       if (kept !== undefined) extra[key] = kept;
     }
-    out.emit({
+    out.emit(withRedactions({
       sessionId: field(rec, 'session', lineNo) ?? options.sessionId ?? DEFAULT_SESSION,
       messageId: field(rec, 'id', lineNo) ?? fallbackMessageId(lineNo, rec),
       role,
@@ -66,7 +71,7 @@ export function createGenericJsonlParser(options: ParserOptions = {}): Transcrip
       line: lineNo,
       kind: role === 'tool' ? 'tool' : 'message',
       meta: extra,
-    });
+    }, tally));
   }
 
   return { push, flush(): void {}, take: () => out.take(), pendingFrom: () => null };

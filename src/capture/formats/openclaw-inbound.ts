@@ -2,6 +2,7 @@
 // and "untrusted metadata" blocks (conversation info, sender, chat history, newer ones marked
 // ⟦openclaw:ctx⟧). Memory wants the words and the sender's name, not the envelope; this file
 // unwraps it and recognises heartbeat and cron prompts, which carry no memory.
+import { clip } from '../clean.js';
 import { isRecord, type JsonRecord } from './common.js';
 
 export const CTX_MARKER = '⟦openclaw:ctx⟧';
@@ -81,7 +82,7 @@ function senderOf(blocks: Array<{ label: string; json: string }>): Omit<Inbound,
     if (!isConversation && !isSender) continue;
     const parsed = parseObject(block.json);
     if (!parsed) {
-      problem = `unreadable JSON in "${block.label.slice(0, 40)}" block`;
+      problem = `unreadable JSON in "${clip(block.label, 40)}" block`;
       continue;
     }
     if (isConversation) conversation ??= parsed;
@@ -110,7 +111,7 @@ function text(value: unknown): string | null {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value !== 'string') return null;
   const t = value.trim();
-  return t === '' ? null : t.slice(0, 120);
+  return t === '' ? null : clip(t, 120); // redacted before the cut, as every capped text is
 }
 
 /**

@@ -3,10 +3,10 @@
 // ever held back; the only state is the header's session id and cwd and whether a heartbeat or
 // cron run is in progress.
 import {
-  EXCERPT_CHARS, MAX_TURN_CHARS, cleanText, removeTagged, stripProtocolTokens, toolCallSummary, toolResultLine,
+  EXCERPT_CHARS, MAX_TURN_CHARS, cleanText, removeTagged, stripProtocolTokens, toolCallSummary, toolResultLine, type Tally,
 } from '../clean.js';
 import type { DraftKind, DraftRole } from '../turn-draft.js';
-import { Collector, Timestamps, compact, contentText, isRecord, joinPieces, preview, readRecord, scalar, str, type JsonRecord, type ParserOptions, type TranscriptParser, fallbackMessageId } from './common.js';
+import { Collector, Timestamps, compact, contentText, isRecord, joinPieces, preview, readRecord, scalar, str, withRedactions, type JsonRecord, type ParserOptions, type TranscriptParser, fallbackMessageId } from './common.js';
 import { stripInbound, stripReplyTags, triggerOf, type Inbound } from './openclaw-inbound.js';
 
 /** Record types that are not conversation: dropped and counted as skipped. */
@@ -39,7 +39,7 @@ export function createOpenClawParser(options: ParserOptions = {}): TranscriptPar
   let noSessionReported = false;
   let trigger: 'heartbeat' | 'cron' | null = null;
 
-  function emit(rec: JsonRecord, lineNo: number, role: DraftRole, kind: DraftKind, text: string, speaker: string | null, meta: Record<string, unknown>, time: unknown[]): void {
+  function emit(rec: JsonRecord, lineNo: number, role: DraftRole, kind: DraftKind, text: string, speaker: string | null, meta: Record<string, unknown>, time: unknown[], tally: Tally = {}): void {
     let session = sessionId;
     if (!session) {
       if (!noSessionReported) out.issue(lineNo, 'no session header and no session id given; used "unknown"');
@@ -52,7 +52,7 @@ export function createOpenClawParser(options: ParserOptions = {}): TranscriptPar
       messageId = fallbackMessageId(lineNo, rec);
     }
     const timestamp = times.resolve(time, lineNo, out);
-    out.emit({ sessionId: session, messageId, role, speaker, text, timestamp, line: lineNo, kind, meta: compact({ parentId: str(rec.parentId), cwd, ...meta }) });
+    out.emit(withRedactions({ sessionId: session, messageId, role, speaker, text, timestamp, line: lineNo, kind, meta: compact({ parentId: str(rec.parentId), cwd, ...meta }) }, tally));
   }
 
   function header(rec: JsonRecord, lineNo: number): void {
@@ -67,7 +67,8 @@ export function createOpenClawParser(options: ParserOptions = {}): TranscriptPar
     const raw = contentText(msg.content);
     if (raw === null) return out.issue(lineNo, `user content is ${preview(msg.content)}, not text`);
     const seen: { inbound?: Inbound } = {};
-    const text = cleanText(raw, { maxChars, transform: (t) => (seen.inbound = stripInbound(t)).text });
+    const tally: Tally = {};
+    const text = cleanText(raw, { maxChars, transform: (t) => (seen.inbound = stripInbound(t)).text, tally });
     if (seen.inbound?.problem) out.issue(lineNo, seen.inbound.problem);
     const started = triggerOf(text);
     if (started || text === '') {
@@ -75,38 +76,41 @@ export function createOpenClawParser(options: ParserOptions = {}): TranscriptPar
       return out.skip();
     }
     trigger = null;
-    emit(rec, lineNo, 'user', 'message', text, seen.inbound?.sender ?? null, { senderId: seen.inbound?.senderId }, [rec.timestamp, msg.timestamp]);
+    emit(rec, lineNo, 'user', 'message', text, seen.inbound?.sender ?? null, { senderId: seen.inbound?.senderId }, [rec.timestamp, msg.timestamp], tally);
   }
 
   function assistant(rec: JsonRecord, msg: JsonRecord, lineNo: number): void {
     const pieces: Array<{ text: string; tool: boolean }> = [];
+    const tally: Tally = {};
     if (typeof msg.content === 'string') pieces.push({ text: msg.content, tool: false });
     else if (Array.isArray(msg.content)) {
       for (const block of msg.content) {
         if (!isRecord(block)) continue;
         if (block.type === 'text' && typeof block.text === 'string') pieces.push({ text: block.text, tool: false });
-        else if (block.type === 'toolCall') pieces.push({ text: toolCallSummary(block.name, block.arguments), tool: true });
+        else if (block.type === 'toolCall') pieces.push({ text: toolCallSummary(block.name, block.arguments, tally), tool: true });
       }
     } else if (msg.content !== undefined) return out.issue(lineNo, `assistant content is ${preview(msg.content)}, not text`);
     const cleaned = cleanText(joinPieces(pieces), {
       maxChars,
       transform: (t) => stripReplyTags(removeTagged(t, '<think>', '</think>')),
+      tally,
     });
     const text = stripProtocolTokens(cleaned);
     if (text === '') return out.skip();
     const kind = pieces.every((p) => p.tool || p.text.trim() === '') ? 'tool' : 'message';
     const meta = { model: str(msg.model), provider: str(msg.provider), stopReason: str(msg.stopReason), trigger: trigger ?? undefined };
-    emit(rec, lineNo, 'assistant', kind, text, null, meta, [rec.timestamp, msg.timestamp]);
+    emit(rec, lineNo, 'assistant', kind, text, null, meta, [rec.timestamp, msg.timestamp], tally);
   }
 
   function toolResult(rec: JsonRecord, msg: JsonRecord, lineNo: number): void {
     const raw = msg.content === undefined ? '' : contentText(msg.content);
     if (raw === null) return out.issue(lineNo, `tool result content is ${preview(msg.content)}, not text`);
     const name = str(msg.toolName) ?? null;
-    const line = toolResultLine(name, raw, msg.isError === true, excerptChars);
+    const tally: Tally = {};
+    const line = toolResultLine(name, raw, msg.isError === true, excerptChars, tally);
     if (line === null) return out.skip();
     const meta = { toolName: name, toolCallId: str(msg.toolCallId), isError: typeof msg.isError === 'boolean' ? msg.isError : undefined, trigger: trigger ?? undefined };
-    emit(rec, lineNo, 'tool', 'tool', cleanText(line, { maxChars }), null, meta, [rec.timestamp, msg.timestamp]);
+    emit(rec, lineNo, 'tool', 'tool', cleanText(line, { maxChars, tally }), null, meta, [rec.timestamp, msg.timestamp], tally);
   }
 
   function message(rec: JsonRecord, lineNo: number): void {
@@ -121,21 +125,23 @@ export function createOpenClawParser(options: ParserOptions = {}): TranscriptPar
 
   function summary(rec: JsonRecord, lineNo: number, of: 'compaction' | 'branch'): void {
     if (typeof rec.summary !== 'string') return out.issue(lineNo, `${rec.type as string} without summary text`);
-    const text = cleanText(rec.summary, { maxChars });
+    const tally: Tally = {};
+    const text = cleanText(rec.summary, { maxChars, tally });
     if (text === '') return out.skip();
     const meta = of === 'compaction'
       ? { summaryOf: of, firstKeptEntryId: str(rec.firstKeptEntryId), tokensBefore: scalar(rec.tokensBefore) }
       : { summaryOf: of, fromId: str(rec.fromId) };
-    emit(rec, lineNo, 'summary', 'compaction', text, null, meta, [rec.timestamp]);
+    emit(rec, lineNo, 'summary', 'compaction', text, null, meta, [rec.timestamp], tally);
   }
 
   function customMessage(rec: JsonRecord, lineNo: number): void {
     if (rec.display !== true) return out.skip();
     const raw = contentText(rec.content);
     if (raw === null) return out.issue(lineNo, `custom_message content is ${preview(rec.content)}, not text`);
-    const text = cleanText(raw, { maxChars });
+    const tally: Tally = {};
+    const text = cleanText(raw, { maxChars, tally });
     if (text === '') return out.skip();
-    emit(rec, lineNo, 'system', 'message', text, null, { customType: scalar(rec.customType) }, [rec.timestamp]);
+    emit(rec, lineNo, 'system', 'message', text, null, { customType: scalar(rec.customType) }, [rec.timestamp], tally);
   }
 
   return {

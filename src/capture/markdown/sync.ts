@@ -101,7 +101,11 @@ export async function syncMarkdown(store: Store, options: SyncMarkdownOptions): 
       report.unchanged++; // skip chunking and redaction; the store would say the same
       continue;
     }
-    const chunks = redactChunks(chunkMarkdown(decoder.decode(read.bytes), { maxChars: options.maxChars }), report.redactions);
+    // The whole file is redacted before it is cut into chunks: a chunk boundary inside a key, or
+    // between "password:" and its value, would leave pieces no pattern recognises (issue 30 item 4).
+    const whole = redact(decoder.decode(read.bytes));
+    for (const [kind, n] of Object.entries(whole.counts)) report.redactions[kind] = (report.redactions[kind] ?? 0) + n;
+    const chunks = redactChunks(chunkMarkdown(whole.text, { maxChars: options.maxChars }), report.redactions);
     const result = await store.replaceDocument({ namespace, sourceId, path, fileHash, time: read.mtime, chunks });
     if (result.unchanged) report.unchanged++;
     else report.changed++;

@@ -1,177 +1,6 @@
-// What a credential looks like, kept apart from the scanner in redact.ts: the stable redaction
-// kinds, the provider token shapes, and the value tests that tell a secret from a look-alike
-// (placeholder, env lookup, hash, identifier, path). Adding a provider is one rule here.
-//
-// Every pattern starts with a literal or a negative look-behind, so in a long run of token
-// characters only one start position can match: no pattern backtracks more than linearly.
-
-/**
- * Redaction kinds. Stable strings: they are written into `[REDACTED:<kind>]` markers and counted
- * in `cairn status`. Listed in priority order: when two detectors claim the same start, the
- * earlier kind names the marker. One example shape each:
- *
- * - `private-key`: `-----BEGIN (RSA|EC|DSA|OPENSSH|ENCRYPTED|PGP …) PRIVATE KEY( BLOCK)?-----`
- *   through the matching `-----END …-----` (multi-line or `\n`-escaped); a block with no END is
- *   redacted through its base64 body.
- * - `jwt`: `eyJ<header>.<payload>.<signature>` (three base64url parts, header starting `eyJ`).
- * - `anthropic-key`: `sk-ant-api03-…`, `sk-ant-admin01-…`.
- * - `openai-key`: `sk-…`, `sk-proj-…`, `sk-svcacct-…`, `sk-admin-…`.
- * - `aws-access-key`: `AKIA…`, `ASIA…`, `ABIA…`, `ACCA…` + 16 upper-case alphanumerics.
- * - `github-token`: `ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_` + 30+ alphanumerics; `github_pat_…`.
- * - `gitlab-token`: `glpat-…` (and `gldt-`, `glptt-`, `glrt-`, `glcbt-`, `glimt-`, `glft-`,
- *   `glsoat-`, `gloas-`, `glagent-`).
- * - `slack-token`: `xoxb-`, `xoxp-`, `xoxa-`, `xoxr-`, `xoxs-`, `xoxe-`, `xoxo-`, `xapp-`; and the
- *   path of `https://hooks.slack.com/services/…` webhooks (scheme and host are kept).
- * - `stripe-key`: `sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`. Publishable keys
- *   (`pk_live_`, `pk_test_`) are public by design, ship in web pages, and are kept.
- * - `google-api-key`: `AIza` + 35 characters.
- * - `google-oauth`: access tokens `ya29.…`, refresh tokens `1//0…`, client secrets `GOCSPX-…`.
- * - `npm-token`: `npm_` + 36 alphanumerics.
- * - `huggingface-token`: `hf_` + 30+ alphanumerics.
- * - `aws-secret`: a 40-character secret after `aws_secret_access_key`, `SecretAccessKey`, ….
- * - `url-password`: `scheme://user:PASSWORD@host`: only the password goes, user and host stay.
- * - `basic-auth`: `Authorization: Basic <base64>`: the base64 credentials.
- * - `bearer-token`: `Bearer <token>` (header or prose): the token.
- * - `env-secret`: the value in `NAME=value`, `export NAME=value`, `NAME: value`,
- *   `"name": "value"`, `--name=value`, `name := "value"`, `'name' => 'value'` where NAME ends in
- *   SECRET, TOKEN, PASSWORD, PASSWD, PWD, PASS, PASSPHRASE, KEY, API_KEY, PRIVATE, CREDENTIAL(S),
- *   AUTH (any case, snake, kebab or camel). See `classifySecretName` and `isSecretValue`.
- * - `high-entropy`: a random-looking token of 20+ characters within five words after key, token,
- *   secret, password, passwd, pwd, passphrase, credential, auth, authorization or bearer.
- */
-export const REDACTION_KINDS = [
-  'private-key',
-  'jwt',
-  'anthropic-key',
-  'openai-key',
-  'aws-access-key',
-  'github-token',
-  'gitlab-token',
-  'slack-token',
-  'stripe-key',
-  'google-api-key',
-  'google-oauth',
-  'npm-token',
-  'huggingface-token',
-  'aws-secret',
-  'url-password',
-  'basic-auth',
-  'bearer-token',
-  'env-secret',
-  'high-entropy',
-] as const;
-
-export type RedactionKind = (typeof REDACTION_KINDS)[number];
-
-/** Priority of a kind when two detectors claim the same start: lower wins. */
-export const KIND_PRIORITY: Readonly<Record<RedactionKind, number>> = Object.fromEntries(
-  REDACTION_KINDS.map((kind, i) => [kind, i]),
-) as Record<RedactionKind, number>;
-
-/** A provider token shape found by one regular expression. */
-export interface TokenRule {
-  readonly kind: RedactionKind;
-  /** Global regex; has the `d` flag when `group` is set. */
-  readonly pattern: RegExp;
-  /** Capture group holding the secret; the whole match when absent. */
-  readonly group?: number;
-  /** Last check on the secret text (placeholders, randomness); accepted when absent. */
-  readonly accept?: (secret: string) => boolean;
-}
-
-// A token may not start right after a token character (keeps matching linear, avoids suffixes).
-const START = '(?<![A-Za-z0-9_-])';
-
-/** Accepts a prefixed token when its body (after `prefix`) looks like a credential. */
-function bodyAfter(prefix: RegExp): (secret: string) => boolean {
-  return (secret) => isCredentialBody(secret.replace(prefix, ''));
-}
-
-/** Provider token shapes, in no particular order (priority comes from the kind). */
-export const TOKEN_RULES: readonly TokenRule[] = [
-  { kind: 'anthropic-key', pattern: new RegExp(`${START}sk-ant-[A-Za-z0-9_-]{20,}`, 'g'), accept: bodyAfter(/^sk-ant-/) },
-  {
-    kind: 'openai-key',
-    pattern: new RegExp(`${START}sk-(?!ant-)[A-Za-z0-9_-]{20,}`, 'g'),
-    accept: bodyAfter(/^sk-(?:proj-|svcacct-|admin-)?/),
-  },
-  {
-    kind: 'aws-access-key',
-    pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g,
-    accept: bodyAfter(/^[A-Z]{4}/),
-  },
-  {
-    kind: 'github-token',
-    pattern: new RegExp(`${START}(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})`, 'g'),
-    accept: bodyAfter(/^(?:gh[pousr]_|github_pat_)/),
-  },
-  {
-    kind: 'gitlab-token',
-    pattern: new RegExp(`${START}gl(?:pat|dt|ptt|rt|cbt|imt|ft|soat|oas|agent)-[A-Za-z0-9_-]{20,}`, 'g'),
-    accept: bodyAfter(/^gl[a-z]+-/),
-  },
-  {
-    kind: 'slack-token',
-    pattern: new RegExp(`${START}(?:xox[abeoprs](?:\\.xox[bp])?|xapp)-[A-Za-z0-9][A-Za-z0-9-]{8,}[A-Za-z0-9]`, 'g'),
-    accept: bodyAfter(/^[a-z.]+-/),
-  },
-  {
-    kind: 'slack-token',
-    pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/([A-Za-z0-9_/-]{10,})/dg,
-    group: 1,
-    accept: isCredentialBody,
-  },
-  {
-    kind: 'stripe-key',
-    pattern: new RegExp(`${START}(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})`, 'g'),
-    accept: bodyAfter(/^(?:(?:sk|rk)_(?:live|test)_|whsec_)/),
-  },
-  {
-    kind: 'google-api-key',
-    pattern: new RegExp(`${START}AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`, 'g'),
-    accept: bodyAfter(/^AIza/),
-  },
-  {
-    kind: 'google-oauth',
-    pattern: new RegExp(`${START}(?:ya29\\.[0-9A-Za-z_-]{20,}|GOCSPX-[0-9A-Za-z_-]{20,}|1//0[0-9A-Za-z_-]{30,})`, 'g'),
-    accept: bodyAfter(/^(?:ya29\.|GOCSPX-|1\/\/0)/),
-  },
-  { kind: 'npm-token', pattern: new RegExp(`${START}npm_[A-Za-z0-9]{36,}`, 'g'), accept: bodyAfter(/^npm_/) },
-  { kind: 'huggingface-token', pattern: new RegExp(`${START}hf_[A-Za-z0-9]{30,}`, 'g'), accept: bodyAfter(/^hf_/) },
-  {
-    kind: 'jwt',
-    pattern: new RegExp(`${START}eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]*`, 'g'),
-  },
-  {
-    kind: 'aws-secret',
-    pattern:
-      /(?:aws[_ -]?secret[_ -]?(?:access[_ -]?)?key|secret[_ -]?access[_ -]?key)["'`\\]{0,3}[ \t]*(?::=|=>|[:=]|[ \t]is)?[ \t]*["'`\\]{0,3}([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgi,
-    group: 1,
-    accept: isCredentialBody,
-  },
-  {
-    kind: 'url-password',
-    pattern:
-      /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,19}:\/\/[^\s:/?#@"'`<>\\]{0,128}:([^\s/?#"'`<>\\]{1,256})@(?=[A-Za-z0-9[])/dg,
-    group: 1,
-    accept: (pw) => !isPlaceholder(pw) && !isReference(pw),
-  },
-  {
-    kind: 'basic-auth',
-    pattern: /authorization["'`\\]{0,3}[ \t]*[:=][ \t]*["'`\\]{0,3}basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})/dgi,
-    group: 1,
-    accept: (v) => !isPlaceholder(v),
-  },
-  {
-    kind: 'bearer-token',
-    pattern: /(?<![A-Za-z0-9_-])bearer[ \t]+([A-Za-z0-9._~+/-]{12,}={0,2})/dgi,
-    group: 1,
-    accept: isTokenish,
-  },
-];
-
-// ---------------------------------------------------------------------------------------------
-// Value tests shared by the detectors.
+// How a secret value differs from its look-alikes: placeholders, references to where a secret
+// lives, paths, hashes, identifiers, versions, ordinary words; and which assignment names hold
+// secrets. Shared by every detector, so "what counts" has one answer.
 
 const HEX = /^[0-9a-fA-F]+$/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -194,7 +23,7 @@ const PLACEHOLDER_WORDS = new Set([
   'token', 'apikey', 'api_key', 'key', 'dummy', 'sample', 'todo', 'tbd', 'fixme', 'none', 'null', 'nil',
   'undefined', 'true', 'false', 'yes', 'no', 'on', 'off', 'empty', 'required', 'optional', 'string', 'str',
   'int', 'integer', 'number', 'bool', 'boolean', 'any', 'bytes', 'object', 'unknown', 'hidden', 'masked',
-  'notset', 'not_set', 'n/a', 'na', 'default', 'auto', 'env',
+  'notset', 'not_set', 'n/a', 'na', 'default', 'auto', 'env', 'x-oauth-basic',
 ]);
 
 /**
@@ -343,14 +172,19 @@ const STRONG_SEGMENTS = new Set([
   'secret', 'secrets', 'password', 'passwords', 'passwd', 'pwd', 'pass', 'passphrase', 'credential',
   'credentials', 'private', 'apikey', 'accesskey', 'secretkey', 'privatekey', 'accesstoken', 'authtoken',
   'refreshtoken', 'sessiontoken', 'idtoken', 'apitoken', 'clientsecret', 'bearertoken', 'masterkey',
-  'signingkey', 'sessionkey', 'authkey',
+  'signingkey', 'sessionkey', 'authkey', 'psk', 'wpapsk',
 ]);
+/**
+ * Strong keywords also found glued to a prefix in one segment: `PGPASSWORD`, `DBPASS` is not (too
+ * short to tell from `bypass`), `JWTSECRET`, `OPENAIAPIKEY`.
+ */
+const STRONG_SUFFIXES = ['password', 'passwd', 'passphrase', 'secret', 'apikey', 'secretkey', 'privatekey', 'accesstoken', 'authtoken', 'apitoken'];
 const WEAK_SEGMENTS = new Set(['key', 'token', 'auth', 'authorization']);
 /** A qualifier before `key`/`token` that makes the pair a credential name (`api_key`, `accessToken`). */
 const KEY_QUALIFIERS = new Set([
   'api', 'access', 'secret', 'private', 'auth', 'refresh', 'session', 'client', 'bearer', 'id', 'service',
   'master', 'signing', 'encryption', 'webhook', 'app', 'bot', 'personal', 'deploy', 'admin', 'oauth', 'csrf',
-  'xsrf', 'hmac', 'license', 'account', 'user', 'integration',
+  'xsrf', 'hmac', 'license', 'account', 'user', 'integration', 'application', 'shared', 'storage', 'sas',
 ]);
 /** Segments allowed after the keyword: `SECRET_KEY_BASE`, `API_KEY_2`, `password_confirmation`. */
 const TRAILING_OK = new Set([
@@ -360,6 +194,10 @@ const TRAILING_OK = new Set([
 ]);
 const PUBLIC_SEGMENTS = new Set(['public', 'publishable', 'pub']);
 const NUMERIC_SECRET_SEGMENTS = new Set(['password', 'passwords', 'passwd', 'pwd', 'passphrase', 'secret', 'pin']);
+
+function isStrongSegment(seg: string): boolean {
+  return STRONG_SEGMENTS.has(seg) || STRONG_SUFFIXES.some((k) => seg.length > k.length && seg.endsWith(k));
+}
 
 /** Lower-case name segments split on `_ - .` and camelCase: `OPENAI_API_KEY` → openai, api, key. */
 export function nameSegments(name: string): string[] {
@@ -388,15 +226,16 @@ export function classifySecretName(name: string): SecretName | null {
   const segs = nameSegments(name);
   if (segs.some((s) => PUBLIC_SEGMENTS.has(s))) return null;
   let i = segs.length - 1;
-  while (i >= 0 && !STRONG_SEGMENTS.has(segs[i]!) && !WEAK_SEGMENTS.has(segs[i]!)) {
+  while (i >= 0 && !isStrongSegment(segs[i]!) && !WEAK_SEGMENTS.has(segs[i]!)) {
     if (!TRAILING_OK.has(segs[i]!) && !/^v?\d+$/.test(segs[i]!)) return null;
     i--;
   }
   if (i < 0) return null;
   const seg = segs[i]!;
-  const numeric = segs.some((s) => NUMERIC_SECRET_SEGMENTS.has(s));
-  if (STRONG_SEGMENTS.has(seg)) return { strength: 'strong', numeric };
-  const envStyle = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(name);
+  const numeric = segs.some((s) => NUMERIC_SECRET_SEGMENTS.has(s) || STRONG_SUFFIXES.some((k) => s.endsWith(k) && NUMERIC_SECRET_SEGMENTS.has(k)));
+  if (isStrongSegment(seg)) return { strength: 'strong', numeric };
+  // SCREAMING_SNAKE (`DD_API_KEY`) and HTTP header style (`DD-APPLICATION-KEY`, `X-Auth-Token`).
+  const envStyle = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(name) || /^[A-Z][A-Za-z0-9]*(?:-[A-Z][A-Za-z0-9]*)+$/.test(name);
   const qualified = i > 0 && (KEY_QUALIFIERS.has(segs[i - 1]!) || envStyle);
   if ((seg === 'key' || seg === 'token') && qualified) return { strength: 'strong', numeric };
   return { strength: 'weak', numeric };
