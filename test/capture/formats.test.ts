@@ -146,10 +146,29 @@ describe('OpenClaw pi v3', () => {
     assert.deepEqual(rows(result), [[1, 'user', 'message', 'c1', null, 'ship it']]);
     assert.deepEqual(result.issues, [{ line: 1, reason: 'unreadable JSON in "Sender (untrusted metadata):" block' }]);
   });
+  it('reads header version 4 (OpenClaw 2026.9) and later versions of the same shape without an issue', () => {
+    // The session of the FORMATS.md example as OpenClaw 2026.9 writes it: only the header's version differs.
+    const [header, ...rest] = fixtureLines('openclaw-session.jsonl');
+    const v3 = parseLines('openclaw', [header!, ...rest]);
+    assert.deepEqual(v3.issues, []);
+    for (const version of [4, 5, 12]) {
+      const result = parseLines('openclaw', [header!.replace('"version":3', `"version":${version}`), ...rest]);
+      assert.deepEqual(result.issues, [], `version ${version}`);
+      assert.deepEqual(rows(result), rows(v3), `version ${version} reads the same turns`);
+      assert.ok(result.turns.every((t) => t.sessionId === '7c1e9a40-5d2b-4f0e-9a61-2b8f0c3d4e11'));
+    }
+    // Older formats (v1 had no ids, v2 another custom role) and unreadable versions are still named.
+    const issueOf = (version: unknown) => parseLines('openclaw', [line({ type: 'session', version, id: 's', cwd: '/w' })]).issues;
+    assert.deepEqual(issueOf(1), [{ line: 1, reason: 'session header version 1; read as version 3' }]);
+    assert.deepEqual(issueOf('4'), [{ line: 1, reason: 'session header version "4"; read as version 3' }]);
+    assert.deepEqual(issueOf(4.5), [{ line: 1, reason: 'session header version 4.5; read as version 3' }]);
+    assert.deepEqual(issueOf(undefined), [{ line: 1, reason: 'session header version undefined; read as version 3' }]);
+  });
+
   it('reports wrong field types and skips thinking-only replies', () => {
     const rec = (id: string, message: unknown) => line({ type: 'message', id, parentId: null, timestamp: '2026-03-02T09:00:00Z', message });
     const result = parseLines('openclaw', [
-      line({ type: 'session', version: 4, id: 42, cwd: '/w' }),
+      line({ type: 'session', version: 2, id: 42, cwd: '/w' }),
       rec('w1', 'not an object'),
       rec('w2', { content: 'no role' }),
       rec('w3', { role: 'user', content: 42 }),
@@ -162,7 +181,7 @@ describe('OpenClaw pi v3', () => {
       line({ type: 'message', timestamp: '2026-03-02T09:00:00Z', message: { role: 'user', content: 'no id' } }),
     ], { sessionId: 'from-options' });
     assert.deepEqual(result.issues, [
-      { line: 1, reason: 'session header version 4; read as version 3' },
+      { line: 1, reason: 'session header version 2; read as version 3' },
       { line: 1, reason: 'session header has no id' },
       { line: 2, reason: 'message record without a message object' },
       { line: 3, reason: 'message has no role' },
