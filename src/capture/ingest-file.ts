@@ -35,7 +35,12 @@ export interface IngestFileOptions {
   maxLineBytes?: number;
   /** Stop after the batch in progress is committed (a daemon shutting down). */
   signal?: AbortSignal;
+  /** Called every few hundred lines: bytes read of the bytes this run has to read (a progress bar). */
+  onProgress?: (bytesDone: number, bytesTotal: number) => void;
 }
+
+/** Lines between two progress calls. */
+const PROGRESS_LINES = 256;
 
 export interface IngestReport {
   path: string;
@@ -89,8 +94,10 @@ export async function ingestFile(store: Store, options: IngestFileOptions): Prom
   try {
     const parser = createParser(options.format, { sessionId: sessionFromFileName(path), fallbackTimestamp: reader.mtime });
     const run = new IngestRun(store, options, parser, reader.start, (line) => reader.checkpointAfter(line), path, stored);
+    const toRead = Math.max(0, reader.size - reader.start.offset);
     for await (const line of reader.lines()) {
       run.read(line);
+      if (options.onProgress && line.lineNo % PROGRESS_LINES === 0) options.onProgress(Math.min(toRead, line.offset - reader.start.offset), toRead);
       if (run.linesSinceCommit >= batchLines) {
         await run.commit();
         if (options.signal?.aborted) break;
@@ -98,6 +105,7 @@ export async function ingestFile(store: Store, options: IngestFileOptions): Prom
     }
     if (options.final && !options.signal?.aborted) parser.flush();
     await run.commit();
+    options.onProgress?.(toRead, toRead);
     return { ...run.report(reader.restarted), held: parser.pendingFrom() !== null };
   } finally {
     await reader.close();

@@ -39,6 +39,8 @@ export interface IngestDbOptions {
   final?: boolean;
   /** Stop after the page in progress is committed (a daemon shutting down). */
   signal?: AbortSignal;
+  /** Called as sessions are done: how many of how many (a progress bar). */
+  onProgress?: (sessionsDone: number, sessionsTotal: number) => void;
 }
 
 export interface IngestDbReport {
@@ -78,14 +80,21 @@ export async function ingestOpenClawDb(store: Store, options: IngestDbOptions): 
   try {
     const report: IngestDbReport = { path, sessions: 0, rowsRead: 0, turnsInserted: 0, duplicates: 0, skipped: 0, issues: [], redactions: {}, insertedIds: [] };
     const stored = new Map((await store.listCheckpoints(options.sourceId)).map((c) => [c.key, c.state]));
-    for (const session of db.sessions()) {
+    const sessions = db.sessions();
+    for (const [done, session] of sessions.entries()) {
       if (options.signal?.aborted) break;
       await ingestSession(store, db, { ...options, batchRows }, report, session, stored.get(dbCheckpointKey(path, session.id)) ?? null);
+      options.onProgress?.(done + 1, sessions.length);
     }
     return report;
   } finally {
     db.close();
   }
+}
+
+/** Throws what ingestOpenClawDb would (missing, not SQLite, no transcript table), reading no row. */
+export function probeOpenClawDb(path: string): void {
+  TranscriptDb.open(resolve(path)).close();
 }
 
 interface SessionInfo {

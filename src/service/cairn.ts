@@ -384,8 +384,8 @@ export class Cairn {
 
   /** What capture needs from the facade; `embed` is null without an embedder or when disabled. */
   captureDeps(): CaptureDeps {
-    const embed = this.embedder && this.config.capture.embed ? async (ns: string) => (await this.embedPending({ namespace: ns })).done : null;
-    const judge = async (ns: string) => (await this.judging().judgePending(ns)).judged;
+    const embed = this.embedder && this.config.capture.embed ? async (ns: string, onProgress?: (p: IndexProgress) => void) => (await this.embedPending({ namespace: ns, onProgress })).done : null;
+    const judge = async (ns: string, onProgress?: (done: number) => void) => (await this.judging().judgePending(ns, { onProgress })).judged;
     // Capture redacts every turn and chunk itself (the same redact, counted per source).
     return { store: this.rawStore, paths: this.paths, timeZone: this.config.timezone, embed, judge, vectorModel: embed ? this.embedder!.modelId : null };
   }

@@ -14,9 +14,9 @@ export interface CaptureDeps {
   paths: HomePaths;
   timeZone: string;
   /** Embeds what is missing in a namespace; null without an embedder or when capture must not embed. */
-  embed: ((namespace: string) => Promise<number>) | null;
+  embed: ((namespace: string, onProgress?: (p: { done: number; total: number }) => void) => Promise<number>) | null;
   /** Judges the namespace's unjudged turns (turning the important ones into memories); null: not here. */
-  judge: ((namespace: string) => Promise<number>) | null;
+  judge: ((namespace: string, onProgress?: (done: number) => void) => Promise<number>) | null;
   /** The model `embed` makes vectors with (to count a backlog before capture); null or absent: none. */
   vectorModel?: string | null;
 }

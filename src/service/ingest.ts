@@ -1,34 +1,55 @@
-// `cairn ingest PATH…`: the daemon's capture code run once over named files. A file inside a
-// watched source of the same format and namespace shares that source's checkpoint, so a hook and
-// the daemon never read the same lines twice; other files get a one-off source of their own.
-// It also finishes what an earlier run left in those namespaces (killed mid-judging or
-// mid-embedding), even when no line is new.
+// `cairn ingest PATH…`: the daemon's capture code run once over named files, OpenClaw SQLite
+// stores and transcript folders (see ingest-targets.ts for what each path stands for and how its
+// format is told). A file inside a watched source of the same format and namespace shares that
+// source's checkpoint, so a hook and the daemon never read the same lines twice; other files get
+// a one-off source of their own. It also finishes what an earlier run left in those namespaces
+// (killed mid-judging or mid-embedding), even when no line is new.
 import { resolve as resolvePath } from 'node:path';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
-import type { Source } from '../core/types.js';
-import { openTranscript } from '../capture/file-reader.js';
 import { ingestFile, type IngestReport } from '../capture/ingest-file.js';
 import { parseTranscriptFormat, type TranscriptFormat } from '../capture/formats/index.js';
-import { unitForPath } from '../capture/sources/units.js';
+import { ingestOpenClawDb } from '../capture/openclaw-db.js';
 import { runStages, type CaptureDeps } from './capture.js';
 import { missingVectors } from './indexer.js';
+import { expandPath, prepareTarget, type IngestTarget, type NamespaceChoice, type PendingTarget } from './ingest-targets.js';
 import { watchedSources } from './sources.js';
 
 export interface IngestOptions {
-  format: TranscriptFormat | string;
+  /** Omitted: told per path (a watched source's format, else the file's content). */
+  format?: TranscriptFormat | string;
   namespace?: string;
   /** The transcripts are complete: flush held turns (see IngestFileOptions.final). */
   final?: boolean;
   batchLines?: number;
   /** False: leave vectors to someone else (a hook leaves them to the daemon or embeds in slices itself). */
   embed?: boolean;
+  /** Progress of a long run, phase by phase (capture: targets done, fractions included). */
+  onProgress?: (progress: IngestProgress) => void;
 }
+
+export interface IngestProgress {
+  phase: 'capture' | 'judge' | 'embed';
+  done: number;
+  total: number;
+}
+
+/** What one file or database gave (a database counts rows as lines, and its sessions). */
+export type IngestFileReport = Omit<IngestReport, 'insertedIds' | 'held' | 'checkpointLine'> & { checkpointLine?: number; sessions?: number };
 
 export interface IngestResponse {
   namespace: string;
-  format: TranscriptFormat;
-  /** One per path, in order: a report, or the error that stopped that file (others still ran). */
-  files: Array<{ path: string; /** Where its turns went (a watched source's namespace when none was given). */ namespace?: string; report?: Omit<IngestReport, 'insertedIds' | 'held'>; error?: { code: string; message: string } }>;
+  /** The format given by the caller; each file says the one it was read in. */
+  format?: TranscriptFormat;
+  /** One per file or database, in order: a report, or the error that stopped it (others still ran). */
+  files: Array<{
+    path: string;
+    /** Where its turns went (a watched source's namespace when none was given). */
+    namespace?: string;
+    /** How it was read: a transcript format, or `openclaw-db` for OpenClaw's SQLite store. */
+    format?: TranscriptFormat | 'openclaw-db';
+    report?: IngestFileReport;
+    error?: { code: string; message: string };
+  }>;
   turnsInserted: number;
   /** Turns judged: the new ones and any an earlier run left unjudged in the same namespaces. */
   judged: number;
@@ -52,56 +73,61 @@ async function pendingWork(deps: CaptureDeps): Promise<Map<string, { judged: num
   return out;
 }
 
-/**
- * The source whose checkpoint a file uses, and the namespace its turns go to: a watched source
- * that captures the file (in the namespace given, or in its own when none was given), else a
- * one-off source of the file in the given or default namespace.
- */
-async function sourceFor(deps: CaptureDeps, path: string, format: TranscriptFormat, namespace: { given?: string; fallback: string }, watched: Source[]): Promise<{ source: Source; namespace: string }> {
-  for (const source of watched) {
-    const unit = unitForPath(source, path);
-    if (unit?.type === 'file' && unit.format === format && (namespace.given === undefined || unit.namespace === namespace.given)) return { source, namespace: unit.namespace };
-  }
-  const ns = namespace.given ?? namespace.fallback;
-  const existing = (await deps.store.listSources(ns)).find((s) => s.kind === format && s.path === path);
-  return { source: existing ?? (await deps.store.addSource(ns, format, path)), namespace: ns };
+type Entry = { target: PendingTarget } | { path: string; error: { code: string; message: string } };
+
+function errorOf(err: unknown): { code: string; message: string } {
+  return { code: err instanceof CairnError ? err.code : ERROR_CODES.INTERNAL, message: (err as Error).message };
 }
 
 /**
- * Captures what is new in each file since its checkpoint, then runs the stages after capture.
- * A path that cannot be read (missing, a directory, a FIFO, permission denied, a symlink loop)
- * gets an `error` entry with a clear message and the other paths still run: one bad path must
- * not hold back the rest of a batch (the CLI exits non-zero when any path failed).
+ * Captures what is new in each path since its checkpoint, then runs the stages after capture.
+ * A path that cannot be read (missing, a FIFO, permission denied, a symlink loop, binary, of no
+ * format that can be told) gets an `error` entry with a clear message and the other paths still
+ * run: one bad path must not hold back the rest of a batch (the CLI exits non-zero when any failed).
  */
-export async function ingestPaths(deps: CaptureDeps, paths: readonly string[], namespace: { given?: string; fallback: string }, options: IngestOptions): Promise<IngestResponse> {
-  const format = parseTranscriptFormat(options.format);
+export async function ingestPaths(deps: CaptureDeps, paths: readonly string[], namespace: NamespaceChoice, options: IngestOptions): Promise<IngestResponse> {
+  const format = options.format === undefined ? undefined : parseTranscriptFormat(options.format);
   if (paths.length === 0) throw new CairnError(ERROR_CODES.INVALID_INPUT, 'No transcript paths given');
-  const absolute = paths.map((p) => resolvePath(p));
+  const entries: Entry[] = [];
+  for (const path of paths.map((p) => resolvePath(p))) {
+    try {
+      const { targets, errors } = await expandPath(path, format, namespace);
+      entries.push(...targets.map((target) => ({ target })));
+      entries.push(...errors.map((e) => ({ path: e.path, error: { code: ERROR_CODES.INVALID_INPUT, message: `Cannot list ${e.path}: ${e.message}` } })));
+    } catch (err) {
+      entries.push({ path, error: errorOf(err) });
+    }
+  }
   const watched = await watchedSources(deps.store);
-  const response: IngestResponse = { namespace: namespace.given ?? namespace.fallback, format, files: [], turnsInserted: 0, judged: 0, embedded: 0, backlog: { judged: 0, embedded: 0 } };
+  const response: IngestResponse = { namespace: namespace.given ?? namespace.fallback, ...(format ? { format } : {}), files: [], turnsInserted: 0, judged: 0, embedded: 0, backlog: { judged: 0, embedded: 0 } };
   const pending = await pendingWork(deps);
   const touched = new Set<string>();
   const reached = new Set<string>();
-  for (const path of absolute) {
-    try {
-      // Readable first: a path that is not gets its error without leaving a source behind.
-      await (await openTranscript(path, null)).close();
-      const { source, namespace: ns } = await sourceFor(deps, path, format, namespace, watched);
-      const { insertedIds: _ids, held: _held, ...report } = await ingestFile(deps.store, {
-        path, format, namespace: ns, sourceId: source.id, final: options.final, batchLines: options.batchLines,
-      });
-      response.files.push({ path, namespace: ns, report });
-      response.turnsInserted += report.turnsInserted;
-      reached.add(ns);
-      if (report.turnsInserted > 0) touched.add(ns);
-    } catch (err) {
-      const code = err instanceof CairnError ? err.code : ERROR_CODES.INTERNAL;
-      response.files.push({ path, error: { code, message: (err as Error).message } });
+  const total = entries.filter((e) => 'target' in e).length;
+  let done = 0;
+  const progress = (fraction: number) => options.onProgress?.({ phase: 'capture', done: done + Math.min(1, fraction), total });
+  for (const entry of entries) {
+    if (!('target' in entry)) {
+      response.files.push(entry);
+      continue;
     }
+    try {
+      const target = await prepareTarget(deps.store, entry.target, watched);
+      const report = await captureTarget(deps, target, options, progress);
+      response.files.push({ path: target.path, namespace: target.namespace, format: target.type === 'db' ? 'openclaw-db' : target.format, report });
+      response.turnsInserted += report.turnsInserted;
+      reached.add(target.namespace);
+      if (report.turnsInserted > 0) touched.add(target.namespace);
+    } catch (err) {
+      response.files.push({ path: entry.target.path, error: errorOf(err) });
+    }
+    done++; // a target that failed is done too
+    progress(0);
   }
   // Every namespace a file was read into, new turns or not: what a killed run left there is
   // finished now (the realtime view follows its watermark, so it catches up as well).
-  const after = await runStages(options.embed === false ? { ...deps, embed: null } : deps, { view: reached, judge: reached, embed: reached });
+  const stageDeps = withProgress(options.embed === false ? { ...deps, embed: null } : deps, options, [...reached]);
+  const after = await runStages(stageDeps, { view: reached, judge: reached, embed: reached });
   response.judged = after.judged;
   response.embedded = after.embedded;
   for (const [ns, done] of after.byNamespace) {
@@ -112,4 +138,52 @@ export async function ingestPaths(deps: CaptureDeps, paths: readonly string[], n
   }
   if (after.warning) response.warning = after.warning;
   return response;
+}
+
+async function captureTarget(deps: CaptureDeps, target: IngestTarget, options: IngestOptions, progress: (fraction: number) => void): Promise<IngestFileReport> {
+  if (target.type === 'db') {
+    const { insertedIds: _ids, rowsRead, issues, ...db } = await ingestOpenClawDb(deps.store, {
+      path: target.path, namespace: target.namespace, sourceId: target.source.id, final: options.final, batchRows: options.batchLines,
+      onProgress: (sessions, of) => progress(of === 0 ? 1 : sessions / of),
+    });
+    return { ...db, linesRead: rowsRead, issues: issues.map((i) => ({ line: i.seq, reason: `session ${i.session}: ${i.reason}` })) };
+  }
+  const { insertedIds: _ids, held: _held, ...report } = await ingestFile(deps.store, {
+    path: target.path, format: target.format, namespace: target.namespace, sourceId: target.source.id, final: options.final, batchLines: options.batchLines,
+    onProgress: (bytes, of) => progress(of === 0 ? 1 : bytes / of),
+  });
+  return report;
+}
+
+/** The judge and embedder of `deps`, reporting their progress over the namespaces captured into. */
+function withProgress(deps: CaptureDeps, options: IngestOptions, namespaces: string[]): CaptureDeps {
+  const report = options.onProgress;
+  if (!report) return deps;
+  const { judge, embed } = deps;
+  let judgeTotal: Promise<number> | null = null;
+  let judged = 0;
+  let embedded = 0;
+  let embedTotal = 0;
+  return {
+    ...deps,
+    judge: judge && (async (ns) => {
+      judgeTotal ??= deps.store.judgeStats().then((all) => all.filter((s) => namespaces.includes(s.namespace)).reduce((n, s) => n + s.pending, 0));
+      const total = await judgeTotal;
+      const base = judged;
+      const n = await judge(ns, (d) => report({ phase: 'judge', done: base + d, total: Math.max(total, base + d) }));
+      judged += n;
+      return n;
+    }),
+    embed: embed && (async (ns) => {
+      const base = { done: embedded, total: embedTotal };
+      let seen = 0;
+      const n = await embed(ns, (p) => {
+        seen = Math.max(p.total, p.done);
+        report({ phase: 'embed', done: base.done + p.done, total: base.total + seen });
+      });
+      embedded += n;
+      embedTotal += Math.max(seen, n);
+      return n;
+    }),
+  };
 }

@@ -146,10 +146,29 @@ describe('OpenClaw pi v3', () => {
     assert.deepEqual(rows(result), [[1, 'user', 'message', 'c1', null, 'ship it']]);
     assert.deepEqual(result.issues, [{ line: 1, reason: 'unreadable JSON in "Sender (untrusted metadata):" block' }]);
   });
+  it('reads header version 4 (OpenClaw 2026.9) and later versions of the same shape without an issue', () => {
+    // The session of the FORMATS.md example as OpenClaw 2026.9 writes it: only the header's version differs.
+    const [header, ...rest] = fixtureLines('openclaw-session.jsonl');
+    const v3 = parseLines('openclaw', [header!, ...rest]);
+    assert.deepEqual(v3.issues, []);
+    for (const version of [4, 5, 12]) {
+      const result = parseLines('openclaw', [header!.replace('"version":3', `"version":${version}`), ...rest]);
+      assert.deepEqual(result.issues, [], `version ${version}`);
+      assert.deepEqual(rows(result), rows(v3), `version ${version} reads the same turns`);
+      assert.ok(result.turns.every((t) => t.sessionId === '7c1e9a40-5d2b-4f0e-9a61-2b8f0c3d4e11'));
+    }
+    // Older formats (v1 had no ids, v2 another custom role) and unreadable versions are still named.
+    const issueOf = (version: unknown) => parseLines('openclaw', [line({ type: 'session', version, id: 's', cwd: '/w' })]).issues;
+    assert.deepEqual(issueOf(1), [{ line: 1, reason: 'session header version 1; read as version 3' }]);
+    assert.deepEqual(issueOf('4'), [{ line: 1, reason: 'session header version "4"; read as version 3' }]);
+    assert.deepEqual(issueOf(4.5), [{ line: 1, reason: 'session header version 4.5; read as version 3' }]);
+    assert.deepEqual(issueOf(undefined), [{ line: 1, reason: 'session header version undefined; read as version 3' }]);
+  });
+
   it('reports wrong field types and skips thinking-only replies', () => {
     const rec = (id: string, message: unknown) => line({ type: 'message', id, parentId: null, timestamp: '2026-03-02T09:00:00Z', message });
     const result = parseLines('openclaw', [
-      line({ type: 'session', version: 4, id: 42, cwd: '/w' }),
+      line({ type: 'session', version: 2, id: 42, cwd: '/w' }),
       rec('w1', 'not an object'),
       rec('w2', { content: 'no role' }),
       rec('w3', { role: 'user', content: 42 }),
@@ -162,7 +181,7 @@ describe('OpenClaw pi v3', () => {
       line({ type: 'message', timestamp: '2026-03-02T09:00:00Z', message: { role: 'user', content: 'no id' } }),
     ], { sessionId: 'from-options' });
     assert.deepEqual(result.issues, [
-      { line: 1, reason: 'session header version 4; read as version 3' },
+      { line: 1, reason: 'session header version 2; read as version 3' },
       { line: 1, reason: 'session header has no id' },
       { line: 2, reason: 'message record without a message object' },
       { line: 3, reason: 'message has no role' },
@@ -266,13 +285,15 @@ describe('Claude Code', () => {
       all.push(...taken);
       if ([2, 5, 9, 10, 11, 23].includes(i + 1)) seen.push({ after: i + 1, lines: taken.map((t) => t.line), pendingFrom: parser.pendingFrom() });
     });
+    // Lines 3–7 are one response (its last part, line 7, carries the stop_reason): held until
+    // then, with the tool result between its parts. Lines 10 and 23 are final on their own.
     assert.deepEqual(seen, [
       { after: 2, lines: [2], pendingFrom: null },
       { after: 5, lines: [], pendingFrom: 3 },
-      { after: 9, lines: [], pendingFrom: 3 },
-      { after: 10, lines: [3, 6, 9], pendingFrom: 10 },
-      { after: 11, lines: [], pendingFrom: 10 },
-      { after: 23, lines: [], pendingFrom: 23 },
+      { after: 9, lines: [9], pendingFrom: null },
+      { after: 10, lines: [10], pendingFrom: null },
+      { after: 11, lines: [11], pendingFrom: null },
+      { after: 23, lines: [23], pendingFrom: null },
     ]);
     parser.flush();
     all.push(...parser.take().turns);
@@ -283,7 +304,7 @@ describe('Claude Code', () => {
   it('resuming at pendingFrom() rebuilds the held turns exactly', () => {
     const lines = fixtureLines('claude-code-session.jsonl');
     const first = createParser('claude-code', { sessionId: CC_SESSION });
-    lines.slice(0, 8).forEach((text, i) => first.push(text, i + 1));
+    lines.slice(0, 6).forEach((text, i) => first.push(text, i + 1));
     const before = first.take().turns;
     const resumeAt = first.pendingFrom()!;
     assert.equal(resumeAt, 3);
@@ -291,6 +312,44 @@ describe('Claude Code', () => {
     lines.slice(resumeAt - 1).forEach((text, i) => second.push(text, resumeAt + i));
     second.flush();
     assert.deepEqual([...before, ...second.take().turns], parseFixture('claude-code', 'claude-code-session.jsonl').turns);
+  });
+
+  it('closes a response once the transcript marks it final: a stop_reason, or a system line ending the turn', () => {
+    const at = { sessionId: 's', timestamp: '2026-02-18T11:00:01Z' };
+    const part = (uuid: string, id: string, text: string, stop: string | null) =>
+      line({ ...at, type: 'assistant', uuid, message: { id, role: 'assistant', content: [{ type: 'text', text }], stop_reason: stop } });
+    const system = (uuid: string, extra: Record<string, unknown>) => line({ ...at, type: 'system', uuid, ...extra });
+    const parser = createParser('claude-code');
+    const push = (text: string, lineNo: number) => {
+      parser.push(text, lineNo);
+      return { taken: rows(parser.take()), pendingFrom: parser.pendingFrom() };
+    };
+    // Claude Code writes stop_reason null on parts whose response may still grow: held.
+    assert.deepEqual(push(part('a1', 'msg_1', 'The rounding drops a cent', null), 1), { taken: [], pendingFrom: 1 });
+    // The part that carries the stop reason is the last one: the response is out at once.
+    assert.deepEqual(push(part('a2', 'msg_1', 'so totals never match.', 'end_turn'), 2), {
+      taken: [[1, 'assistant', 'message', 'msg_1', null, 'The rounding drops a cent\n\nso totals never match.']], pendingFrom: null,
+    });
+    // A response written whole with its stop reason (older versions, tool calls) is never held.
+    assert.deepEqual(push(part('b1', 'msg_2', 'Reading the ledger.', 'tool_use'), 3).pendingFrom, null);
+    // Lines Claude Code writes once a turn is over close the response before them.
+    for (const [n, end] of [
+      [4, { subtype: 'turn_duration', durationMs: 5200 }],
+      [6, { subtype: 'stop_hook_summary', hookCount: 1, toolUseID: 'x', level: 'info' }],
+      [8, { subtype: 'compact_boundary', content: 'Conversation compacted' }],
+      [10, { subtype: 'api_error', level: 'error', retryAttempt: 1 }],
+      [12, { subtype: 'local_command', content: '<command-name>/cost</command-name>' }],
+    ] as const) {
+      assert.deepEqual(push(part(`c${n}`, `msg_${n}`, `Answer ${n}`, null), n), { taken: [], pendingFrom: n });
+      assert.deepEqual(push(system(`s${n}`, end), n + 1), { taken: [[n, 'assistant', 'message', `msg_${n}`, null, `Answer ${n}`]], pendingFrom: null }, end.subtype);
+    }
+    // A hook's message about one tool call can come while the response still streams: it waits.
+    assert.deepEqual(push(part('d1', 'msg_20', 'Checking', null), 20), { taken: [], pendingFrom: 20 });
+    assert.deepEqual(push(system('s21', { content: 'PreToolUse:Bash hook ran', toolUseID: 'toolu_9', level: 'info' }), 21), { taken: [], pendingFrom: 20 });
+    assert.deepEqual(push(system('s22', { subtype: 'informational', content: 'note' }), 22), { taken: [], pendingFrom: 20 });
+    assert.deepEqual(push(part('d2', 'msg_20', 'both files.', null), 23), { taken: [], pendingFrom: 20 });
+    parser.flush();
+    assert.deepEqual(rows(parser.take()), [[20, 'assistant', 'message', 'msg_20', null, 'Checking\n\nboth files.']]);
   });
 
   it('emits duplicated lines, merges a repeated part once, and keeps a part that arrives after flush', () => {

@@ -285,7 +285,7 @@ describe('cairn ingest (CLI)', () => {
     assert.deepEqual([hit.provenance[0].source, hit.provenance[0].sessionId, hit.provenance[0].messageId, hit.provenance[0].line], ['jsonl', 'chat-42', 'q1', 1]);
   });
 
-  it('a missing file exits non-zero (NOT_FOUND = 4); a directory 3; an unknown format is a usage-level error', async () => {
+  it('a missing file exits non-zero (NOT_FOUND = 4); a directory 3; an unknown or untold format 3', async () => {
     const h = makeHome(NO_EMBEDDER);
     homes.push(h);
     const missing = await runCli(['ingest', join(h, 'nope.jsonl'), '--format', 'jsonl'], { home: h });
@@ -296,7 +296,9 @@ describe('cairn ingest (CLI)', () => {
     const fmt = await runCli(['ingest', join(h, 'config.json'), '--format', 'csv'], { home: h });
     assert.equal(fmt.code, 3);
     assert.match(fmt.stderr, /Unknown transcript format "csv"/);
+    // Without --format the file must say its format: config.json says none.
     const none = await runCli(['ingest', join(h, 'config.json')], { home: h });
-    assert.equal(none.code, 2, 'missing --format is a usage error');
+    assert.equal(none.code, 3);
+    assert.match(none.stderr, /Cannot tell the format of .*config\.json/);
   });
 });

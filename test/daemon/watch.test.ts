@@ -206,6 +206,41 @@ describe('cairn watch over an OpenClaw home (JSONL sessions, archives, SQLite st
 });
 
 describe('cairn watch over Claude Code projects', () => {
+  it('captures a reply the transcript marks final at once, without the settle wait; a partial one still waits', async () => {
+    // An hour of settle time: anything captured below was captured because it was final.
+    const home = makeHome({ ...NO_EMBEDDER, capture: { settleSeconds: 3600 } });
+    const proj = join(home, 'claude', 'projects', '-home-ana-shop');
+    mkdirSync(proj, { recursive: true });
+    const base = { sessionId: 'sess-9', cwd: '/home/ana/shop', version: '2.1.37' };
+    const user = (uuid: string, content: string) => ({ ...base, type: 'user', uuid, timestamp: '2026-02-18T11:43:58.858Z', message: { role: 'user', content } });
+    const part = (uuid: string, id: string, text: string, stop: string | null) =>
+      ({ ...base, type: 'assistant', uuid, requestId: `r-${id}`, timestamp: '2026-02-18T11:44:02.101Z', message: { id, role: 'assistant', model: 'm', content: [{ type: 'text', text }], stop_reason: stop } });
+    const file = join(proj, 'sess-9.jsonl');
+    const write = (...records: object[]) => appendFileSync(file, records.map((r) => JSON.stringify(r) + '\n').join(''));
+    write(user('u1', 'Why does the checkout page time out?'), part('a1', 'msg_1', 'The payment call has no deadline', null));
+    const env = { CLAUDE_CONFIG_DIR: join(home, 'claude'), HOME: join(home, 'fake-home') };
+    await cliJson(['sources', 'add', 'claude-code', '--json'], { home, env });
+    const d = startDaemon(home, ['--debounce-ms', '50'], env);
+    try {
+      const ns = 'home-ana-shop';
+      // The capture that stored the question read the partial reply after it, and holds it.
+      await eventually(async () => (await search(home, ns, 'checkout page time')).length === 1);
+      assert.deepEqual(await search(home, ns, 'payment deadline'), [], 'a reply whose parts may still come waits');
+      // Its last part carries the stop reason: the whole reply is captured, as one turn.
+      write(part('a2', 'msg_1', 'so the gateway waits forever.', 'end_turn'));
+      const reply = await eventually(async () => (await search(home, ns, 'payment deadline gateway')).find((h) => /waits forever/.test(h.text)) ?? null);
+      assert.match(reply.text, /no deadline[\s\S]*waits forever/);
+      // Claude Code writes stop_reason null on every part; the turn's end is a system line after it.
+      write(user('u2', 'And the refund page?'), part('b1', 'msg_2', 'Refunds reuse the same client without a timeout', null),
+        { ...base, type: 'system', subtype: 'turn_duration', durationMs: 5200, uuid: 's2', timestamp: '2026-02-18T11:45:00.000Z' });
+      await eventually(async () => (await search(home, ns, 'refunds reuse client timeout')).some((h) => /same client/.test(h.text)));
+    } finally {
+      d.child.kill('SIGTERM');
+      assert.equal((await d.exited).code, 0);
+      removeHome(home);
+    }
+  });
+
   it('one namespace per project; a response split over lines becomes one turn once the file settles', async () => {
     const home = makeHome(NO_EMBEDDER);
     const projects = join(home, 'claude', 'projects');

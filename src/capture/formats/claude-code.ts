@@ -10,6 +10,14 @@ import { Collector, Timestamps, addTally, compact, contentText, isRecord, joinPi
 /** Line types that carry no conversation: dropped and counted as skipped (as are `system` lines). */
 export const CLAUDE_CODE_NOISE_TYPES = ['progress', 'file-history-snapshot', 'queue-operation', 'attachment', 'summary'] as const;
 
+/**
+ * `system` subtypes Claude Code writes only once a response is over: the turn's end (its duration,
+ * the Stop hooks' summary), a compaction, a failed request being retried (the retry is another
+ * message), a local slash command. A hook's message about one tool call (`toolUseID`, no subtype)
+ * or an `informational` line can come while a response still streams, so they do not close it.
+ */
+const TURN_END_SUBTYPES = new Set(['turn_duration', 'stop_hook_summary', 'compact_boundary', 'api_error', 'local_command']);
+
 const MAX_TOOL_NAMES = 2000;
 const MAX_CLOSED = 256;
 
@@ -30,7 +38,9 @@ interface Pending {
  *
  * Merging: assistant lines with the same `message.id` become one turn (messageId = `message.id`,
  * line and time of its first part). The merge stays open across tool-result lines and noise lines;
- * it is closed by an assistant line with another id, by a real user message, or by `flush()`.
+ * it is closed as soon as the transcript says the response is over: a part with a `stop_reason`
+ * (the last one), a `system` line that ends the turn (TURN_END_SUBTYPES), an assistant line with
+ * another id, a real user message; else by `flush()`.
  * While it is open, the turns after it are held so `take()` returns turns in line order, and
  * `pendingFrom()` names its first line (the checkpoint must not pass it). Call `flush()` when the
  * transcript is complete or quiet. A part that arrives after its response was flushed becomes its
@@ -128,11 +138,14 @@ export function createClaudeCodeParser(options: ParserOptions = {}): TranscriptP
     if (msg.model === '<synthetic>' || rec.isApiErrorMessage === true) return out.skip();
     const messageId = str(msg.id);
     const uuid = str(rec.uuid) ?? fallbackMessageId(lineNo, rec);
+    // The API's stop reason arrives after the last block: a part that carries one ends its response.
+    const final = typeof msg.stop_reason === 'string' && msg.stop_reason !== '';
     if (pending && messageId === pending.baseId) {
       if (pending.uuids.has(uuid)) return out.skip(); // the same part written twice
       pending.uuids.add(uuid);
       pending.pieces.push(...pieces);
       addTally(pending.tally, tally);
+      if (final) close();
       return;
     }
     close();
@@ -141,7 +154,7 @@ export function createClaudeCodeParser(options: ParserOptions = {}): TranscriptP
     const turnId = messageId && closed.has(messageId) ? `${messageId}#${uuid}` : messageId ?? base.messageId;
     const turn = derive(base, 'assistant', 'message', '', {}, turnId);
     pending = { baseId: messageId ?? turn.messageId, turn, model: str(msg.model), uuids: new Set([uuid]), pieces, tally };
-    if (!messageId) close(); // nothing to merge with
+    if (!messageId || final) close(); // nothing to merge with, or nothing more to come
   }
 
   function user(rec: JsonRecord, lineNo: number): void {
@@ -202,6 +215,7 @@ export function createClaudeCodeParser(options: ParserOptions = {}): TranscriptP
       if (rec.type === 'assistant') return assistant(rec, lineNo);
       if (rec.type === 'user') return user(rec, lineNo);
       if (typeof rec.type !== 'string') return out.issue(lineNo, 'line has no type');
+      if (rec.type === 'system' && typeof rec.subtype === 'string' && TURN_END_SUBTYPES.has(rec.subtype)) close();
       out.skip(); // system (compact_boundary, …), CLAUDE_CODE_NOISE_TYPES and unknown types
     },
     flush: close,

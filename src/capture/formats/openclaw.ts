@@ -9,6 +9,16 @@ import type { DraftKind, DraftRole } from '../turn-draft.js';
 import { Collector, Timestamps, compact, contentText, isRecord, joinPieces, preview, readRecord, scalar, str, withRedactions, type JsonRecord, type ParserOptions, type TranscriptParser, fallbackMessageId } from './common.js';
 import { stripInbound, stripReplyTags, triggerOf, type Inbound } from './openclaw-inbound.js';
 
+/**
+ * Header versions read without an issue: 3 (pi's tree format), 4 (OpenClaw 2026.9: the same lines)
+ * and later ones. A later version is read the same way; a record it changed is reported on its own
+ * line, so flagging the header of every session would only repeat what those issues say. Older
+ * versions (1 had no ids, 2 another custom role) and non-integer ones are still named.
+ */
+function readableVersion(version: unknown): boolean {
+  return typeof version === 'number' && Number.isInteger(version) && version >= 3;
+}
+
 /** Record types that are not conversation: dropped and counted as skipped. */
 export const OPENCLAW_NOISE_TYPES = ['model_change', 'thinking_level_change', 'custom', 'label', 'session_info'] as const;
 
@@ -56,7 +66,7 @@ export function createOpenClawParser(options: ParserOptions = {}): TranscriptPar
   }
 
   function header(rec: JsonRecord, lineNo: number): void {
-    if (rec.version !== 3) out.issue(lineNo, `session header version ${preview(rec.version)}; read as version 3`);
+    if (!readableVersion(rec.version)) out.issue(lineNo, `session header version ${preview(rec.version)}; read as version 3`);
     const id = str(rec.id);
     if (id) sessionId = id;
     else out.issue(lineNo, 'session header has no id');
