@@ -42,6 +42,12 @@ export interface Provenance {
   turnIds?: string[];
   /** A turn shown beside a search hit as its conversation context, not the hit itself. */
   context?: boolean;
+  /** The system an imported record came from (`mem0`, `openclaw`, `jsonl`, …). */
+  system?: string;
+  /** The record's id in that system. */
+  originalId?: string;
+  /** What that system kept beside the record (mem0 metadata), for reference. */
+  metadata?: Record<string, unknown>;
 }
 
 export interface Memory {

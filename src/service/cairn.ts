@@ -22,7 +22,8 @@ import { embedEntries, embedPending, noVectorsNote, type IndexProgress } from '.
 import type { CaptureDeps } from './capture.js';
 import { ingestPaths, type IngestOptions, type IngestResponse } from './ingest.js';
 import { addSources, findSource, sourceStatuses, type AddSourceInput, type SourceStatus } from './sources.js';
-import { exportJsonl, importJsonl, type ImportReport } from './jsonl.js';
+import { exportJsonl, importMemories, type ImportReport } from './jsonl.js';
+import { parseImportFormat, type ImportFormat } from './import/read.js';
 import { parseId, parseInput, searchInputSchema, storeInputSchema, type SearchInput, type StoreInput } from './inputs.js';
 import { buildStatus, type StatusReport } from './status.js';
 import { Judging, type JudgeReport } from './judging.js';
@@ -465,11 +466,24 @@ export class Cairn {
 
   async importJsonl(
     input: Readable,
-    options: { namespace?: string; onLine?: (n: number) => void } = {},
+    options: { namespace?: string; format?: ImportFormat; onLine?: (n: number) => void } = {},
+  ): Promise<ImportReport & { embedded: number; warning?: string; redactions?: RedactionCounts }> {
+    return this.importFrom({ stream: input }, options);
+  }
+
+  /**
+   * Imports memories from a file, an OpenClaw workspace folder or a stream: export records keep
+   * their namespace unless `namespace` is given; other records go to `namespace` or the default.
+   */
+  async importFrom(
+    input: { path: string } | { stream: Readable },
+    options: { namespace?: string; format?: ImportFormat | string; onLine?: (n: number) => void } = {},
   ): Promise<ImportReport & { embedded: number; warning?: string; redactions?: RedactionCounts }> {
     const redactions: RedactionCounts = {};
-    const imported = await importJsonl(gatedStore(this.rawStore, redactions), input, {
+    const imported = await importMemories(gatedStore(this.rawStore, redactions), input, {
       namespace: options.namespace === undefined ? undefined : this.namespace(options.namespace),
+      fallback: this.defaultNamespace,
+      format: options.format === undefined ? undefined : parseImportFormat(options.format),
       maxTextChars: this.config.limits.maxTextChars,
       onLine: options.onLine,
     });

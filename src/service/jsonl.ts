@@ -1,44 +1,20 @@
-// JSONL export and import of memories: one memory record per line, superseded history included,
-// so export → import is a lossless round trip. Import reports bad lines with their numbers and
-// keeps going; nothing already stored is touched except re-mention counts on duplicates.
+// Export and import of memories. Export writes one memory record per line, superseded history
+// included, so export → import is a lossless round trip. Import reads those records and the
+// formats people leave other systems with (see import/read.ts), reports bad records with their
+// line numbers and keeps going; nothing already stored is touched except re-mention counts on
+// duplicates.
 import type { Readable, Writable } from 'node:stream';
-import { z } from 'zod';
-import { boundedLines } from '../core/bounded-input.js';
-import { sha256 } from '../core/text.js';
-import { CATEGORIES, type Memory } from '../core/types.js';
-import { NAMESPACE_PATTERN } from '../core/namespace.js';
 import type { Store } from '../store/store.js';
-
-const iso = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not a date');
-
-const memoryRecordSchema = z.object({
-  id: z.string().regex(/^[a-z]{1,4}_[A-Za-z0-9_-]{1,64}$/),
-  namespace: z.string().regex(NAMESPACE_PATTERN),
-  text: z.string().min(1),
-  category: z.enum(CATEGORIES),
-  importance: z.number().int().min(1).max(10),
-  tags: z.array(z.string()),
-  entities: z.array(z.string()),
-  eventTime: iso.nullable(),
-  createdAt: iso,
-  updatedAt: iso,
-  validFrom: iso,
-  validTo: iso.nullable(),
-  supersededBy: z.string().nullable(),
-  supersedes: z.string().nullable(),
-  mentions: z.number().int().min(1),
-  provenance: z.array(z.record(z.string(), z.unknown())),
-});
-
-/** Longest line accepted on import; longer lines are reported, and never held whole in memory. */
-const MAX_LINE_CHARS = 1_000_000;
+import { readImport, type ImportFormat } from './import/read.js';
 
 export interface ImportReport {
+  /** Lines read (of every Markdown file, for an OpenClaw workspace). */
   lines: number;
   imported: number;
   existing: number;
   merged: number;
-  errors: Array<{ line: number; message: string }>;
+  /** Bad records: the line (0 when none is known), the item of a JSON document, the file of a workspace. */
+  errors: Array<{ line: number; message: string; item?: number; path?: string }>;
 }
 
 /**
@@ -70,57 +46,28 @@ function drainedOrClosed(out: Writable): Promise<void> {
   });
 }
 
-export async function importJsonl(
-  store: Store,
-  input: Readable,
-  options: { namespace?: string; maxTextChars: number; onLine?: (n: number) => void },
-): Promise<ImportReport> {
+export interface ImportOptions {
+  /** Every memory goes here; else an export record keeps its own namespace and others go to `fallback`. */
+  namespace?: string;
+  fallback: string;
+  maxTextChars: number;
+  format?: ImportFormat;
+  /** Called after each record with the lines read so far. */
+  onLine?: (n: number) => void;
+}
+
+/** Imports from a file, a folder (an OpenClaw workspace) or a stream. */
+export async function importMemories(store: Store, input: { path: string } | { stream: Readable }, options: ImportOptions): Promise<ImportReport> {
   const report: ImportReport = { lines: 0, imported: 0, existing: 0, merged: 0, errors: [] };
-  // Importing into another namespace gets other ids (ids are unique across the store); links
-  // between records of the same file are remapped consistently. The new id is derived from the
-  // target namespace and the old id, so importing the same file there again finds it ('exists')
-  // instead of doubling the history.
-  const mapId = (id: string, from: string): string => {
-    if (!options.namespace || options.namespace === from) return id;
-    return `m_${sha256(`${options.namespace}\0${from}\0${id}`).slice(0, 26)}`;
-  };
-  // A UTF-8 character takes at most 3 bytes per UTF-16 unit: no line within the limit is cut.
-  for await (const next of boundedLines(input, MAX_LINE_CHARS * 3)) {
-    report.lines++;
+  const target = { into: options.namespace, fallback: options.fallback, maxTextChars: options.maxTextChars };
+  const source = 'path' in input ? { path: input.path, format: options.format } : { stream: input.stream, format: options.format };
+  for await (const item of readImport(source, target, new Date().toISOString(), report)) {
     options.onLine?.(report.lines);
-    const line = 'text' in next ? next.text.trim() : null;
-    if (line === '') continue;
-    if (line === null || line.length > MAX_LINE_CHARS) {
-      report.errors.push({ line: report.lines, message: `line longer than ${MAX_LINE_CHARS} characters` });
+    if ('error' in item) {
+      report.errors.push({ line: item.line, message: item.error, ...(item.item ? { item: item.item } : {}), ...(item.path ? { path: item.path } : {}) });
       continue;
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch (err) {
-      report.errors.push({ line: report.lines, message: `invalid JSON: ${(err as Error).message}` });
-      continue;
-    }
-    const result = memoryRecordSchema.safeParse(parsed);
-    if (!result.success) {
-      const msg = result.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ');
-      report.errors.push({ line: report.lines, message: msg });
-      continue;
-    }
-    const rec = result.data;
-    if (rec.text.length > options.maxTextChars) {
-      report.errors.push({ line: report.lines, message: `text longer than ${options.maxTextChars} characters` });
-      continue;
-    }
-    const memory: Memory = {
-      ...rec,
-      namespace: options.namespace ?? rec.namespace,
-      id: mapId(rec.id, rec.namespace),
-      supersededBy: rec.supersededBy === null ? null : mapId(rec.supersededBy, rec.namespace),
-      supersedes: rec.supersedes === null ? null : mapId(rec.supersedes, rec.namespace),
-      provenance: rec.provenance as Memory['provenance'],
-    };
-    const outcome = await store.importMemory(memory);
+    const outcome = await store.importMemory(item.memory);
     if (outcome === 'imported') report.imported++;
     else if (outcome === 'exists') report.existing++;
     else report.merged++;

@@ -8,8 +8,9 @@ export function provenanceLine(all: Provenance[]): string {
   const p = all.filter((x) => !x.context);
   if (p.length === 0) return 'source: unknown';
   const first = p[0]!;
-  const parts = [`source: ${first.source ?? 'unknown'}`];
-  if (first.path) parts.push(first.path + (first.line !== undefined ? `:${first.line}` : ''));
+  const parts = [`source: ${first.source ?? 'unknown'}${first.system ? ` from ${first.system}` : ''}`];
+  if (first.path) parts.push(first.path + (first.line !== undefined ? `:${first.line}${first.endLine !== undefined && first.endLine !== first.line ? `-${first.endLine}` : ''}` : ''));
+  if (first.originalId) parts.push(`id ${first.originalId}`);
   if (first.sessionId) parts.push(`session ${first.sessionId}`);
   if (first.messageId) parts.push(`message ${first.messageId}`);
   if (first.speaker) parts.push(`speaker ${first.speaker}`);
@@ -50,4 +51,9 @@ export function formatResult(r: SearchResult, rank: number, explain: boolean): s
     );
   }
   return lines.join('\n');
+}
+
+/** Text from a file shown on a terminal: control characters escaped, never sent raw. */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

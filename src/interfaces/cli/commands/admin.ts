@@ -1,5 +1,5 @@
 // cairn init | status | export | import | reembed
-import { closeSync, createReadStream, createWriteStream, existsSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, createWriteStream, openSync, renameSync, rmSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { CairnError, EXIT_CODES } from '../../../core/errors.js';
@@ -7,6 +7,8 @@ import { redactionNote } from '../format.js';
 import { progressBar } from '../progress.js';
 import { THREADS, globals, print, printJson, withCairn } from '../run.js';
 import { formatStatus } from './status-format.js';
+import { printable } from '../format.js';
+import { IMPORT_FORMATS } from '../../../service/import/format-names.js';
 
 export function registerAdminCommands(program: Command): void {
   program
@@ -63,21 +65,27 @@ export function registerAdminCommands(program: Command): void {
 
   program
     .command('import')
-    .description('Import memories from JSONL (bad lines are reported with line numbers; good lines are kept)')
-    .argument('<file>', 'a JSONL file from cairn export, or - for stdin')
-    .option('--into <namespace>', 'import into this namespace (fresh ids) instead of the namespaces in the file')
+    .description('Import memories: cairn export JSONL, {"text": …} lines, a mem0 export, or an OpenClaw workspace (bad records are reported with their line numbers; good ones are kept)')
+    .argument('<file>', 'a JSONL or JSON file, an OpenClaw workspace folder (MEMORY.md + memory/) or one of its .md files, or - for stdin')
+    .option('--into <namespace>', 'import into this namespace (export records get fresh ids); -n does the same')
+    .option('-f, --format <format>', `${IMPORT_FORMATS.join(', ')} (default: told from the input)`)
     .option('--json', 'print the report as JSON')
-    .action(async (file: string, opts, cmd: Command) => {
-      if (file !== '-' && !existsSync(file)) throw new CairnError('NOT_FOUND', `No such file: ${file}`);
-      if (file !== '-' && statSync(file).isDirectory()) throw new CairnError('INVALID_INPUT', `${file} is a directory, not a JSONL file`);
+    .action(async (file: string, opts: { into?: string; format?: string }, cmd: Command) => {
+      const g = globals(cmd);
+      if (opts.into !== undefined && g.namespace !== undefined && opts.into !== g.namespace) {
+        throw new CairnError('INVALID_INPUT', `-n ${g.namespace} and --into ${opts.into} name different namespaces; give one`);
+      }
       await withCairn(cmd, async (cairn) => {
-        const input = file === '-' ? process.stdin : createReadStream(file);
-        const report = await cairn.importJsonl(input, { namespace: opts.into });
-        if (globals(cmd).json) printJson(report);
+        const input = file === '-' ? { stream: process.stdin } : { path: file };
+        const report = await cairn.importFrom(input, { namespace: opts.into ?? g.namespace, format: opts.format });
+        if (g.json) printJson(report);
         else {
           const note = redactionNote(report.redactions);
           print(`Read ${report.lines} lines: ${report.imported} imported, ${report.existing} already present, ${report.merged} merged into equal memories, ${report.errors.length} bad${note ? `; ${note}` : ''}`);
-          for (const e of report.errors.slice(0, 50)) process.stderr.write(`  line ${e.line}: ${e.message}\n`);
+          for (const e of report.errors.slice(0, 50)) {
+            const where = [e.path, e.item ? `item ${e.item}` : null, e.line > 0 ? `line ${e.line}` : null].filter(Boolean).join(', ');
+            process.stderr.write(`  ${where || 'input'}: ${printable(e.message)}\n`);
+          }
           if (report.errors.length > 50) process.stderr.write(`  … and ${report.errors.length - 50} more\n`);
           if (report.warning) process.stderr.write(`cairn: warning: ${report.warning}\n`);
         }

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { EXIT_CODES, type ErrorCode } from '../../../core/errors.js';
 import { TRANSCRIPT_FORMATS } from '../../../capture/formats/names.js';
 import type { IngestProgress, IngestResponse } from '../../../service/ingest.js';
+import { printable } from '../format.js';
 import { progressBar, type Progress } from '../progress.js';
 import { THREADS, globals, print, printJson, withCairn } from '../run.js';
 
@@ -60,11 +61,6 @@ function phaseBars(): { update: (p: IngestProgress) => void; stop: () => void } 
     },
     stop: () => bar?.stop(),
   };
-}
-
-/** Control characters from a transcript's bytes are shown escaped, never sent to the terminal. */
-function printable(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function printHuman(res: IngestResponse): void {
