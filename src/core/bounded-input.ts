@@ -1,6 +1,6 @@
 // Reading input whose size the sender decides (stdin, an uploaded file) without holding more of it
 // than the caller can use: `cairn store -` once read 300 MB into memory (935 MB RSS) before it
-// checked the length (issue 30 item 12), and a JSONL line without a newline grew without bound.
+// checked the length (issue 30 item 12). Import bounds its lines itself (service/import/lines.ts).
 import type { Readable } from 'node:stream';
 
 /**
@@ -20,37 +20,4 @@ export async function readAtMost(input: Readable, maxBytes: number): Promise<str
     chunks.push(buf);
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/** A line of input, or the size of one too long to keep (its bytes were read and dropped). */
-export type BoundedLine = { text: string } | { tooLongBytes: number };
-
-/**
- * The lines of `input` (split at \n, a trailing \r removed, as readline with crlfDelay Infinity),
- * holding at most `maxLineBytes` of any one line: a longer line is skipped as it streams by and
- * reported by its size, and the lines after it are read as usual.
- */
-export async function* boundedLines(input: Readable, maxLineBytes: number): AsyncGenerator<BoundedLine> {
-  let pieces: Buffer[] = [];
-  let lineBytes = 0;
-  const finish = (): BoundedLine => {
-    const line: BoundedLine =
-      lineBytes > maxLineBytes ? { tooLongBytes: lineBytes } : { text: Buffer.concat(pieces).toString('utf8').replace(/\r$/, '') };
-    pieces = [];
-    lineBytes = 0;
-    return line;
-  };
-  for await (const chunk of input) {
-    let bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    for (let end = bytes.indexOf(0x0a); ; end = bytes.indexOf(0x0a)) {
-      const part = end < 0 ? bytes : bytes.subarray(0, end);
-      lineBytes += part.length;
-      if (lineBytes <= maxLineBytes) pieces.push(part);
-      else pieces = [];
-      if (end < 0) break;
-      yield finish();
-      bytes = bytes.subarray(end + 1);
-    }
-  }
-  if (lineBytes > 0) yield finish();
 }

@@ -4,32 +4,29 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
-import { boundedLines, readAtMost, type BoundedLine } from '../../src/core/bounded-input.js';
+import { readAtMost } from '../../src/core/bounded-input.js';
+import { boundedLines, type ImportLine } from '../../src/service/import/lines.js';
 
 const chunks = (...parts: string[]) => Readable.from(parts.map((p) => Buffer.from(p)));
 
-async function lines(input: Readable, max: number): Promise<BoundedLine[]> {
-  const out: BoundedLine[] = [];
+async function lines(input: Readable, max: number): Promise<Array<string | null>> {
+  const out: ImportLine[] = [];
   for await (const line of boundedLines(input, max)) out.push(line);
-  return out;
+  assert.deepEqual(out.map((l) => l.lineNo), out.map((_, k) => k + 1), 'lines are numbered from 1');
+  return out.map((l) => l.text);
 }
 
-describe('boundedLines', () => {
+describe('boundedLines (import)', () => {
   it('splits across chunks, drops a CR before LF, keeps a last line without a newline', async () => {
-    assert.deepEqual(await lines(chunks('ab', 'c\r\nd', 'é\n\n', 'last'), 100), [{ text: 'abc' }, { text: 'dé' }, { text: '' }, { text: 'last' }]);
+    assert.deepEqual(await lines(chunks('ab', 'c\r\nd', 'é\n\n', 'last'), 100), ['abc', 'dé', '', 'last']);
     assert.deepEqual(await lines(chunks(''), 100), []);
-    assert.deepEqual(await lines(chunks('one\n'), 100), [{ text: 'one' }]);
+    assert.deepEqual(await lines(chunks('one\n'), 100), ['one']);
   });
 
-  it('reports a line over the bound by its size and reads on', async () => {
+  it('reports a line over the bound and reads on', async () => {
     const long = 'x'.repeat(25);
-    assert.deepEqual(await lines(chunks('ok\n', long.slice(0, 10), long.slice(10), '\nfine\n', long), 20), [
-      { text: 'ok' },
-      { tooLongBytes: 25 },
-      { text: 'fine' },
-      { tooLongBytes: 25 },
-    ]);
-    assert.deepEqual(await lines(chunks('x'.repeat(20) + '\n'), 20), [{ text: 'x'.repeat(20) }], 'exactly at the bound is kept');
+    assert.deepEqual(await lines(chunks('ok\n', long.slice(0, 10), long.slice(10), '\nfine\n', long), 20), ['ok', null, 'fine', null]);
+    assert.deepEqual(await lines(chunks('x'.repeat(20) + '\n'), 20), ['x'.repeat(20)], 'exactly at the bound is kept');
   });
 });
 
