@@ -4,13 +4,18 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
-import { detectFormat, oddShare, sniffHead } from '../../src/capture/sources/detect.js';
+import { oddShare, sniffHead } from '../../src/capture/sources/detect.js';
 import { fixtureLines } from './fixtures/load.js';
 import { seeded } from '../helpers/prng.js';
 
 const text = (s: string) => sniffHead(Buffer.from(s, 'utf8'), false);
+/** The format the first record that names one gives these lines. */
+const detectFormat = (lines: string[]) => {
+  const sniff = text(lines.join('\n'));
+  return sniff.kind === 'text' ? sniff.format : null;
+};
 
-describe('detectFormat / sniffHead', () => {
+describe('sniffHead', () => {
   it('names each format from its first record that says one', () => {
     assert.equal(detectFormat(fixtureLines('openclaw-session.jsonl')), 'openclaw');
     assert.equal(detectFormat(fixtureLines('openclaw-formats-md.jsonl').slice(1)), 'openclaw', 'a resumed file without its header');

@@ -47,16 +47,6 @@ export function recordFormat(rec: JsonRecord): TranscriptFormat | null {
   return null;
 }
 
-/** The format of the first line (of `lines`) that says one. */
-export function detectFormat(lines: Iterable<string>): TranscriptFormat | null {
-  for (const line of lines) {
-    const rec = parseRecord(line);
-    const format = rec && recordFormat(rec);
-    if (format) return format;
-  }
-  return null;
-}
-
 function parseRecord(line: string): JsonRecord | null {
   const text = line.replace(/^\uFEFF/, '').trim();
   if (!text.startsWith('{')) return null;
