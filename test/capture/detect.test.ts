@@ -40,6 +40,7 @@ describe('sniffHead', () => {
     assert.deepEqual(sniffHead(random, false), { kind: 'binary' });
     assert.deepEqual(sniffHead(gzipSync(Buffer.from('{"role":"user","content":"hi"}\n'.repeat(50))), false), { kind: 'binary' });
     assert.deepEqual(sniffHead(Buffer.from('{"role":"user","content":"hi"}\n', 'utf16le'), false), { kind: 'binary' });
+    assert.deepEqual(sniffHead(Buffer.from('\uFEFF{"role":"user","content":"hi"}\n', 'utf16le'), false), { kind: 'utf16' });
     // Text with a flipped byte, a NUL and a split line: no record reads, but it is still text.
     const damaged = Buffer.from('{"role":"user","content":"We deci\u00b6ded the port\u0000 is 5433 and the cache stays"\n}\n{"role":"assis');
     assert.ok(oddShare(damaged) < 0.1);
