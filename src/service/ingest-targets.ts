@@ -84,6 +84,9 @@ export async function prepareTarget(store: Store, target: PendingTarget, watched
   // Readable and a regular file first (a FIFO would block the read below).
   await (await openTranscript(path, null)).close();
   const sniff = await sniffFile(path, target.format === undefined ? SNIFF_BYTES : SNIFF_KNOWN_BYTES);
+  if (sniff.kind === 'utf16') {
+    throw invalidInput(`${path} is UTF-16 text; transcripts are read as UTF-8: convert it first (iconv -f UTF-16 -t UTF-8)`, { path });
+  }
   if (sniff.kind === 'binary') {
     throw invalidInput(`${path} is a binary file, not a transcript (JSONL text or an OpenClaw SQLite store); nothing was read`, { path });
   }

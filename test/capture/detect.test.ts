@@ -4,13 +4,18 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
-import { detectFormat, oddShare, sniffHead } from '../../src/capture/sources/detect.js';
+import { oddShare, sniffHead } from '../../src/capture/sources/detect.js';
 import { fixtureLines } from './fixtures/load.js';
 import { seeded } from '../helpers/prng.js';
 
 const text = (s: string) => sniffHead(Buffer.from(s, 'utf8'), false);
+/** The format the first record that names one gives these lines. */
+const detectFormat = (lines: string[]) => {
+  const sniff = text(lines.join('\n'));
+  return sniff.kind === 'text' ? sniff.format : null;
+};
 
-describe('detectFormat / sniffHead', () => {
+describe('sniffHead', () => {
   it('names each format from its first record that says one', () => {
     assert.equal(detectFormat(fixtureLines('openclaw-session.jsonl')), 'openclaw');
     assert.equal(detectFormat(fixtureLines('openclaw-formats-md.jsonl').slice(1)), 'openclaw', 'a resumed file without its header');
@@ -35,6 +40,7 @@ describe('detectFormat / sniffHead', () => {
     assert.deepEqual(sniffHead(random, false), { kind: 'binary' });
     assert.deepEqual(sniffHead(gzipSync(Buffer.from('{"role":"user","content":"hi"}\n'.repeat(50))), false), { kind: 'binary' });
     assert.deepEqual(sniffHead(Buffer.from('{"role":"user","content":"hi"}\n', 'utf16le'), false), { kind: 'binary' });
+    assert.deepEqual(sniffHead(Buffer.from('\uFEFF{"role":"user","content":"hi"}\n', 'utf16le'), false), { kind: 'utf16' });
     // Text with a flipped byte, a NUL and a split line: no record reads, but it is still text.
     const damaged = Buffer.from('{"role":"user","content":"We deci\u00b6ded the port\u0000 is 5433 and the cache stays"\n}\n{"role":"assis');
     assert.ok(oddShare(damaged) < 0.1);

@@ -159,6 +159,12 @@ describe('cairn ingest: binary files', () => {
       const shown = res.stdout + res.stderr;
       assert.doesNotMatch(shown, /IHDR|PNG|\x1b|\x00|\x07|\ufffd/, 'no byte of the file is echoed');
     }
+    // UTF-16 (a Windows shell's redirect) is named as such.
+    const wide = join(h, 'wide.jsonl');
+    writeFileSync(wide, Buffer.from('\uFEFF{"role":"user","content":"hello"}\n', 'utf16le'));
+    const utf16 = await runCli(['ingest', wide], { home: h });
+    assert.equal(utf16.code, 3);
+    assert.match(utf16.stderr, /wide\.jsonl is UTF-16 text; transcripts are read as UTF-8: convert it first/);
     // Beside a good file: the good one is captured, the binary one is the error that sets the exit code.
     const mixed = await runCli(['ingest', png, good, '--json'], { home: h });
     assert.equal(mixed.code, 3);

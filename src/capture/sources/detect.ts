@@ -23,6 +23,8 @@ const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 
 export type FileSniff =
   | { kind: 'sqlite' }
+  /** Text in UTF-16 (a byte-order mark), as Windows shells write redirected output. */
+  | { kind: 'utf16' }
   /** Not text: many control bytes or invalid UTF-8, and no line that reads as a JSON record. */
   | { kind: 'binary' }
   /** Nothing but whitespace so far. */
@@ -44,16 +46,6 @@ export function recordFormat(rec: JsonRecord): TranscriptFormat | null {
     if (OPENCLAW_TYPES.has(type) && !claude && ('parentId' in rec || (type === 'message' && isRecord(rec.message)))) return 'openclaw';
   }
   if (typeof rec.role === 'string' && 'content' in rec) return 'jsonl';
-  return null;
-}
-
-/** The format of the first line (of `lines`) that says one. */
-export function detectFormat(lines: Iterable<string>): TranscriptFormat | null {
-  for (const line of lines) {
-    const rec = parseRecord(line);
-    const format = rec && recordFormat(rec);
-    if (format) return format;
-  }
   return null;
 }
 
@@ -89,6 +81,7 @@ export async function sniffFile(path: string, bytes = SNIFF_BYTES): Promise<File
 /** What a file's first bytes say it is; `cut` when the file goes on past them. */
 export function sniffHead(head: Buffer, cut: boolean): FileSniff {
   if (head.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC)) return { kind: 'sqlite' };
+  if (head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))) return { kind: 'utf16' };
   // Only complete lines: the head may end inside one (and inside a UTF-8 sequence).
   const end = cut ? head.lastIndexOf(10) + 1 : head.length;
   const text = head.subarray(0, end);
