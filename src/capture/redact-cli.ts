@@ -53,6 +53,7 @@ const PLAIN_RULES: ReadonlyArray<readonly [needle: string, pattern: RegExp]> = [
   ['nmcli', new RegExp(`\\bnmcli\\b[^\\n|;&]{0,300}?\\s(?:password|wifi-sec\\.psk|802-11-wireless-security\\.psk)[ \\t]+${VALUE}`, 'dg')],
   ['wpa_passphrase', new RegExp(`\\bwpa_passphrase[ \\t]+(?:'[^'\\n]*'|"[^"\\n]*"|\\S+)[ \\t]+${VALUE}`, 'dg')],
   ['net user', new RegExp(`\\bnet[ \\t]+user[ \\t]+(?:"[^"\\n]*"|[^\\s/"]\\S*)[ \\t]+(?![/*])${VALUE}`, 'dg')],
+  ['net use', new RegExp(`\\bnet[ \\t]+use\\b[^\\n|;&]{0,200}?[ \\t]/user:\\S+[ \\t]+(?![/*])${VALUE}`, 'dg')],
   // A password piped into a tool that reads it from stdin.
   ['|', new RegExp(`\\becho(?:[ \\t]+-[neE]+)*[ \\t]+${VALUE}[ \\t]*\\|[ \\t]*(?:sudo\\b[^\\n|]{0,80}?[ \\t]-S\\b|[^\\n|]{0,200}?--password-stdin\\b|chpasswd\\b|passwd\\b)`, 'dg')],
 ];

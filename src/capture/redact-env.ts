@@ -4,7 +4,8 @@ import type { Span } from './redact-kinds.js';
 import { classifySecretName, isSecretValue, nameSegments, type SecretName } from './redact-values.js';
 
 const NAME_STEM = /key|token|secret|pass|pwd|cred|priv|auth|psk/gi;
-const ASSIGN_OP = /[ \t]*(:=|=>|=(?!=)|:(?![:/=]))[ \t]*/y;
+/** `=`, `:`, `:=`, `=>`, and ` is ` after an identifier (`SECRET_KEY is '…'`). */
+const ASSIGN_OP = /[ \t]*(:=|=>|=(?!=)|:(?![:/=])|(?<=[ \t])is(?=[ \t]))[ \t]*/y;
 const MAX_NAME = 64;
 /** Longest quoted value read; a longer "value" is prose between two unrelated quotes. */
 const MAX_QUOTED = 4096;
@@ -87,6 +88,8 @@ export function findEnvSecrets(text: string, out: Span[]): void {
     ASSIGN_OP.lastIndex = pos;
     const op = ASSIGN_OP.exec(text);
     if (op === null) continue;
+    // "the password is …" is prose (redact-prose.ts); ` is ` counts after identifiers only.
+    if (op[1] === 'is' && !/[_A-Z]/.test(name.slice(1))) continue;
     const valueFrom = pos + op[0].length;
     const value = readValue(text, valueFrom, finder);
     const accepted = acceptValue(text, name, secretName, op, value, open);

@@ -5,7 +5,13 @@
 import type { Span } from './redact-kinds.js';
 import { isCredentialShaped, isPathOrUrl, isPlaceholder, isReference, looksRandom } from './redact-values.js';
 
-const PASSWORD_NOUN = /\b(?:pass(?:word|wd|code|phrase)s?|pwd|pw|pin(?:[ \t]?code)?|puk)\b/gi;
+const PASSWORD_WORDS =
+  'pass(?:word|wd|code|phrase)s?|pwd|pw|pin(?:[ \\t]?code)?|puk|requirepass|masterauth|identified[ \\t]+by|(?:door|alarm|gate|garage|safe|lock|keypad|entry|unlock|locker)[ \\t]+code';
+const PASSWORD_NOUN = new RegExp(`\\b(?:${PASSWORD_WORDS})\\b`, 'gi');
+/** The same nouns right after a written-out `\n` (JSON-escaped text); run only on text with a backslash. */
+const PASSWORD_NOUN_ESCAPED = new RegExp(`\\\\[ntr](?:${PASSWORD_WORDS})\\b`, 'gi');
+/** Nouns whose value is digits only: PINs and door codes. */
+const DIGITS_ONLY = /^(?:pin|puk|door|alarm|gate|garage|safe|lock|keypad|entry|unlock|locker)/i;
 const KEY_NOUN = /\b(?:key|token|secret|credentials?|dsn)s?\b/gi;
 const DEFAULT_USER = /\b(?:admin|administrator|root|sa|postgres|ubuntu|pi|guest|elastic|user|demo|deploy|operator|superuser)[ \t]+\/[ \t]+/gi;
 
@@ -101,7 +107,8 @@ function isPasswordValue(raw: string, v: Value, verb: boolean): boolean {
  */
 function startsWord(text: string, at: number, word: string): boolean {
   const before = text[at - 1];
-  if (before !== undefined && !/[\s"'`(\[*>-]/.test(before)) return false;
+  const escaped = before !== undefined && 'ntr'.includes(before) && text[at - 2] === '\\';
+  if (before !== undefined && !escaped && !/[\s"'`(\[*>-]/.test(before)) return false;
   return word === word.toLowerCase() || word === word.toUpperCase() || word.slice(1) === word.slice(1).toLowerCase();
 }
 
@@ -122,20 +129,48 @@ function skipQualifier(text: string, at: number): number {
 }
 
 function findPasswordsInProse(text: string, out: Span[]): void {
-  for (const m of text.matchAll(PASSWORD_NOUN)) {
-    const nounEnd = m.index + m[0].length;
-    if (/[_-]/.test(text[nounEnd] ?? '') || !startsWord(text, m.index, m[0])) continue; // a name, a URL parameter, noise
-    const after = skipQualifier(text, nounEnd);
-    const cop = COPULA.exec(text.slice(after, after + 32));
-    const pin = /^(?:pin|puk)/i.test(m[0]);
-    // `password = x` is an assignment (redact-env.ts reads those, code variables included).
-    if (cop === null || (cop[2] === '=' && !pin)) continue;
-    const v = readValue(text, after + cop[0].length);
-    if (v === null) continue;
-    const raw = text.slice(v.start, v.end);
-    const ok = pin ? /^\d{4,12}$/.test(raw) : isPasswordValue(raw, v, cop[1] !== undefined);
-    if (ok) out.push({ start: v.start, end: v.end, kind: 'password' });
-  }
+  for (const m of text.matchAll(PASSWORD_NOUN)) passwordAt(text, m.index, m[0], out);
+  if (text.includes('\\')) for (const m of text.matchAll(PASSWORD_NOUN_ESCAPED)) passwordAt(text, m.index + 2, m[0].slice(2), out);
+}
+
+function passwordAt(text: string, at: number, noun: string, out: Span[]): void {
+  const nounEnd = at + noun.length;
+  if (/[_-]/.test(text[nounEnd] ?? '') || !startsWord(text, at, noun)) return; // a name, a URL parameter, noise
+  const after = skipQualifier(text, nounEnd);
+  const cop = COPULA.exec(text.slice(after, after + 32));
+  const pin = DIGITS_ONLY.test(noun);
+  if (cop === null) return findAdjacentPassword(text, nounEnd, pin, out);
+  // `password = x` is an assignment (redact-env.ts reads those, code variables included).
+  if (cop[2] === '=' && !pin) return;
+  let from = after + cop[0].length;
+  // `Password:` with the password alone on the next line (a real or a written-out newline).
+  if (cop[2] === ':') from += /^(?:\r?\n|\\n)/.exec(text.slice(from, from + 2))?.[0].length ?? 0;
+  const v = readValue(text, from);
+  if (v === null) return;
+  const raw = text.slice(v.start, v.end);
+  const ok = pin ? /^\d{4,12}$/.test(raw) : isPasswordValue(raw, v, cop[1] !== undefined);
+  if (ok) out.push({ start: v.start, end: v.end, kind: 'password' });
+}
+
+/**
+ * `password <value>` with no copula: config directives (.netrc `password …`, redis `requirepass`,
+ * SQL `WITH PASSWORD '…'`, `IDENTIFIED BY '…'`) and prose ("ssh in with password …"). Only a
+ * quoted value or one shaped like a password (digits, symbols, mixed case) counts: "password
+ * reset" and "password manager" stay.
+ */
+function findAdjacentPassword(text: string, nounEnd: number, pin: boolean, out: Span[]): void {
+  const space = /^[ \t]+/.exec(text.slice(nounEnd, nounEnd + 8));
+  if (space === null) return;
+  const v = readValue(text, nounEnd + space[0].length);
+  if (v === null) return;
+  const raw = text.slice(v.start, v.end);
+  if (raw.startsWith('-') || raw.startsWith('[REDACTED:') || isPlaceholder(raw) || isReference(raw) || isPathOrUrl(raw)) return;
+  const ok = pin
+    ? /^\d{4,12}$/.test(raw)
+    : v.quoted
+      ? raw.length >= 3 && !(PLAIN.test(raw) && isDescription(raw))
+      : raw.length >= 6 && !PLAIN.test(raw) && !/^v?\d+(?:[.:-]\d+)+/.test(raw) && !/^\d{1,5}$/.test(raw);
+  if (ok) out.push({ start: v.start, end: v.end, kind: 'password' });
 }
 
 /** The one or two words before `at`, lower-cased. */

@@ -91,6 +91,29 @@ export const MORE_TOKEN_RULES: readonly TokenRule[] = [
     scope: 'text',
   },
   {
+    // ~/.pgpass: `host:port:database:user:password`, one per line.
+    kind: 'password',
+    pattern: /(?:^|\n|\\n)[A-Za-z0-9_.*-]+:(?:\d{1,5}|\*):[^:\s\\]+:[^:\s\\]+:((?:[^\s:\\]|\\[:\\]){4,256})(?=\r?\n|\\n|$)/dg,
+    group: 1,
+    accept: (pw) => !isPlaceholder(pw) && !isReference(pw) && !/^[0-9a-fA-F]{1,4}$/.test(pw),
+    needle: ':',
+  },
+  {
+    // Wi-Fi QR codes: `WIFI:S:<ssid>;T:WPA;P:<password>;;`.
+    kind: 'password',
+    pattern: /WIFI:[^\n]{0,200}?(?<=[:;])P:((?:[^;\\\n]|\\.){1,128});/dg,
+    group: 1,
+    accept: (pw) => !isPlaceholder(pw) && !isReference(pw),
+    needle: 'WIFI:',
+  },
+  {
+    // PuTTY private keys: the base64 lines after `Private-Lines: <n>`.
+    kind: 'private-key',
+    pattern: /Private-Lines:[ \t]*\d{1,3}(?:\r?\n|\\n)((?:[A-Za-z0-9+/=]{4,128}(?:\r?\n|\\n|$)){1,64})/dg,
+    group: 1,
+    needle: 'Private-Lines:',
+  },
+  {
     // Session cookies: whoever has the value is logged in as the user. Generic names (`session`,
     // `sid`) need a random-looking value; named ones (`connect.sid`, `PHPSESSID`) any real value.
     // The scan starts at `=` (rare in prose) and reads the name before it.

@@ -68,6 +68,13 @@ function isDiscordBotToken(token: string): boolean {
   return /^\d{17,20}$/.test(id) && isCredentialBody(token.slice(token.lastIndexOf('.') + 1));
 }
 
+const SCHEME_BEFORE = /(?:^|[^A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,19}$/;
+
+/** A URL scheme (2–20 characters, starting with a letter) ends at `at`. */
+function hasScheme(text: string, at: number): boolean {
+  return SCHEME_BEFORE.test(text.slice(Math.max(0, at - 21), at));
+}
+
 /** Major providers, in no particular order (priority comes from the kind). */
 export const TOKEN_RULES: readonly TokenRule[] = [
   prefixed('anthropic-key', 'sk-ant-', '[A-Za-z0-9_-]{20,}'),
@@ -223,11 +230,12 @@ export const TOKEN_RULES: readonly TokenRule[] = [
     scope: 'text',
   },
   {
+    // `scheme://user:PASSWORD@host`. The match starts at `://` (the engine skips to it); the
+    // scheme before it is checked in code.
     kind: 'url-password',
-    pattern:
-      /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,19}:\/\/[^\s:/?#@"'`<>\\]{0,128}:([^\s/?#"'`<>\\]{1,256})@(?=[A-Za-z0-9[])/dg,
+    pattern: /:\/\/[^\s:/?#@"'`<>\\]{0,128}:([^\s/?#"'`<>\\]{1,256})@(?=[A-Za-z0-9[])/dg,
     group: 1,
-    accept: (pw) => !isPlaceholder(pw) && !isReference(pw),
+    accept: (pw, m) => hasScheme(m.input!, m.index!) && !isPlaceholder(pw) && !isReference(pw),
     needle: '://',
   },
   {

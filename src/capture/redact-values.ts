@@ -247,7 +247,7 @@ export interface ValueContext {
   secretName: SecretName;
   /** The value sat in quotes (a literal), not bare (a literal in .env/YAML, or code). */
   quoted: boolean;
-  /** The assignment operator: `=`, `:`, `:=` or `=>`. */
+  /** The assignment operator: `=`, `:`, `:=`, `=>` or `is`. */
   op: string;
   /** Whitespace around the operator (`x = y`: code style; `X=y`: .env style). */
   spacedOp: boolean;
@@ -291,7 +291,7 @@ export function isSecretValue(value: string, ctx: ValueContext): boolean {
     // `password = user_input`: a variable in code, not a literal.
     if (ctx.spacedOp && ctx.op !== ':' && /^[A-Za-z_]+$/.test(value)) return false;
     if (ctx.op === ':' && TYPE_NAME.test(value)) return false; // a type annotation
-    if (ctx.op === ':' && !ctx.lineStart && WORD_LIKE.test(value)) return false; // prose
+    if ((ctx.op === ':' || ctx.op === 'is') && !ctx.lineStart && WORD_LIKE.test(value)) return false; // prose
   }
   return true;
 }
