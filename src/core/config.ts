@@ -7,6 +7,7 @@ import { CairnError, ERROR_CODES } from './errors.js';
 import { NAMESPACE_PATTERN } from './namespace.js';
 import { llmConfigSchema } from './llm-config.js';
 import { alertsConfigSchema } from './alerts-config.js';
+import { consolidationConfigSchema } from './consolidation-config.js';
 
 const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL');
 
@@ -232,6 +233,7 @@ export const configSchema = z.strictObject({
   search: searchConfigSchema.default(searchConfigSchema.parse({})),
   index: indexConfigSchema.default(indexConfigSchema.parse({})),
   alerts: alertsConfigSchema.default(alertsConfigSchema.parse({})),
+  consolidation: consolidationConfigSchema.default(consolidationConfigSchema.parse({})),
   limits: z
     .strictObject({
       /** Longest text accepted for one memory. */

@@ -38,8 +38,10 @@ export interface Provenance {
   speaker?: string;
   /** ISO time of the original message. */
   timestamp?: string;
-  /** Turn ids the memory was derived from. */
+  /** Turn ids the memory (or digest section) was derived from. */
   turnIds?: string[];
+  /** Memory ids a digest section cites. */
+  memoryIds?: string[];
   /** A turn shown beside a search hit as its conversation context, not the hit itself. */
   context?: boolean;
   /** The system an imported record came from (`mem0`, `openclaw`, `jsonl`, …). */
@@ -129,4 +131,78 @@ export interface NamespaceStats {
   currentMemories: number;
   turns: number;
   documents: number;
+}
+
+/**
+ * The consolidated layers (DESIGN.md "Files a person can read"): what each digest file is.
+ * daily = day window of a local day, night = its night window (22:00 → 07:00 next morning),
+ * review = the day and its night, weekly = an ISO week, topic = a recurring subject, memory = MEMORY.md.
+ */
+export const DIGEST_KINDS = ['daily', 'night', 'review', 'weekly', 'topic', 'memory'] as const;
+export type DigestKind = (typeof DIGEST_KINDS)[number];
+
+/** The pyramid's layer of each digest kind: 1 = MEMORY.md, 2 = knowledge, 3 = daily notes (4 = raw turns). */
+export const DIGEST_LAYER: Readonly<Record<DigestKind, 1 | 2 | 3>> = {
+  daily: 3,
+  night: 3,
+  review: 2,
+  weekly: 2,
+  topic: 2,
+  memory: 1,
+};
+
+/** The layer of an index entry: turns 4, memories and documents 3, digests by their kind. */
+export type Layer = 1 | 2 | 3 | 4;
+
+/** A record a digest line cites. */
+export interface DigestSource {
+  kind: 'memory' | 'turn';
+  id: string;
+  /** ISO time of the cited record. */
+  time: string;
+}
+
+/** One section of a digest file (a heading and its lines): the unit search indexes. */
+export interface DigestSection {
+  /** The section's heading text (no `#`), e.g. `Decisions`; '' for text before the first heading. */
+  heading: string;
+  /** The section's Markdown as it stands in the file (without its heading line). */
+  text: string;
+  /** Every record the section's lines cite, in order of first citation, no repeats. */
+  sources: DigestSource[];
+}
+
+/** A digest as the store keeps it: the rendered file plus what it was made from. */
+export interface Digest {
+  /** `g_` + a hash of namespace and path: stable across regenerations. */
+  id: string;
+  namespace: string;
+  kind: DigestKind;
+  layer: 1 | 2 | 3;
+  /** Path relative to the namespace folder, with `/`: `daily/2026-11-25.md`, `MEMORY.md`. */
+  path: string;
+  /** The period it covers (UTC ISO, start inclusive, end exclusive); MEMORY.md: the weeks it shows. */
+  periodStart: string;
+  periodEnd: string;
+  /** The whole file as written. */
+  text: string;
+  sections: DigestSection[];
+  /** Hash of the material the digest was made from: equal means regenerating would write the same file. */
+  inputsHash: string;
+  /** Who wrote the prose: `extractive@<version>` or `llm:<provider>/<model>@<prompt version>`. */
+  generator: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface NewDigest {
+  namespace: string;
+  kind: DigestKind;
+  path: string;
+  periodStart: string;
+  periodEnd: string;
+  text: string;
+  sections: DigestSection[];
+  inputsHash: string;
+  generator: string;
 }

@@ -1,6 +1,6 @@
 // The persistence seam. SQLite (embedded default) implements it now, PostgreSQL later; both must
 // pass test/store/conformance.ts unchanged. Methods are async so a networked backend fits.
-import type { Category, Kind, Memory, NamespaceStats, NewMemory, NewTurn, Provenance, Source, Turn } from '../core/types.js';
+import type { Category, Digest, DigestKind, Kind, Layer, Memory, NamespaceStats, NewDigest, NewMemory, NewTurn, Provenance, Source, Turn } from '../core/types.js';
 import type { PurgeChanges, PurgeIdsResult, PurgeRecord, PurgeScope, TextRewrite } from './purge.js';
 
 export { PURGED_MARKER, type PurgeChanges, type PurgeIdsResult, type PurgeRecord, type PurgeScope, type PurgedKind, type TextRewrite } from './purge.js';
@@ -94,6 +94,8 @@ export interface EntryFilter {
   since?: string;
   until?: string;
   includeSuperseded?: boolean;
+  /** Only entries of these layers (turns 4; memories and documents 3; digests by kind: see DIGEST_LAYER). */
+  layers?: readonly Layer[];
 }
 
 export interface KeywordHit {
@@ -296,6 +298,27 @@ export interface HealthOptions {
   integrity?: boolean;
 }
 
+export interface DigestFilter {
+  kinds?: readonly DigestKind[];
+  /** Digests whose period overlaps [since, until) (UTC ISO). */
+  since?: string;
+  until?: string;
+}
+
+/** What putDigest did. */
+export interface PutDigestResult {
+  digest: Digest;
+  /** False when the stored digest already had this text and inputs hash (nothing was written). */
+  changed: boolean;
+}
+
+/** An index entry's position and time: what consolidation needs to know which periods changed. */
+export interface EntryChange {
+  seq: number;
+  kind: Kind;
+  time: string;
+}
+
 export interface Store {
   readonly backend: string;
   close(): Promise<void>;
@@ -403,6 +426,22 @@ export interface Store {
 
   cacheGet(model: string, textHashes: readonly string[]): Promise<Map<string, Float32Array>>;
   cachePut(model: string, entries: ReadonlyArray<{ textHash: string; vector: Float32Array }>): Promise<void>;
+
+  /**
+   * Stores a digest by (namespace, path), replacing the one there, in one transaction with its
+   * sections' index entries (kind 'digest', one per section, provenance = the cited turns and
+   * memories) so search finds it; a section whose text is unchanged keeps its entry (and vector).
+   * Same text and inputs hash as stored: nothing is written (`changed: false`).
+   */
+  putDigest(input: NewDigest, options?: { now?: string }): Promise<PutDigestResult>;
+  getDigest(namespace: string, path: string): Promise<Digest | null>;
+  /** Digests of a namespace, by path, with their texts and sections. */
+  listDigests(namespace: string, filter?: DigestFilter): Promise<Digest[]>;
+  /** Index entries of the namespace with seq above `afterSeq`, in seq order (digests excluded). */
+  entryChangesAfter(namespace: string, afterSeq: number, limit: number): Promise<EntryChange[]>;
+  /** The namespace's consolidation bookkeeping (a JSON object the consolidate part gives its shape), or null. */
+  getConsolidationState(namespace: string): Promise<Record<string, unknown> | null>;
+  putConsolidationState(namespace: string, state: Record<string, unknown>): Promise<void>;
 
   /** The namespace's hot state, or null when none was ever set. */
   getHotState(namespace: string): Promise<HotStateRecord | null>;
