@@ -9,7 +9,11 @@ export type CrashPoint =
   /** Inside the transaction that stores a batch of turns with its checkpoint, before it commits. */
   | 'turns-before-commit'
   /** Right after that transaction committed. */
-  | 'turns-after-commit';
+  | 'turns-after-commit'
+  /** A consolidation job rendered its file and is about to write it (the previous file is intact). */
+  | 'digest-before-file'
+  /** The job's file is written; its store row is not committed yet. */
+  | 'digest-after-file';
 
 function armedPoint(): { point: string; n: number } | null {
   if (process.env.CAIRN_TEST !== '1') return null;

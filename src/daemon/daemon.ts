@@ -18,6 +18,8 @@ import type { UnitResult } from '../capture/sources/capture-unit.js';
 import { acquireLock } from '../core/lock.js';
 import type { Logger } from './logger.js';
 import { Sentinel } from './sentinel.js';
+import { startConsolidation } from './consolidation.js';
+import type { ConsolidationTimer } from './consolidation-timer.js';
 import { WorkQueue, type CaptureTask } from './work-queue.js';
 
 /** Entries embedded per slice: small enough that a waiting capture starts within a second or two. */
@@ -61,6 +63,7 @@ export class Daemon {
   private readonly deps: CaptureDeps;
   private readonly state: DaemonState;
   private sentinel: Sentinel | null = null;
+  private consolidation: ConsolidationTimer | null = null;
   private readonly timing: { debounceMs: number; rescanMs: number; settleMs: number; batchLines: number };
 
   constructor(private readonly cairn: Cairn, private readonly options: DaemonOptions) {
@@ -98,6 +101,7 @@ export class Daemon {
     this.loop = this.run();
     this.sentinel = new Sentinel(this.cairn, this.log);
     this.sentinel.start();
+    this.consolidation = startConsolidation(this.cairn, this.log, () => this.stopping);
     this.log.info({ home: this.cairn.paths.root, sources: this.sources.size, rescanSeconds: this.timing.rescanMs / 1000 }, 'cairn watch started');
   }
 
@@ -113,6 +117,7 @@ export class Daemon {
     this.watcher = null;
     await watcher?.close();
     await this.loop;
+    await this.consolidation?.stop();
     await this.sentinel?.stop();
     this.writeState();
     this.release?.();

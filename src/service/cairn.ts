@@ -36,11 +36,13 @@ import { loadTimeParser, queryTimeWindow } from '../search/query-time.js';
 import { localDayTime } from '../core/local-time.js';
 import { giveFeedback, type FeedbackResult } from './feedback.js';
 import { getState, memoryFilePath, setState, stateFilePath, type HotState, type HotStatePatch, type SetStateResult } from './hot-state.js';
-import { buildContext, loadTokenizer, type ContextBrief, type ContextOptions } from './context.js';
+import { buildContext, CONTEXT_DEFAULT_BUDGET, loadTokenizer, type ContextBrief, type ContextOptions } from './context.js';
+import { prepareBrief, preparedBrief } from './context-prep.js';
 import { readNamespaceFile, type ReadFileInput, type ReadFileResult } from './files.js';
 import { createToken, hasTokens, listTokens, revokeToken, verifyToken, type ApiToken, type CreatedToken } from './tokens.js';
 import { gatedStore, gateText, totalRedactions, type RedactionCounts } from './redaction-gate.js';
 import { purgeLog, runPurge, type PurgeInput, type PurgeReport } from './purge.js';
+import { runConsolidation, type ConsolidateOptions, type ConsolidateResult } from './consolidation.js';
 import type { PurgeRecord } from '../store/store.js';
 
 export interface OpenOptions {
@@ -530,15 +532,31 @@ export class Cairn {
     const ns = this.namespace(namespace);
     // The query is echoed in the brief's heading and searched with: gated like a search query.
     const rest = typeof given.query === 'string' ? { ...given, query: gateText(given.query) } : given;
+    // A session start (no query) is answered from the brief the nightly prep wrote, while it is current.
+    const budget = typeof given.budgetTokens === 'number' ? given.budgetTokens : CONTEXT_DEFAULT_BUDGET;
+    if (!rest.query) {
+      const ready = await preparedBrief(this.store, this.paths, ns, budget);
+      if (ready) return ready;
+    }
+    return this.buildBrief(ns, rest);
+  }
+
+  private buildBrief(ns: string, input: Omit<ContextOptions, 'namespace'>): Promise<ContextBrief> {
     return buildContext(
       {
         store: this.store,
         paths: this.paths,
         namespace: ns,
-        search: async (query, limit) => (await this.search(query, { namespace: ns, limit, kinds: ['memory', 'turn', 'document'] })).results,
+        search: async (query, limit) => (await this.search(query, { namespace: ns, limit, kinds: ['memory', 'turn', 'document', 'digest'] })).results,
       },
-      rest,
+      input,
     );
+  }
+
+  /** The sleep protocol's prep: the session-start brief of a namespace written ahead (see context-prep.ts). */
+  async prepareBrief(namespace?: string, budgetTokens = CONTEXT_DEFAULT_BUDGET): Promise<void> {
+    const ns = this.namespace(namespace);
+    await prepareBrief(this.store, this.paths, ns, budgetTokens, () => this.buildBrief(ns, { budgetTokens }));
   }
 
   /**
@@ -564,6 +582,14 @@ export class Cairn {
       { store: this.rawStore, paths: this.paths, scope: allNamespaces === true ? null : this.namespace(namespace), via: via ?? 'library', embed, forgetVectorIndex: () => (this.vectorIndex = null), busyTimeoutMs: this.busyTimeoutMs },
       rule,
     );
+  }
+
+  /**
+   * Consolidates the layers (daily and last-night notes, reviews, weekly distills, topics,
+   * MEMORY.md): everything due up to now by default, or one day or week (src/consolidate/).
+   */
+  async consolidate(options: ConsolidateOptions = {}): Promise<ConsolidateResult> {
+    return runConsolidation({ store: this.store, paths: this.paths, config: this.config, prose: null }, options);
   }
 
   /** The purge audit, newest first (`namespace`: only purges scoped to it). */

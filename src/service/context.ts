@@ -35,7 +35,7 @@ const QUERY_TITLE_CHARS = 80;
 
 export type ContextItem = {
   id?: string;
-  kind: 'state' | 'memory-file' | 'memory' | 'turn' | 'document';
+  kind: 'state' | 'memory-file' | 'memory' | 'turn' | 'document' | 'digest';
   text: string;
   /** Provenance: `path:line` (relative paths are under the namespace folder) or a memory id. */
   source?: string;
@@ -220,7 +220,7 @@ function resultCandidate(r: SearchResult, paths: HomePaths, ns: string): Candida
     c.item.score = r.score;
     return c;
   }
-  if (r.kind !== 'turn' && r.kind !== 'document') return null;
+  if (r.kind !== 'turn' && r.kind !== 'document' && r.kind !== 'digest') return null;
   const p = r.provenance.find((x) => typeof x.path === 'string' && x.path.length > 0);
   const line = typeof p?.line === 'number' ? p.line : undefined;
   const source = p?.path ? `${displayPath(paths, ns, p.path)}${line !== undefined ? `:${line}` : ''}` : r.id;

@@ -6,6 +6,7 @@
 // Markdown Cairn wrote, the logs and the backups, then scrubs the database files; an audit entry
 // says what was removed and when, never the removed text. Scoped to one namespace unless asked
 // for all. A dry run reports the same without changing anything.
+import { dropPreparedBriefs } from './context-prep.js';
 import { z } from 'zod';
 import { redact } from '../capture/redact.js';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
@@ -225,6 +226,7 @@ export async function runPurge(deps: PurgeDeps, rawInput: unknown): Promise<Purg
   const indexChanged = changes.entriesRemoved + changes.entriesRewritten > 0;
   if (!dryRun) {
     report.cachedVectors = await store.dropCachedVectors(cacheHashes(changes.formerTexts));
+    dropPreparedBriefs(paths);
     if (indexChanged) {
       report.indexFiles = removeSavedIndexes(paths.indexDir, changes.namespaces);
       deps.forgetVectorIndex();

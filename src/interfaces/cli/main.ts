@@ -13,6 +13,7 @@ import { registerJudgeCommands } from './commands/judge.js';
 import { registerMemoryCommands } from './commands/memory.js';
 import { registerMcpCommand } from './commands/mcp.js';
 import { registerPurgeCommands } from './commands/purge.js';
+import { registerConsolidateCommand } from './commands/consolidate.js';
 import { registerSearchCommand } from './commands/search.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerSourcesCommands } from './commands/sources.js';
@@ -46,6 +47,7 @@ export function buildProgram(): Command {
   registerContextCommand(program);
   registerTokensCommands(program);
   registerPurgeCommands(program);
+  registerConsolidateCommand(program);
   registerServeCommand(program);
   registerHooksCommands(program);
   registerMcpCommand(program);

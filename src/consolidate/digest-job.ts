@@ -1,0 +1,118 @@
+// One digest job: make a file of the pyramid from its material, unless the same material made the
+// file already. Order matters for crash safety: the file is written atomically first, then the
+// store row (with the material's hash) commits. A kill between the two leaves the new file and the
+// old row: the next run sees a different hash, redoes the job and writes the same bytes (extractive)
+// or new prose (a model), then commits. A kill before the rename leaves the previous file intact.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { crashPoint } from '../core/crash-points.js';
+import type { DigestKind } from '../core/types.js';
+import type { Store } from '../store/store.js';
+import { writeFileAtomic } from '../service/hot-state.js';
+import type { Item, Rendered } from './contracts.js';
+import { materialHash } from './material.js';
+
+/** Bumped whenever a renderer's output changes for the same material: every file is then redone. */
+export const RENDER_VERSION = 'extractive@1';
+
+export interface ProseInput {
+  kind: DigestKind;
+  title: string;
+  rendered: Rendered;
+  items: readonly Item[];
+}
+
+export interface ProseOutcome {
+  rendered: Rendered;
+  generator: string;
+  /** Why the extractive text was kept although a model is configured. */
+  fallback?: string;
+}
+
+/** Writes prose over an extractive digest (a language model); absent: the extractive text stands. */
+export interface ProseWriter {
+  write(input: ProseInput): Promise<ProseOutcome>;
+}
+
+export interface DigestJob {
+  kind: DigestKind;
+  /** Relative to the namespace folder. */
+  path: string;
+  periodStart: string;
+  periodEnd: string;
+  /** Everything the file depends on besides the renderer (hashed). */
+  inputs: readonly unknown[];
+  /** The material, for a prose writer. */
+  items: readonly Item[];
+  title: string;
+  render: () => Rendered | null;
+  /** Daily notes and reviews get prose; MEMORY.md and topic pages are navigation and stay extractive. */
+  prose: boolean;
+}
+
+export interface JobContext {
+  store: Store;
+  namespace: string;
+  /** The namespace folder. */
+  dir: string;
+  prose: ProseWriter | null;
+  /** Redo the job even when its material is unchanged. */
+  force?: boolean;
+}
+
+export interface WrittenFile {
+  path: string;
+  kind: DigestKind;
+  /** False when the material was unchanged and the file stayed as it was. */
+  changed: boolean;
+  generator: string;
+  fallback?: string;
+}
+
+export function readTextOrNull(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+const FALLBACK_MARK = '+fallback';
+
+export async function runDigestJob(ctx: JobContext, job: DigestJob): Promise<WrittenFile | null> {
+  const file = join(ctx.dir, job.path);
+  const inputsHash = materialHash([RENDER_VERSION, job.kind, job.path, job.periodStart, job.periodEnd, ...job.inputs]);
+  const stored = await ctx.store.getDigest(ctx.namespace, job.path);
+  // A fallback is retried once a model is back: the material is the same, the prose is not.
+  const retryProse = Boolean(ctx.prose && job.prose && stored?.generator.endsWith(FALLBACK_MARK));
+  if (stored && stored.inputsHash === inputsHash && !ctx.force && !retryProse) {
+    // Same material: the file is what the store says it is (put back if it went missing or was
+    // overwritten outside the person's own sections, whose text is part of the material).
+    if (readTextOrNull(file) !== stored.text) writeFileAtomic(file, stored.text);
+    return { path: job.path, kind: job.kind, changed: false, generator: stored.generator };
+  }
+  const rendered = job.render();
+  if (!rendered) return null;
+  let outcome: ProseOutcome = { rendered, generator: RENDER_VERSION };
+  if (ctx.prose && job.prose) {
+    outcome = await ctx.prose.write({ kind: job.kind, title: job.title, rendered, items: job.items });
+    if (outcome.fallback) outcome = { ...outcome, generator: `${outcome.generator}${FALLBACK_MARK}` };
+  }
+  crashPoint('digest-before-file');
+  writeFileAtomic(file, outcome.rendered.text);
+  crashPoint('digest-after-file');
+  const put = await ctx.store.putDigest({
+    namespace: ctx.namespace,
+    kind: job.kind,
+    path: job.path,
+    periodStart: job.periodStart,
+    periodEnd: job.periodEnd,
+    text: outcome.rendered.text,
+    sections: outcome.rendered.sections,
+    inputsHash,
+    generator: outcome.generator,
+  });
+  const written: WrittenFile = { path: job.path, kind: job.kind, changed: put.changed || stored?.text !== outcome.rendered.text, generator: outcome.generator };
+  if (outcome.fallback) written.fallback = outcome.fallback;
+  return written;
+}

@@ -1,0 +1,67 @@
+// The navigation layers of a run: topic pages (subjects that recur across days) and MEMORY.md, the
+// one page an agent or a person reads first. Both depend on "now" (what is recent), so they are
+// looked at on every run; their material hash keeps an unchanged page untouched.
+import { join } from 'node:path';
+import { hotStateFrom } from '../service/hot-state.js';
+import type { Item } from './contracts.js';
+import { gatherMemories } from './material.js';
+import { MEMORY_MD, topicPath } from './digest-paths.js';
+import { readTextOrNull, runDigestJob, type JobContext, type WrittenFile } from './digest-job.js';
+import { addDays, type DayBounds } from './windows.js';
+import { findTopics, renderTopicPage } from './topics.js';
+import { renderMemoryMd } from './memory-md.js';
+
+const DAY_MS = 86_400_000;
+/** How far back recurring subjects are looked for. */
+const TOPIC_DAYS = 90;
+/** MEMORY.md shows the hot (≤ 7 days) and warm (8–30 days) tiers; older material only by link. */
+const MEMORY_MD_DAYS = 30;
+const TOPICS_MAX = 20;
+const TOPIC_MIN_DAYS = 3;
+
+export interface NavigationInput {
+  timeZone: string;
+  bounds: DayBounds;
+  now: Date;
+  today: string;
+  maxLines: number;
+}
+
+function ago(now: Date, days: number): string {
+  return new Date(now.getTime() - days * DAY_MS).toISOString();
+}
+
+export async function writeTopicsAndMemoryMd(ctx: JobContext, input: NavigationInput): Promise<WrittenFile[]> {
+  const { store, namespace } = ctx;
+  const written: WrittenFile[] = [];
+  const recent: Item[] = await gatherMemories(store, namespace, { since: ago(input.now, TOPIC_DAYS) }, input.timeZone);
+  const topics = findTopics(recent, { minDays: TOPIC_MIN_DAYS, max: TOPICS_MAX });
+  for (const topic of topics) {
+    const path = topicPath(topic.slug);
+    const existingText = readTextOrNull(join(ctx.dir, path));
+    const first = topic.items[0]?.time ?? input.now.toISOString();
+    const last = topic.items[topic.items.length - 1]?.time ?? first;
+    const w = await runDigestJob(ctx, {
+      kind: 'topic', path, periodStart: first, periodEnd: last,
+      inputs: [topic, existingText], items: topic.items, title: topic.title, prose: false,
+      render: () => renderTopicPage({ topic, existingText }),
+    });
+    if (w) written.push(w);
+  }
+
+  const memorySince = ago(input.now, MEMORY_MD_DAYS);
+  const memories = recent.filter((m) => m.time >= memorySince);
+  const decisionsInForce = await gatherMemories(store, namespace, { categories: ['decision'] }, input.timeZone, 200);
+  const hotState = hotStateFrom(namespace, await store.getHotState(namespace));
+  const digests = (await store.listDigests(namespace)).filter((d) => d.kind !== 'memory').map((d) => ({ kind: d.kind, path: d.path, periodStart: d.periodStart }));
+  const existingText = readTextOrNull(join(ctx.dir, MEMORY_MD));
+  const topicLinks = topics.map((t) => ({ slug: t.slug, title: t.title, days: t.days }));
+  const md = await runDigestJob(ctx, {
+    // The period is named by days, not by the clock: a run an hour later has the same inputs.
+    kind: 'memory', path: MEMORY_MD, periodStart: `${addDays(input.today, -MEMORY_MD_DAYS)}`, periodEnd: input.today,
+    inputs: [input.today, input.maxLines, memories, decisionsInForce, hotState, digests, topicLinks, existingText], items: memories, title: 'MEMORY.md', prose: false,
+    render: () => renderMemoryMd({ namespace, today: input.today, timeZone: input.timeZone, maxLines: input.maxLines, memories, decisionsInForce, hotState, digests, topics: topicLinks, existingText }),
+  });
+  if (md) written.push(md);
+  return written;
+}

@@ -1,0 +1,45 @@
+// The daemon's side of consolidation: the schedule (ConsolidationTimer) calling the sleep protocol
+// or a plain consolidation run, and the home-wide "last run" mark the catch-up is measured from
+// (`<home>/run/consolidation.json`). A home whose daemon never ran the jobs catches up at first start.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Cairn } from '../service/cairn.js';
+import { writeFileAtomic } from '../service/hot-state.js';
+import { ConsolidationTimer } from './consolidation-timer.js';
+import type { Logger } from './logger.js';
+
+/** Before any real run: makes the first start catch up on everything already captured. */
+const NEVER = '1970-01-01T00:00:00.000Z';
+
+function markFile(cairn: Cairn): string {
+  return join(cairn.paths.root, 'run', 'consolidation.json');
+}
+
+function readMark(cairn: Cairn): string {
+  try {
+    const at = (JSON.parse(readFileSync(markFile(cairn), 'utf8')) as { lastRunAt?: unknown }).lastRunAt;
+    return typeof at === 'string' && !Number.isNaN(Date.parse(at)) ? at : NEVER;
+  } catch {
+    return NEVER;
+  }
+}
+
+export function startConsolidation(cairn: Cairn, log: Logger, isStopping: () => boolean): ConsolidationTimer | null {
+  const settings = cairn.config.consolidation;
+  if (!settings.enabled) return null;
+  const timer = new ConsolidationTimer({
+    schedule: settings.schedule,
+    timeZone: cairn.config.timezone,
+    lastRunAt: async () => readMark(cairn),
+    run: async (trigger, at) => {
+      if (isStopping()) return;
+      const started = Date.now();
+      const report = await cairn.sleep({ trigger, at });
+      writeFileAtomic(markFile(cairn), JSON.stringify({ lastRunAt: at, trigger }) + '\n');
+      log.info({ trigger, at, ms: Date.now() - started, ...report.summary }, 'consolidated');
+    },
+    onError: (err) => log.error({ err: (err as Error)?.message ?? String(err) }, 'consolidation failed; it runs again at the next firing'),
+  });
+  void timer.start();
+  return timer;
+}
