@@ -1,5 +1,5 @@
-// The LLM prose writer against a real loopback fake LLM (OpenAI-compatible and Anthropic wire
-// formats) and a real SQLite budget ledger: good prose with valid citations, paragraphs citing what
+// The LLM prose writer against a real loopback fake LLM (OpenAI-compatible, Anthropic and Ollama
+// wire formats) and a real SQLite budget ledger: good prose with valid citations, paragraphs citing what
 // their section does not hold, garbage, HTTP errors up to an open breaker, an exhausted budget, an
 // oversized answer, and hostile prose that must not break the file's structure.
 import { after, afterEach, before, describe, it } from 'node:test';
@@ -118,7 +118,7 @@ describe('LLM prose writer', () => {
     return body.messages.find((m: { role: string }) => m.role === 'user').content;
   };
 
-  for (const wire of ['openai', 'anthropic'] as const) {
+  for (const wire of ['openai', 'anthropic', 'ollama'] as const) {
     it(`${wire}: a good answer becomes paragraphs ending in their citations, in place of the lines`, async () => {
       const { writer, today } = setup(wire);
       fake.enqueue(reply.answer(GOOD));
@@ -242,6 +242,17 @@ describe('LLM prose writer', () => {
     // Another namespace has its own day's budget.
     const other = await writer.write(input({ namespace: 'home' }));
     assert.equal(other.generator, `llm:openai/fake-writer@${PROSE_PROMPT_VERSION}`);
+  });
+
+  it('a cancelled call rejects (the job is redone later): no fallback file, not a failure of the provider', async () => {
+    const { writer, runtime } = setup();
+    fake.enqueue(reply.hang());
+    const controller = new AbortController();
+    const pending = writer.write(input({ signal: controller.signal }));
+    while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    controller.abort();
+    await assert.rejects(pending, /cancelled/);
+    assert.equal(runtime.breaker.stats().failures, 0);
   });
 
   it('a budget of 0 allows nothing', async () => {
