@@ -11,28 +11,12 @@ import type { Store } from '../store/store.js';
 import { writeFileAtomic } from '../service/hot-state.js';
 import type { Item, Rendered } from './contracts.js';
 import { materialHash } from './material.js';
+import type { ProseResult, ProseWriter } from './prose.js';
+
+export type { ProseWriter } from './prose.js';
 
 /** Bumped whenever a renderer's output changes for the same material: every file is then redone. */
 export const RENDER_VERSION = 'extractive@1';
-
-export interface ProseInput {
-  kind: DigestKind;
-  title: string;
-  rendered: Rendered;
-  items: readonly Item[];
-}
-
-export interface ProseOutcome {
-  rendered: Rendered;
-  generator: string;
-  /** Why the extractive text was kept although a model is configured. */
-  fallback?: string;
-}
-
-/** Writes prose over an extractive digest (a language model); absent: the extractive text stands. */
-export interface ProseWriter {
-  write(input: ProseInput): Promise<ProseOutcome>;
-}
 
 export interface DigestJob {
   kind: DigestKind;
@@ -93,9 +77,9 @@ export async function runDigestJob(ctx: JobContext, job: DigestJob): Promise<Wri
   }
   const rendered = job.render();
   if (!rendered) return null;
-  let outcome: ProseOutcome = { rendered, generator: RENDER_VERSION };
+  let outcome: ProseResult = { rendered, generator: RENDER_VERSION };
   if (ctx.prose && job.prose) {
-    outcome = await ctx.prose.write({ kind: job.kind, title: job.title, rendered, items: job.items });
+    outcome = await ctx.prose.write({ namespace: ctx.namespace, kind: job.kind, title: job.title, rendered, items: job.items });
     if (outcome.fallback) outcome = { ...outcome, generator: `${outcome.generator}${FALLBACK_MARK}` };
   }
   crashPoint('digest-before-file');

@@ -26,8 +26,9 @@ import { exportJsonl, importMemories, type ImportReport } from './jsonl.js';
 import { parseImportFormat, type ImportFormat } from './import/read.js';
 import { parseId, parseInput, searchInputSchema, storeInputSchema, type SearchInput, type StoreInput } from './inputs.js';
 import { buildStatus, type StatusReport } from './status.js';
-import { Judging, type JudgeReport } from './judging.js';
+import { Judging, type JudgeReport, type LlmRuntime } from './judging.js';
 import { createLlmRuntime, createQueryRewriter } from './llm-runtime.js';
+import { createProseWriter } from '../consolidate/prose.js';
 import type { Timing } from '../llm/retry.js';
 import type { TransportOptions } from '../llm/transport.js';
 import type { QueryRewriter, RewriteOutcome } from '../search/query-rewrite.js';
@@ -130,6 +131,8 @@ export class Cairn {
   private readonly embedder: Embedder | null;
   private vectorIndex: VectorIndex | null = null;
   private judgingStage: Judging | null = null;
+  /** The chat model's client, budget and breaker: one per process, shared by the judge and the prose writer. */
+  private llmRuntime: LlmRuntime | null | undefined;
   private readonly busyTimeoutMs: number | undefined;
   /** Built on first use; null without a chat model. */
   private rewriter: QueryRewriter | null | undefined;
@@ -395,7 +398,7 @@ export class Cairn {
 
   /** The judge stage (one per facade: the LLM's breaker and budget live as long as the process). */
   judging(): Judging {
-    this.judgingStage ??= new Judging(this.store, this.config, createLlmRuntime(this.store, this.config, this.llmTransport));
+    this.judgingStage ??= new Judging(this.store, this.config, this.llm());
     return this.judgingStage;
   }
 
@@ -589,7 +592,13 @@ export class Cairn {
    * MEMORY.md): everything due up to now by default, or one day or week (src/consolidate/).
    */
   async consolidate(options: ConsolidateOptions = {}): Promise<ConsolidateResult> {
-    return runConsolidation({ store: this.store, paths: this.paths, config: this.config, prose: null }, options);
+    const prose = createProseWriter({ config: this.config, runtime: this.llm(), transport: this.llmTransport });
+    return runConsolidation({ store: this.store, paths: this.paths, config: this.config, prose }, options);
+  }
+
+  private llm(): LlmRuntime | null {
+    if (this.llmRuntime === undefined) this.llmRuntime = createLlmRuntime(this.store, this.config, this.llmTransport);
+    return this.llmRuntime;
   }
 
   /** The purge audit, newest first (`namespace`: only purges scoped to it). */
