@@ -20,10 +20,13 @@ export interface ConsolidationTimerOptions {
    * firing's job(s). Rejections go to onError; the schedule goes on.
    */
   run: (trigger: Trigger | 'catch-up', at: string) => Promise<void>;
+  /** A failed run or state read; the timer keeps going. */
   onError: (err: unknown) => void;
+  /** The wall clock, and the timer functions (setTimeout/clearTimeout): injectable for fake-clock tests. */
   now?: () => Date;
   setTimer?: (fn: () => void, ms: number) => TimerHandle;
   clearTimer?: (handle: TimerHandle) => void;
+  /** A shorter cap on each wait than MAX_WAIT_MS (a longer one is not taken). */
   maxWaitMs?: number;
 }
 
