@@ -39,7 +39,10 @@ export const backupConfigSchema = z.strictObject({
 export const consolidationConfigSchema = z.strictObject({
   /** The daemon runs the jobs on schedule (and catches up at start); `cairn consolidate` always works. */
   enabled: z.boolean().default(true),
-  /** Start of the day window; the night window runs from nightStart to the next dayStart. */
+  /**
+   * Start of the day window; the night window runs from nightStart to the next morning's dayStart
+   * and belongs to the day it started. dayStart must come before nightStart on the clock.
+   */
   dayStart: clockTime.default('07:00'),
   nightStart: clockTime.default('22:00'),
   schedule: scheduleConfigSchema.default(scheduleConfigSchema.parse({})),
@@ -51,6 +54,8 @@ export const consolidationConfigSchema = z.strictObject({
   /** Most lines of MEMORY.md (the issue's bar: 150). */
   memoryMdMaxLines: z.number().int().min(30).max(150).default(150),
   backups: backupConfigSchema.default(backupConfigSchema.parse({})),
-}).refine((c) => c.dayStart !== c.nightStart, { message: 'dayStart and nightStart must differ', path: ['nightStart'] });
+  // Requiring dayStart < nightStart keeps both edges on one calendar date, so every date has
+  // exactly one day window and one night window (the night runs past midnight into the next date).
+}).refine((c) => c.dayStart < c.nightStart, { message: 'nightStart must come after dayStart on the clock (e.g. dayStart "07:00", nightStart "22:00")', path: ['nightStart'] });
 
 export type ConsolidationConfig = z.infer<typeof consolidationConfigSchema>;
