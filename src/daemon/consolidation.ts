@@ -37,6 +37,7 @@ export function startConsolidation(cairn: Cairn, log: Logger, isStopping: () => 
       const report = await cairn.sleep({ trigger, at });
       writeFileAtomic(markFile(cairn), JSON.stringify({ lastRunAt: at, trigger }) + '\n');
       log.info({ trigger, at, ms: Date.now() - started, ...report.summary }, 'consolidated');
+      for (const e of report.errors) log.error({ trigger, err: e }, 'a step of the nightly run failed; it is tried again at the next run');
     },
     onError: (err) => log.error({ err: (err as Error)?.message ?? String(err) }, 'consolidation failed; it runs again at the next firing'),
   });

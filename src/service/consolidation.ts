@@ -56,7 +56,7 @@ export async function runConsolidation(deps: ConsolidationDeps, options: Consoli
   if (chosen > 1) throw invalidInput('Give at most one of --date, --week and --now');
   const now = new Date(options.at === undefined ? clock() : Date.parse(parseTime(options.at, 'at', clock())));
   const date = options.date === undefined ? undefined : validDay(options.date);
-  const week = options.week === undefined ? undefined : parseIsoWeek(options.week.trim());
+  const week = options.week === undefined ? undefined : normalWeek(options.week);
   const namespaces = options.namespace !== undefined ? [parseNamespace(options.namespace)] : await deps.store.namespaceIds();
   const reports: ConsolidateReport[] = [];
   for (const namespace of namespaces) {
@@ -77,4 +77,10 @@ export async function runConsolidation(deps: ConsolidationDeps, options: Consoli
 /** The logical day `now` belongs to (02:00 belongs to the day before: its night). */
 function currentDay(config: CairnConfig, now: Date): string {
   return placeInstant(now.toISOString(), config.timezone, boundsOf(config))?.day ?? now.toISOString().slice(0, 10);
+}
+
+/** `2026-w48` → `2026-W48`, validated (W53 only in years that have one). */
+function normalWeek(text: string): string {
+  const { year, week } = parseIsoWeek(text.trim().toUpperCase());
+  return `${year}-W${String(week).padStart(2, '0')}`;
 }
