@@ -5,6 +5,7 @@ import { EXIT_CODES } from '../../core/errors.js';
 import { usePrivateUmask } from '../../core/private-files.js';
 import { CAIRN_VERSION } from '../../core/version.js';
 import { registerAdminCommands } from './commands/admin.js';
+import { registerBackupCommands } from './commands/backup.js';
 import { registerContextCommand } from './commands/context.js';
 import { registerEvalCommands } from './commands/eval.js';
 import { registerHooksCommands } from './commands/hooks.js';
@@ -46,6 +47,7 @@ export function buildProgram(): Command {
   registerContextCommand(program);
   registerTokensCommands(program);
   registerPurgeCommands(program);
+  registerBackupCommands(program);
   registerServeCommand(program);
   registerHooksCommands(program);
   registerMcpCommand(program);
