@@ -9,7 +9,7 @@ import { formatBytes } from './status-format.js';
 
 function formatBackup(b: BackupInfo): string {
   const what = b.problem ? b.problem : `schema v${b.schemaVersion}, ${b.counts!.memories} memories, ${b.counts!.turns} turns`;
-  return `${b.id}  ${b.createdAt.replace('.000Z', 'Z')}  ${formatBytes(b.sizeBytes).padStart(10)}  ${b.kind.padEnd(11)}  ${what}`;
+  return `${b.id.padEnd(30)}  ${b.createdAt.replace('.000Z', 'Z')}  ${formatBytes(b.sizeBytes).padStart(10)}  ${b.kind.padEnd(11)}  ${what}`;
 }
 
 function formatRestore(r: RestoreReport): string {
