@@ -150,7 +150,12 @@ export async function restoreBackup(paths: HomePaths, id: string, options: { now
     live = taken === 'damaged' ? null : taken;
     const now = options.now ?? new Date();
     const previous = taken === 'damaged' ? keepDamaged(paths, now) : live ? await createBackup(paths, live, { kind: 'pre-restore', now }) : null;
-    live?.exec('BEGIN EXCLUSIVE');
+    try {
+      live?.exec('BEGIN EXCLUSIVE');
+    } catch (err) {
+      if (!busy(err)) throw err;
+      throw new CairnError(ERROR_CODES.CONFLICT, `Another process opened ${paths.database} during the restore; stop it and run the restore again. Nothing was replaced.`);
+    }
     renameSync(staged, paths.database);
     for (const suffix of ['-wal', '-shm', '-journal']) rmSync(`${paths.database}${suffix}`, { force: true });
     live?.close();
