@@ -150,3 +150,15 @@ export async function rewriteRealtimeView(paths: HomePaths, namespace: Namespace
   }
   return changed;
 }
+
+/**
+ * After the store went back in time (a restore), turns get sequence numbers the view's watermark
+ * already passed: the watermark goes back to `maxSeq` (the restored store's newest turn) so those
+ * turns are appended. Lines the view holds of turns the restore took away stay (the view is a log).
+ */
+export function rewindRealtimeView(paths: HomePaths, namespace: Namespace, maxSeq: number): boolean {
+  const markFile = join(realtimeDir(paths, namespace), '.realtime.json');
+  if (!existsSync(markFile) || readWatermark(markFile) <= maxSeq) return false;
+  writeWatermark(markFile, maxSeq);
+  return true;
+}

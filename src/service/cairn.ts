@@ -45,6 +45,9 @@ import { gatedStore, gateText, totalRedactions, type RedactionCounts } from './r
 import { purgeLog, runPurge, type PurgeInput, type PurgeReport } from './purge.js';
 import { runConsolidation, type ConsolidateOptions, type ConsolidateResult } from './consolidation.js';
 import type { PurgeRecord } from '../store/store.js';
+import { createBackup, listBackups, type BackupInfo, type BackupKind } from '../consolidate/backup.js';
+import { rotateBackups, type RotationReport } from '../consolidate/backup-rotation.js';
+import { restoreBackup, type RestoreReport } from '../consolidate/backup-restore.js';
 
 export interface OpenOptions {
   /** Data directory; defaults to CAIRN_HOME, then ~/.cairn. */
@@ -604,6 +607,29 @@ export class Cairn {
   /** The purge audit, newest first (`namespace`: only purges scoped to it). */
   async purgeLog(options: { namespace?: string; limit?: number } = {}): Promise<PurgeRecord[]> {
     return purgeLog(this.rawStore, { namespace: options.namespace === undefined ? undefined : this.namespace(options.namespace), limit: options.limit });
+  }
+
+  /** Copies the store, online, into <home>/backups/ (consolidate/backup.ts); `manual` unless told. */
+  async backupCreate(options: { kind?: BackupKind; now?: Date } = {}): Promise<BackupInfo> {
+    return createBackup(this.paths, this.rawStore, { kind: options.kind ?? 'manual', now: options.now });
+  }
+
+  /** The backups, newest first. */
+  async backupList(): Promise<BackupInfo[]> {
+    return listBackups(this.paths);
+  }
+
+  /** Removes nightly backups beyond consolidation.backups (keepDaily, keepWeekly); others stay. */
+  async backupRotate(): Promise<RotationReport> {
+    return rotateBackups(this.paths, { ...this.config.consolidation.backups, timeZone: this.config.timezone });
+  }
+
+  /**
+   * Puts a backup back as the home's database. Static: no facade may hold the database open
+   * meanwhile (a restore refuses while any process does, the daemon included).
+   */
+  static async backupRestore(id: string, options: { home?: string; now?: Date } = {}): Promise<RestoreReport> {
+    return restoreBackup(resolveHome(options.home), id, { now: options.now });
   }
 
   /** Creates an API token granted to namespaces ('*': all); the token is returned once, stored hashed. */

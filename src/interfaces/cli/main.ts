@@ -5,6 +5,7 @@ import { EXIT_CODES } from '../../core/errors.js';
 import { usePrivateUmask } from '../../core/private-files.js';
 import { CAIRN_VERSION } from '../../core/version.js';
 import { registerAdminCommands } from './commands/admin.js';
+import { registerBackupCommands } from './commands/backup.js';
 import { registerContextCommand } from './commands/context.js';
 import { registerEvalCommands } from './commands/eval.js';
 import { registerHooksCommands } from './commands/hooks.js';
@@ -48,6 +49,7 @@ export function buildProgram(): Command {
   registerTokensCommands(program);
   registerPurgeCommands(program);
   registerConsolidateCommand(program);
+  registerBackupCommands(program);
   registerServeCommand(program);
   registerHooksCommands(program);
   registerMcpCommand(program);

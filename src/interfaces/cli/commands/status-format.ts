@@ -53,7 +53,7 @@ export function formatSource(s: SourceStatus): string {
   return lines.join('\n');
 }
 
-function formatBytes(n: number): string {
+export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KiB`;
   if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MiB`;

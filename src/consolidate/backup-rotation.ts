@@ -1,0 +1,65 @@
+// Which nightly backups to keep: the newest of each local day for the newest `keepDaily` days that
+// have one, then, among the older ones, the newest of each ISO week for the newest `keepWeekly`
+// weeks. Only `daily` backups are rotated: a manual backup and the one kept before a restore were
+// asked for (or are a restore's undo), so they stay until the person deletes them.
+import type { HomePaths } from '../core/home.js';
+import { localDayTime } from '../core/local-time.js';
+import { listBackups, removeAbandonedTemps, removeDatabaseFiles, type BackupInfo } from './backup.js';
+
+export interface RotationPolicy {
+  keepDaily: number;
+  keepWeekly: number;
+  /** The home's time zone: which local day (and ISO week) a backup was taken on. */
+  timeZone: string;
+}
+
+/** ISO 8601 week of a calendar day `YYYY-MM-DD`: `YYYY-Www` (the week's Thursday decides the year). */
+export function isoWeekOf(day: string): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  const weekday = date.getUTCDay() || 7;
+  date.setUTCDate(date.getUTCDate() + 4 - weekday);
+  const year = date.getUTCFullYear();
+  const week = Math.ceil(((date.getTime() - Date.UTC(year, 0, 1)) / 86_400_000 + 1) / 7);
+  return `${year}-W${String(week).padStart(2, '0')}`;
+}
+
+/** Splits daily backups into kept and removable (pure: the rule, tested across day and week boundaries). */
+export function selectRotation<T extends Pick<BackupInfo, 'id' | 'kind' | 'createdAt'>>(backups: readonly T[], policy: RotationPolicy): { keep: T[]; remove: T[] } {
+  const daily = backups.filter((b) => b.kind === 'daily').sort((a, b) => (a.createdAt === b.createdAt ? b.id.localeCompare(a.id) : a.createdAt < b.createdAt ? 1 : -1));
+  const keep = new Set<T>();
+  const days = new Set<string>();
+  let oldestKeptDay: string | null = null;
+  for (const b of daily) {
+    const day = localDayTime(b.createdAt, policy.timeZone)!.day;
+    if (days.has(day) || days.size >= policy.keepDaily) continue;
+    days.add(day);
+    keep.add(b);
+    oldestKeptDay = day;
+  }
+  const weeks = new Set<string>();
+  for (const b of daily) {
+    const day = localDayTime(b.createdAt, policy.timeZone)!.day;
+    if (oldestKeptDay !== null && day >= oldestKeptDay) continue;
+    const week = isoWeekOf(day);
+    if (weeks.has(week) || weeks.size >= policy.keepWeekly) continue;
+    weeks.add(week);
+    keep.add(b);
+  }
+  return { keep: daily.filter((b) => keep.has(b)), remove: daily.filter((b) => !keep.has(b)) };
+}
+
+export interface RotationReport {
+  kept: string[];
+  removed: string[];
+  /** Temporary files of backups whose process died, removed. */
+  abandoned: string[];
+}
+
+/** Applies the policy to `<home>/backups/`; returns the ids kept and removed. */
+export function rotateBackups(paths: HomePaths, policy: RotationPolicy): RotationReport {
+  const abandoned = removeAbandonedTemps(paths);
+  const { keep, remove } = selectRotation(listBackups(paths), policy);
+  for (const b of remove) removeDatabaseFiles(b.path);
+  return { kept: keep.map((b) => b.id), removed: remove.map((b) => b.id), abandoned };
+}
