@@ -43,6 +43,7 @@ import { readNamespaceFile, type ReadFileInput, type ReadFileResult } from './fi
 import { createToken, hasTokens, listTokens, revokeToken, verifyToken, type ApiToken, type CreatedToken } from './tokens.js';
 import { gatedStore, gateText, totalRedactions, type RedactionCounts } from './redaction-gate.js';
 import { purgeLog, runPurge, type PurgeInput, type PurgeReport } from './purge.js';
+import { runSleep, type SleepReport, type SleepRequest } from './sleep.js';
 import { runConsolidation, type ConsolidateOptions, type ConsolidateResult } from './consolidation.js';
 import type { PurgeRecord } from '../store/store.js';
 import { createBackup, listBackups, type BackupInfo, type BackupKind } from '../consolidate/backup.js';
@@ -120,6 +121,9 @@ function busyTimeoutFromEnv(): number | undefined {
   }
   return Number(raw);
 }
+
+/** A nightly backup younger than this makes another (a catch-up after a restart) unnecessary. */
+const RECENT_BACKUP_MS = 20 * 3600_000;
 
 export class Cairn {
   readonly paths: HomePaths;
@@ -602,6 +606,27 @@ export class Cairn {
   private llm(): LlmRuntime | null {
     if (this.llmRuntime === undefined) this.llmRuntime = createLlmRuntime(this.store, this.config, this.llmTransport);
     return this.llmRuntime;
+  }
+
+  /**
+   * The nightly sleep protocol (service/sleep.ts): backup (one a night, rotated) → consolidate every
+   * namespace → content → the session-start briefs written ahead. Other firings only consolidate.
+   */
+  async sleep(req: SleepRequest): Promise<SleepReport> {
+    return runSleep(
+      {
+        backup: async (at) => {
+          const since = Date.parse(at) - RECENT_BACKUP_MS;
+          if ((await listBackups(this.paths)).some((b) => b.kind === 'daily' && Date.parse(b.createdAt) > since)) return null;
+          const made = await this.backupCreate({ kind: 'daily', now: new Date(at) });
+          await this.backupRotate();
+          return made.id;
+        },
+        consolidate: (at) => this.consolidate({ at }),
+        prepare: (ns) => this.prepareBrief(ns),
+      },
+      req,
+    );
   }
 
   /** The purge audit, newest first (`namespace`: only purges scoped to it). */
