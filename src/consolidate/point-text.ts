@@ -1,0 +1,135 @@
+// A record's words made fit for one line of a digest: one line, cut at a sentence end, with nothing
+// that Markdown would read as structure (a heading, a quote, a table, an unclosed code span or an
+// HTML tag). Also the word tokens near-duplicate detection compares, for any script.
+import { STOPWORDS } from '../judge/lexicon.js';
+import { stripControl } from '../core/text.js';
+
+/** Longest point, in characters (before Markdown escapes): a line a person reads at a glance. */
+export const POINT_MAX_CHARS = 220;
+
+/** Only the head of a record is read: a point never needs more, and a megabyte turn stays cheap. */
+const READ_CHARS = 2000;
+
+// ICU's rules (UAX #29 plus dictionaries for Chinese, Japanese, Thai …) find sentence and word ends
+// in any language; the locale only tunes abbreviations, so one fixed locale keeps output stable.
+const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' });
+const WORDS = new Intl.Segmenter('en', { granularity: 'word' });
+const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/**
+ * C1 controls, zero-width spaces, byte-order marks and bidirectional overrides (which can make a
+ * line display in another order than it reads). Zero-width joiners stay: emoji sequences and
+ * several scripts need them.
+ */
+// eslint-disable-next-line no-control-regex
+const INVISIBLE = /[\u0080-\u009F\u200B\u200E\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/g;
+
+/** The record's text on one line: control characters gone, all whitespace one space. */
+export function oneLineText(text: unknown): string {
+  const raw = typeof text === 'string' ? text.slice(0, READ_CHARS) : '';
+  return stripControl(raw).replace(INVISIBLE, '').replace(/\s+/g, ' ').trim();
+}
+
+/** The point in the record's own words: one line, at most ~220 characters, safe inside a Markdown list item. */
+export function pointText(text: unknown, maxChars = POINT_MAX_CHARS): string {
+  const line = stripBlockMarkers(oneLineText(text));
+  return neutraliseInline(cutAtSentence(line, maxChars));
+}
+
+/**
+ * Whole sentences up to `max` characters. When the first sentence alone is longer (or the ones that
+ * fit say almost nothing), the text is cut at a word end instead and ends in "…".
+ */
+export function cutAtSentence(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let out = '';
+  for (const { segment } of SENTENCES.segment(text)) {
+    if ((out + segment).trimEnd().length > max) break;
+    out += segment;
+  }
+  out = out.trimEnd();
+  if (out.length >= max / 4) return out;
+  return cutAtWord(text, max - 1) + '…';
+}
+
+function cutAtWord(text: string, max: number): string {
+  let lastWordEnd = 0;
+  let lastGrapheme = 0;
+  for (const { segment, index, isWordLike } of WORDS.segment(text.slice(0, max + 1))) {
+    const end = index + segment.length;
+    if (end > max) break;
+    if (isWordLike) lastWordEnd = end;
+  }
+  // A run without word breaks (a 10k-character token) is cut between graphemes, never inside one.
+  for (const { segment, index } of GRAPHEMES.segment(text.slice(0, max + 8))) {
+    if (index + segment.length > max) break;
+    lastGrapheme = index + segment.length;
+  }
+  const end = lastWordEnd >= max / 2 ? lastWordEnd : lastGrapheme;
+  return text.slice(0, end).trimEnd();
+}
+
+/** Leading `#`, `>`, list markers and rules would make a heading, quote or list of their own. */
+function stripBlockMarkers(line: string): string {
+  let out = line;
+  for (;;) {
+    const next = out.replace(/^(?:#{1,6}(?=\s|$)|>+|[-*+](?=\s)|\d{1,9}[.)](?=\s)|[=_*-]{3,})\s*/, '');
+    if (next === out) return out;
+    out = next;
+  }
+}
+
+/**
+ * Inline structure that could leak past the line: backticks are kept only as balanced single pairs
+ * (a stray one would swallow the citation), pipes are escaped (a table), and anything that looks
+ * like an HTML tag or comment is escaped (an unclosed `<details>` would fold the rest of the page).
+ */
+function neutraliseInline(line: string): string {
+  const ticks = line.match(/`/g)?.length ?? 0;
+  const keepCode = ticks > 0 && ticks % 2 === 0 && !/``|\\`/.test(line);
+  const text = keepCode ? line : line.replace(/ ?`+ ?/g, (m) => (m.startsWith(' ') || m.endsWith(' ') ? ' ' : ''));
+  const parts = text.split('`');
+  return parts
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/\\(?=[|<])/g, '\\\\').replace(/\|/g, '\\|').replace(/<(?=[A-Za-z/!?])/g, '&lt;')))
+    .join('`')
+    .trim();
+}
+
+/**
+ * The words a text is compared on: lower case, compatibility forms folded, stop words dropped,
+ * simple English endings trimmed. Chinese and Japanese come out as dictionary words.
+ */
+export function contentTokens(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const { segment, isWordLike } of WORDS.segment(text.slice(0, READ_CHARS).normalize('NFKC').toLowerCase())) {
+    if (!isWordLike) continue;
+    if (/^[a-z']+$/.test(segment)) {
+      if (segment.length < 2 || STOPWORDS.has(segment)) continue;
+      out.add(segment.length > 4 ? segment.replace(/(?:ing|ed|es|s)$/, '') : segment);
+    } else out.add(segment);
+  }
+  return out;
+}
+
+/** Jaccard similarity of two token sets (0 when either is empty). */
+export function similarity(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let shared = 0;
+  for (const t of small) if (large.has(t)) shared++;
+  return shared / (a.size + b.size - shared);
+}
+
+/** Shared tokens over the smaller set: how much of the shorter text the longer one covers. */
+export function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let shared = 0;
+  for (const t of small) if (large.has(t)) shared++;
+  return shared / small.size;
+}
+
+/** Normalised text for exact-duplicate detection: "Deployed v2!" and "deployed v2" are one record. */
+export function duplicateKey(text: string): string {
+  return oneLineText(text).normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
