@@ -37,8 +37,8 @@ export function pointText(text: unknown, maxChars = POINT_MAX_CHARS): string {
 }
 
 /**
- * Whole sentences up to `max` characters. When the first sentence alone is longer (or the ones that
- * fit say almost nothing), the text is cut at a word end instead and ends in "…".
+ * Whole sentences up to `max` characters. When the first sentence alone is longer, it is cut at a
+ * word end instead (between graphemes when it has no word breaks) and ends in "…".
  */
 export function cutAtSentence(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -48,7 +48,7 @@ export function cutAtSentence(text: string, max: number): string {
     out += segment;
   }
   out = out.trimEnd();
-  if (out.length >= max / 4) return out;
+  if (out !== '') return out;
   return cutAtWord(text, max - 1) + '…';
 }
 
@@ -79,6 +79,9 @@ function stripBlockMarkers(line: string): string {
   }
 }
 
+/** Record and digest ids (`m_…`, `t_…`, `g_…`): the shape a citation has. */
+const ID_SHAPE = /^\s*[mtdxg]_[\w-]+\s*$/;
+
 /**
  * Inline structure that could leak past the line: backticks are kept only as balanced single pairs
  * (a stray one would swallow the citation), pipes are escaped (a table), and anything that looks
@@ -88,10 +91,12 @@ function neutraliseInline(line: string): string {
   const ticks = line.match(/`/g)?.length ?? 0;
   const keepCode = ticks > 0 && ticks % 2 === 0 && !/``|\\`/.test(line);
   const text = keepCode ? line : line.replace(/ ?`+ ?/g, (m) => (m.startsWith(' ') || m.endsWith(' ') ? ' ' : ''));
-  const parts = text.split('`');
-  return parts
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(/\\(?=[|<])/g, '\\\\').replace(/\|/g, '\\|').replace(/<(?=[A-Za-z/!?])/g, '&lt;')))
-    .join('`')
+  const escape = (plain: string): string => plain.replace(/\\(?=[|<])/g, '\\\\').replace(/\|/g, '\\|').replace(/<(?=[A-Za-z/!?])/g, '&lt;');
+  // A code span holding a record id would read as a citation: the id stays, its backticks go.
+  return text
+    .split('`')
+    .map((part, i) => (i % 2 === 0 ? escape(part) : ID_SHAPE.test(part) ? escape(part) : `\`${part}\``))
+    .join('')
     .trim();
 }
 
