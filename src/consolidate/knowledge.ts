@@ -1,7 +1,6 @@
 // Layer 2's reading of a stretch of records: what was decided, learned and achieved, which problems
 // found their fix and which stayed open. Shared by the daily review and the weekly distill.
 import type { DigestSource } from '../core/types.js';
-import type { Item } from './contracts.js';
 import { byTimeThenId, type Cluster, clusterSources } from './extract.js';
 import { overlap } from './point-text.js';
 
@@ -86,9 +85,4 @@ export function mergedSources(clusters: readonly Cluster[]): DigestSource[] {
     .flatMap(clusterSources)
     .sort(byTimeThenId)
     .filter((s) => (seen.has(s.id) ? false : (seen.add(s.id), true)));
-}
-
-/** Distinct local days a cluster's records fall on, in order. */
-export function daysOf(items: readonly Pick<Item, 'localDay'>[]): string[] {
-  return [...new Set(items.map((i) => i.localDay))].sort();
 }

@@ -100,20 +100,29 @@ function neutraliseInline(line: string): string {
     .trim();
 }
 
+/** Word-like segments of a text, lower case with compatibility forms folded (any script). */
+export function wordsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const { segment, isWordLike } of WORDS.segment(text.slice(0, READ_CHARS).normalize('NFKC').toLowerCase())) if (isWordLike) out.push(segment);
+  return out;
+}
+
+/** The comparable form of a word: simple English endings trimmed ("backups", "backup" → "backup"). */
+export function stemWord(word: string): string {
+  return /^[a-z']{5,}$/.test(word) ? word.replace(/(?:ing|ed|es|s)$/, '') : word;
+}
+
+/** Whether a word says nothing on its own: a stop word, or a single Latin letter. */
+export function isStopWord(word: string): boolean {
+  return /^[a-z']+$/.test(word) && (word.length < 2 || STOPWORDS.has(word));
+}
+
 /**
  * The words a text is compared on: lower case, compatibility forms folded, stop words dropped,
  * simple English endings trimmed. Chinese and Japanese come out as dictionary words.
  */
 export function contentTokens(text: string): Set<string> {
-  const out = new Set<string>();
-  for (const { segment, isWordLike } of WORDS.segment(text.slice(0, READ_CHARS).normalize('NFKC').toLowerCase())) {
-    if (!isWordLike) continue;
-    if (/^[a-z']+$/.test(segment)) {
-      if (segment.length < 2 || STOPWORDS.has(segment)) continue;
-      out.add(segment.length > 4 ? segment.replace(/(?:ing|ed|es|s)$/, '') : segment);
-    } else out.add(segment);
-  }
-  return out;
+  return new Set(wordsOf(text).filter((w) => !isStopWord(w)).map(stemWord));
 }
 
 /** Jaccard similarity of two token sets (0 when either is empty). */
