@@ -1,0 +1,137 @@
+// The offline extractive summariser: what is noise, what kind of work a record was, a record's
+// point in its own words, and which points cover a window (issue 24).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { activityOf, isNoise, pointOf, selectPoints } from '../../src/consolidate/extract.js';
+import { chatter, item, shuffled } from './items.js';
+
+const DAY = '2026-11-25';
+const at = (hhmm: string): string => `${DAY}T${hhmm}:00.000Z`;
+
+describe('isNoise', () => {
+  it('drops heartbeats, acknowledgements, agent chatter, tool calls and system prompts', () => {
+    for (const i of chatter(DAY, 't')) assert.equal(isNoise(i), true, i.text);
+  });
+
+  it('drops judged noise and unpromoted turns below the floor, keeps memories and substantive turns', () => {
+    assert.equal(isNoise(item({ id: 't_low', time: at('10:00'), text: 'I wonder what the weather is like later on today', importance: 2, category: 'fact' })), true);
+    assert.equal(isNoise(item({ id: 'm_ack', time: at('10:00'), text: 'Sounds good, thanks a lot!', category: 'acknowledgement' })), true);
+    assert.equal(isNoise(item({ id: 'm_keep', time: at('10:00'), text: 'Ana prefers tabs over spaces in Go code.', importance: 6, category: 'preference' })), false);
+    // Not judged yet: the heuristic judge reads it.
+    assert.equal(isNoise(item({ id: 't_new', time: at('10:00'), text: 'We decided to move the nightly backup to 03:00 because the 02:00 cron collides with the index rebuild.', importance: null })), false);
+    assert.equal(isNoise(item({ id: 't_tool_ok', time: at('10:00'), text: 'All 42 tests passed in 3.1s', role: 'tool', importance: 4, category: 'success' })), true);
+    assert.equal(isNoise(item({ id: 't_tool_err', time: at('10:00'), text: 'npm ERR! TypeError: fetch failed (exit code 1)', role: 'tool', importance: 5, category: 'issue' })), false);
+  });
+
+  it('drops empty and symbol-only records', () => {
+    for (const text of ['', '   ', '...', '\u0000\u0007', '—', '!!']) assert.equal(isNoise(item({ id: 'm_e', time: at('10:00'), text })), true, JSON.stringify(text));
+  });
+});
+
+describe('activityOf', () => {
+  const cases: Array<[string, string]> = [
+    ['coding', "TypeError: Cannot read properties of undefined (reading 'id')\n    at renderTurn (src/consolidate/realtime-view.ts:61:20)"],
+    ['coding', 'Refactored parseLine in src/capture/jsonl.ts and ran npm test: green.'],
+    ['coding', 'diff --git a/src/x.ts b/src/x.ts\n@@ -1,3 +1,4 @@'],
+    ['ops', 'Deployed v2.4 to staging; nginx config reloaded and the health check is green.'],
+    ['ops', 'The backup cron failed: disk full on the server.'],
+    ['research', 'Read the paper at https://arxiv.org/abs/2402.17753 comparing long-context recall of memory systems.'],
+    ['research', 'Looked into the trade-offs of HNSW versus IVF indexes.'],
+    ['chat', "Ana's birthday is on 3 December; she would like a book about birds."],
+    ['chat', 'I am hosting a party on Saturday.'],
+    ['ops', 'サーバーを再起動してからデプロイした。'],
+    ['ops', '昨晚把服务器的备份配置改好了。'],
+    ['coding', 'テストが失敗したので関数を修正した。'],
+    ['research', 'Ich habe zwei Artikel gelesen und die Ansätze verglichen.'],
+    ['ops', 'Die Sicherung läuft jetzt jede Nacht, die Konfiguration liegt im Repo.'],
+  ];
+  for (const [want, text] of cases) {
+    it(`${want}: ${text.slice(0, 50)}`, () => assert.equal(activityOf({ text }), want));
+  }
+});
+
+describe('pointOf', () => {
+  it('keeps one line in the record own words, cut at a sentence end', () => {
+    const text = 'We moved the nightly backup to 03:00.   The 02:00 slot collides with the index rebuild,\nwhich locks the store for several minutes. ' + 'Further detail follows here. '.repeat(10);
+    const p = pointOf({ text });
+    assert.ok(p.startsWith('We moved the nightly backup to 03:00. The 02:00 slot collides'), p);
+    assert.ok(p.length <= 220 && p.endsWith('.'), p);
+    assert.ok(!p.includes('\n'));
+  });
+
+  it('cuts German, Japanese and Chinese at their own sentence ends', () => {
+    const de = 'Wir haben beschlossen, die Sicherungen sieben Tage lang aufzubewahren. Danach werden sie automatisch gelöscht, außer die wöchentlichen. '.repeat(3);
+    const ja = 'デプロイは金曜日に延期した。理由はテストが不安定だから。'.repeat(12);
+    const zh = '我们决定把数据库迁移到新的服务器上。旧服务器的磁盘已经快满了，而且备份经常失败。'.repeat(8);
+    for (const [text, end] of [[de, '.'], [ja, '。'], [zh, '。']] as const) {
+      const p = pointOf({ text });
+      assert.ok(p.length <= 220 && p.length > 40, `${p.length}: ${p}`);
+      assert.ok(p.endsWith(end), p);
+      assert.ok(text.startsWith(p.slice(0, 20)));
+    }
+  });
+
+  it('neutralises Markdown, HTML, pipes, backticks and control characters', () => {
+    const cases = ['## Heading\nsecond line', '> quoted', '- list item', '1. numbered', '<details><summary>x</summary>', 'a | b | c', 'stray ` tick', '```js\ncode\n```', 'bell\u0007 and \u001b[31mred\u001b[0m', 'line\u2028separator'];
+    for (const text of cases) {
+      const p = pointOf({ text });
+      assert.ok(!/^[#>\-*+]|^\d+\./.test(p), p);
+      assert.ok(!p.includes('\n') && !p.includes('\u2028'), p);
+      assert.ok(!/<[a-z/!]/i.test(p), p);
+      assert.ok(!/(?<!\\)\|/.test(p), p);
+      assert.equal((p.match(/`/g)?.length ?? 0) % 2, 0, p);
+      // eslint-disable-next-line no-control-regex
+      assert.ok(!/[\u0000-\u001f\u007f]/.test(p), JSON.stringify(p));
+    }
+    assert.equal(pointOf({ text: 'Call `fetchWithRetry()` from `src/net.ts`.' }), 'Call `fetchWithRetry()` from `src/net.ts`.');
+  });
+
+  it('cuts a 10,000-character line without a break, and whole emoji', () => {
+    assert.ok(pointOf({ text: 'x'.repeat(10_000) }).length <= 220);
+    const emoji = pointOf({ text: '👩‍💻'.repeat(500) });
+    assert.ok(emoji.length <= 221 && emoji.endsWith('👩‍💻…'), emoji.slice(-10));
+  });
+});
+
+describe('selectPoints', () => {
+  const fixA = item({ id: 'm_fix1', time: at('09:05'), importance: 7, category: 'implementation', text: 'Fixed the crash in renderTurn: meta can be missing on imported turns; added a guard and a test in test/consolidate/realtime.test.ts.' });
+  const fixB = item({ id: 'm_fix2', time: at('09:06'), importance: 6, category: 'implementation', text: 'Fixed the renderTurn crash: meta can be missing on imported turns, added a guard and a test in test/consolidate/realtime.test.ts' });
+  const deploy = item({ id: 'm_dep', time: at('13:00'), importance: 6, category: 'success', text: 'Deployed v2.4 to staging; nginx config reloaded and the health check is green.', sessionId: 's2' });
+  const coding = Array.from({ length: 6 }, (_, k) =>
+    item({ id: `m_code${k}`, time: at(`1${k}:30`), importance: 8, category: 'implementation', text: `Implemented step ${k} of the parser in src/capture/step${k}.ts: ${['tokens', 'frames', 'retries', 'offsets', 'headers', 'chunks'][k]} are now bounded.` }),
+  );
+
+  it('merges near-duplicate memories into one point citing both, worded by the more important', () => {
+    const points = selectPoints([fixB, fixA, deploy, ...chatter(DAY, 't')], { max: 10 });
+    assert.equal(points.length, 2);
+    const fix = points.find((p) => p.sources.some((s) => s.id === 'm_fix1'))!;
+    assert.deepEqual(fix.sources.map((s) => s.id), ['m_fix1', 'm_fix2']);
+    assert.ok(fix.text.startsWith('Fixed the crash in renderTurn'));
+    assert.equal(fix.activity, 'coding');
+    assert.equal(fix.localTime, '10:05');
+  });
+
+  it('cites a memory and the turn it came from as one point', () => {
+    const turn = item({ id: 't_src', time: at('12:59'), text: 'Deployed v2.4 to staging, nginx config reloaded, health check green', importance: 5, category: 'success' });
+    const mem = { ...deploy, turnIds: ['t_src', 't_outside'] };
+    const points = selectPoints([turn, mem], { max: 5 });
+    assert.equal(points.length, 1);
+    assert.deepEqual(points[0]!.sources.map((s) => `${s.kind}:${s.id}`), ['turn:t_src', 'memory:m_dep', 'turn:t_outside']);
+  });
+
+  it('covers other activities before a seventh line on the same one', () => {
+    const points = selectPoints([...coding, deploy], { max: 3 });
+    assert.ok(points.some((p) => p.activity === 'ops'), JSON.stringify(points.map((p) => p.text)));
+    assert.equal(points.length, 3);
+  });
+
+  it('is the same for the same records in any order, and empty for nothing', () => {
+    const all = [fixA, fixB, deploy, ...coding, ...chatter(DAY, 't')];
+    const once = JSON.stringify(selectPoints(all, { max: 5 }));
+    assert.equal(JSON.stringify(selectPoints(shuffled(all, 1), { max: 5 })), once);
+    assert.equal(JSON.stringify(selectPoints(shuffled(all, 2).reverse(), { max: 5 })), once);
+    assert.deepEqual(selectPoints([], { max: 5 }), []);
+    assert.deepEqual(selectPoints(chatter(DAY, 't'), { max: 5 }), []);
+    assert.deepEqual(selectPoints(all, { max: 0 }), []);
+  });
+});
