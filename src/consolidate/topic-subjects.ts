@@ -11,6 +11,8 @@ import { cleanLabel } from '../core/text.js';
 export interface Mention {
   key: string;
   surface: string;
+  /** A name, tag, path or identifier; false for a mere pair of words (which loses ties). */
+  named: boolean;
 }
 
 /** Only the head of a long record is read: subjects that matter are named early, and a pasted log should not cost seconds. */
@@ -134,12 +136,13 @@ function wordPairs(text: string, words: Word[], gaps: string[], add: (surface: s
 
 /** The distinct subjects of one record (its text and tags), in a stable order. */
 export function subjectsOf(rawText: string, tags: readonly string[]): Mention[] {
-  const found = new Map<string, string>();
+  const found = new Map<string, Mention>();
+  let named = true;
   const add = (surface: string): void => {
     const s = cleanLabel(surface).replace(/^[.,;:!?'"()[\]{}]+|[.,;:!?'"()[\]{}]+$/gu, '');
     if ([...s].length < 2 || s.length > MAX_SUBJECT) return;
     const key = keyOf(s.replace(/^#/, ''));
-    if (key !== '' && !found.has(key)) found.set(key, s);
+    if (key !== '' && !found.has(key)) found.set(key, { key, surface: s, named });
   };
   for (const t of tags) add(t.replace(/^#/, ''));
   let text = cleanLabel(rawText.slice(0, MAX_TEXT)).normalize('NFKC');
@@ -157,6 +160,7 @@ export function subjectsOf(rawText: string, tags: readonly string[]): Mention[] 
   for (const re of [BACKTICKED, PATH, FILE, CAMEL, PASCAL_INNER, SNAKE, HASHTAG]) plain = plain.replace(re, ' · ');
   const { words, gaps } = wordsOf(plain);
   capitalisedNames(words, gaps, add);
+  named = false;
   wordPairs(plain, words, gaps, add);
-  return [...found].map(([key, surface]) => ({ key, surface }));
+  return [...found.values()];
 }

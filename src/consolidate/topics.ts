@@ -88,23 +88,29 @@ const byTime = (a: Item, b: Item): number =>
 const spoken = (it: Item): boolean => it.role !== 'tool' && it.role !== 'system';
 
 interface Tally {
+  named: boolean;
   mentions: number;
   days: number;
   lastDay: string;
 }
 
-/** Two spellings of one subject ("Phoenix launch", "Project Phoenix launch") that mostly share their records are one topic. */
-function sameSubject(a: string, b: string, aItems: Set<string>, bItems: Set<string>): boolean {
-  const contains = ` ${a} `.includes(` ${b} `) || ` ${b} `.includes(` ${a} `);
-  if (!contains) return false;
+/**
+ * Whether a candidate adds nothing to a topic already chosen: another spelling of it ("Phoenix
+ * launch" in "Project Phoenix launch"), or a subject named only where the chosen one is (the word
+ * pairs of one recurring sentence, a tag always put on one file's records). A broad subject that
+ * holds many more records (a tag on everything) does not swallow the specific ones.
+ */
+function redundant(chosen: { key: string; ids: Set<string> }, key: string, ids: Set<string>): boolean {
   let shared = 0;
-  for (const id of aItems) if (bItems.has(id)) shared++;
-  return shared >= 0.8 * Math.min(aItems.size, bItems.size);
+  for (const id of ids) if (chosen.ids.has(id)) shared++;
+  const contains = ` ${chosen.key} `.includes(` ${key} `) || ` ${key} `.includes(` ${chosen.key} `);
+  if (contains && shared >= 0.8 * Math.min(ids.size, chosen.ids.size)) return true;
+  return shared >= 0.8 * ids.size && chosen.ids.size <= 3 * ids.size;
 }
 
 /**
  * The subjects that recur on at least `minDays` distinct local days, strongest first (days ×
- * mentions, then the most recent, then by name), at most `max`. Deterministic: the order of
+ * mentions; on a tie a name before a word pair, then the most recent, then by key), at most `max`. Deterministic: the order of
  * `items` does not matter.
  */
 export function findTopics(items: readonly Item[], { minDays = 3, max = 20 }: FindTopicsOptions = {}): Topic[] {
@@ -115,10 +121,11 @@ export function findTopics(items: readonly Item[], { minDays = 3, max = 20 }: Fi
   for (const it of sorted) {
     const mentions = subjectsOf(it.text, it.tags);
     mentionsOf.set(it.id, mentions);
-    for (const { key } of mentions) {
+    for (const { key, named } of mentions) {
       const t = tallies.get(key);
-      if (!t) tallies.set(key, { mentions: 1, days: 1, lastDay: it.localDay });
+      if (!t) tallies.set(key, { named, mentions: 1, days: 1, lastDay: it.localDay });
       else {
+        t.named ||= named;
         t.mentions++;
         if (t.lastDay !== it.localDay) {
           t.days++;
@@ -129,8 +136,8 @@ export function findTopics(items: readonly Item[], { minDays = 3, max = 20 }: Fi
   }
   const ranked = [...tallies]
     .filter(([, t]) => t.days >= Math.max(1, minDays))
-    .sort(([ka, a], [kb, b]) => b.days * b.mentions - a.days * a.mentions || (a.lastDay < b.lastDay ? 1 : a.lastDay > b.lastDay ? -1 : 0) || (ka < kb ? -1 : ka > kb ? 1 : 0));
-  const wanted = new Set(ranked.slice(0, Math.max(0, max) * 5).map(([k]) => k));
+    .sort(([ka, a], [kb, b]) => b.days * b.mentions - a.days * a.mentions || Number(b.named) - Number(a.named) || (a.lastDay < b.lastDay ? 1 : a.lastDay > b.lastDay ? -1 : 0) || (ka < kb ? -1 : ka > kb ? 1 : 0));
+  const wanted = new Set(ranked.slice(0, Math.max(0, max) * 10).map(([k]) => k));
   const itemsOf = new Map<string, Item[]>();
   const surfaces = new Map<string, Map<string, number>>();
   for (const it of sorted) {
@@ -148,7 +155,7 @@ export function findTopics(items: readonly Item[], { minDays = 3, max = 20 }: Fi
     if (topics.length >= max || !wanted.has(key)) break;
     const its = itemsOf.get(key)!;
     const ids = new Set(its.map((i) => i.id));
-    if (chosen.some((c) => sameSubject(c.key, key, c.ids, ids))) continue;
+    if (chosen.some((c) => redundant(c, key, ids))) continue;
     chosen.push({ key, ids });
     // The title is the spelling used most; ties go to the one with capitals, then the first in code-point order.
     const title = [...surfaces.get(key)!].sort(([sa, na], [sb, nb]) => nb - na || Number(/\p{Lu}/u.test(sb)) - Number(/\p{Lu}/u.test(sa)) || (sa < sb ? -1 : 1))[0]![0];
