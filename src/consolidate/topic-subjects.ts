@@ -68,7 +68,9 @@ function looksLikeId(token: string): boolean {
   return /^[a-z]{1,3}_[0-9a-z]{8,}$/i.test(token) || /^[0-9a-f]{12,}$/i.test(token) || (token.match(/\d/g)?.length ?? 0) >= 6;
 }
 
-const keyOf = (surface: string): string => surface.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+/** The key of a subject found in text already cleaned and NFKC-normalised. */
+const keyOf = (surface: string): string => surface.toLowerCase().replace(/\s+/g, ' ').trim();
+const EDGE_PUNCT = /^[.,;:!?'"()[\]{}]+|[.,;:!?'"()[\]{}]+$/g;
 
 function pathOk(p: string): boolean {
   const parts = p.replace(/^(?:~\/|\.{1,2}\/|\/)/, '').split('/').filter(Boolean);
@@ -83,9 +85,23 @@ interface Word {
   index: number;
 }
 
+// Scripts written without spaces between words need the segmenter's dictionaries; for the others
+// a regular expression finds the same words at a fraction of the cost (a year of turns is read at once).
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const WORD = /[\p{L}\p{M}\p{N}_]+(?:['’][\p{L}\p{M}\p{N}]+)*/gu;
+
 function wordsOf(text: string): { words: Word[]; gaps: string[] } {
   const words: Word[] = [];
   const gaps: string[] = [];
+  if (!UNSPACED.test(text)) {
+    let end = 0;
+    for (const m of text.matchAll(WORD)) {
+      gaps.push(text.slice(end, m.index));
+      words.push({ text: m[0], index: m.index });
+      end = m.index + m[0].length;
+    }
+    return { words, gaps };
+  }
   let gap = '';
   for (const s of segmenter.segment(text)) {
     if (s.isWordLike) {
@@ -138,13 +154,14 @@ function wordPairs(text: string, words: Word[], gaps: string[], add: (surface: s
 export function subjectsOf(rawText: string, tags: readonly string[]): Mention[] {
   const found = new Map<string, Mention>();
   let named = true;
+  // Surfaces come from the cleaned text (tags are cleaned first): no second cleaning per candidate.
   const add = (surface: string): void => {
-    const s = cleanLabel(surface).replace(/^[.,;:!?'"()[\]{}]+|[.,;:!?'"()[\]{}]+$/gu, '');
-    if ([...s].length < 2 || s.length > MAX_SUBJECT) return;
-    const key = keyOf(s.replace(/^#/, ''));
+    const s = surface.replace(EDGE_PUNCT, '');
+    if (s.length < 2 || s.length > MAX_SUBJECT || (s.length === 2 && /[\uD800-\uDBFF]/.test(s))) return;
+    const key = keyOf(s);
     if (key !== '' && !found.has(key)) found.set(key, { key, surface: s, named });
   };
-  for (const t of tags) add(t.replace(/^#/, ''));
+  for (const t of tags) add(cleanLabel(t).normalize('NFKC').replace(/^#+/, ''));
   let text = cleanLabel(rawText.slice(0, MAX_TEXT)).normalize('NFKC');
   for (const m of text.matchAll(GITHUB)) add(m[1]!.replace(/\.git$/, ''));
   text = text.replace(URL, ' ');
