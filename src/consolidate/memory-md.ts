@@ -16,6 +16,8 @@ import { inlineSafe, oneLine } from './topics.js';
 
 /** The issue's bar for MEMORY.md. */
 export const MEMORY_MD_MAX_LINES = 150;
+/** Fewer lines leave no room for the title, an empty person section and one line of links. */
+export const MEMORY_MD_MIN_LINES = 10;
 
 export type MemoryHotState = Partial<Pick<HotState, 'objective' | 'blockers' | 'nextActions' | 'notes'>>;
 
@@ -24,7 +26,7 @@ export interface MemoryMdInput {
   /** The local day the file is written for, `YYYY-MM-DD`: ages are counted from it. */
   today: string;
   timeZone: string;
-  /** At most this many lines (clamped to 1–150). */
+  /** At most this many lines (clamped to 10–150). */
   maxLines: number;
   /** Current memories of the last 30 days or more (older ones are ignored: cold tier, by link). */
   memories: readonly Item[];
@@ -196,7 +198,7 @@ const SHOWN = ['links', 'hot', 'warm', 'subjects', 'decisions', 'open', 'older']
 export function renderMemoryMd(input: MemoryMdInput): Rendered {
   const todayN = dayNumber(input.today);
   if (todayN === null) throw new Error(`renderMemoryMd: today must be a calendar day YYYY-MM-DD, got ${JSON.stringify(input.today)}`);
-  const maxLines = Number.isFinite(input.maxLines) ? Math.min(MEMORY_MD_MAX_LINES, Math.max(1, Math.floor(input.maxLines))) : MEMORY_MD_MAX_LINES;
+  const maxLines = Number.isFinite(input.maxLines) ? Math.min(MEMORY_MD_MAX_LINES, Math.max(MEMORY_MD_MIN_LINES, Math.floor(input.maxLines))) : MEMORY_MD_MAX_LINES;
   const person = carriedPersonText(input.existingText);
   const title = `# Memory: ${inlineSafe(oneLine(input.namespace, 80))}`;
   // Marker, title, the blank line after it and the person's section.
@@ -224,14 +226,14 @@ export function renderMemoryMd(input: MemoryMdInput): Rendered {
       heading: 'Decisions in force',
       candidates: pointLines(decisions, (it, p) => `- ${it.localDay} ${p} ${citation([sourceOf(it)])}`, DECISION_POINT, cited),
       minLines: 3,
-      maxLines: 15,
+      maxLines: 20,
     },
     {
       key: 'hot',
       heading: 'This week',
       candidates: pointLines(hot, (it, p) => `- ${it.localDay} ${it.localTime} ${p} ${citation([sourceOf(it)])}`, HOT_POINT, cited),
       minLines: 5,
-      maxLines: 40,
+      maxLines: 60,
     },
     activeSubjects(input, todayN, [...hot, ...warm]),
     {
@@ -239,7 +241,7 @@ export function renderMemoryMd(input: MemoryMdInput): Rendered {
       heading: 'Earlier this month',
       candidates: pointLines(warm, (it, p) => `- ${it.localDay} ${p} ${citation([sourceOf(it)])}`, WARM_POINT, cited),
       minLines: 3,
-      maxLines: 15,
+      maxLines: 20,
     },
     olderWeeks(files, todayN),
   ];
