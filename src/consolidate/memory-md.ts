@@ -7,7 +7,6 @@
 // leaves no room, the file is the title, their section and a one-line note — and then it is longer
 // than `maxLines` by exactly as much as their own text is: Cairn never cuts a person's words.
 import type { DigestKind, DigestSource } from '../core/types.js';
-import type { HotState } from '../service/hot-state.js';
 import { citation, type Item, type Rendered } from './contracts.js';
 import { sectionsOf } from './digest-sections.js';
 import { placeParts, type BudgetPart } from './line-budget.js';
@@ -19,7 +18,13 @@ export const MEMORY_MD_MAX_LINES = 150;
 /** Fewer lines leave no room for the title, an empty person section and one line of links. */
 export const MEMORY_MD_MIN_LINES = 10;
 
-export type MemoryHotState = Partial<Pick<HotState, 'objective' | 'blockers' | 'nextActions' | 'notes'>>;
+/** What MEMORY.md shows of the hot state (service/hot-state.ts's HotState fits it). */
+export interface MemoryHotState {
+  objective?: string | null;
+  blockers?: readonly string[];
+  nextActions?: readonly string[];
+  notes?: string | null;
+}
 
 export interface MemoryMdInput {
   namespace: string;

@@ -3,8 +3,6 @@
 // split by Intl.Segmenter, so scripts without spaces or without letter case (Chinese, Japanese,
 // Thai…) still yield word pairs; only the capitalised-name rule needs case, and it simply finds
 // nothing where a script has none.
-import { STOPWORDS } from '../judge/lexicon.js';
-import { isStopWord } from '../search/query-terms.js';
 import { cleanLabel } from '../core/text.js';
 
 /** One subject a text mentions: `key` merges spellings ("Project Phoenix", "project phoenix"); `surface` is how it was written. */
@@ -19,10 +17,20 @@ export interface Mention {
 const MAX_TEXT = 3000;
 const MAX_SUBJECT = 80;
 
-// Function words of a few more languages, and words that recur in every conversation without being
-// its subject (time words, weekdays, months): as half of a word pair they make no topic.
-const MORE_STOPWORDS = new Set(
+// Function words, and words that recur in every conversation without being its subject (time
+// words, weekdays, months, talk verbs): as half of a word pair or the end of a name they make no
+// topic. English first, then a few more languages. (The judge and search keep lists of their own;
+// this part depends on core and store only, see DESIGN.md.)
+const STOPWORDS = new Set(
   (
+    // English
+    'a an the and or but if then else of to in on at by for with from as is are was were be been being am do does did doing ' +
+    'have has had having i me my mine myself we us our ours you your yours he him his she her hers it its they them their theirs ' +
+    'this that these those there here what which who whom whose when where why how all any both each few more most other some ' +
+    'such no nor not only own same so than too very can will just should now im ive id ill dont didnt isnt wasnt cant wont would ' +
+    'could might must shall also about into over after before again further once up down out off under until through during ' +
+    'between against because yes yeah ok okay thanks thank please really quite get got let lets like one two much many well ' +
+    'even back way s t ll re ve d m ' +
     // time, weekdays, months, conversational verbs
     'today tomorrow yesterday tonight morning afternoon evening night day days week weeks month months year years time times ' +
     'last next first new old good bad better best thing things something anything everything nothing someone lot bit ' +
@@ -31,7 +39,7 @@ const MORE_STOPWORDS = new Set(
     'try tried look looks looked sure right left done want still already maybe though since while per via etc ' +
     // German
     'der die das den dem des ein eine einen einem einer und oder aber nicht ist sind war wir ich du sie er es mit von zu im auf für ' +
-    'auch noch nur schon wie was wenn dann dass heute morgen gestern ' +
+    'auch noch nur schon wie was wenn dann dass heute morgen gestern jede jeden jeder ' +
     // French
     'le la les un une des et ou mais ne pas est sont était nous vous je tu il elle ils avec pour dans sur par au aux du de ce cette ' +
     'qui que quoi plus aussi très aujourd hui demain hier ' +
@@ -47,7 +55,7 @@ const MORE_STOPWORDS = new Set(
 );
 
 function isStop(word: string): boolean {
-  return STOPWORDS.has(word) || isStopWord(word) || MORE_STOPWORDS.has(word);
+  return STOPWORDS.has(word.replace(/['’]/g, ''));
 }
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });

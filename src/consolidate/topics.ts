@@ -213,7 +213,7 @@ export function renderTopicPage({ topic, existingText }: { topic: Topic; existin
     const generated = `${GENERATED_MARKER}\n# ${title}\n\n${body.text}\n`;
     text = withPersonSection(generated, carriedPersonText(existingText));
   } else {
-    const block = `${TOPIC_BEGIN}\n<!-- Cairn refreshes this block about "${title.replace(/-->/g, '')}"; everything outside it is yours and is never changed. -->\n${body.text}\n${TOPIC_END}`;
+    const block = `${TOPIC_BEGIN}\n<!-- Cairn refreshes this block about "${title}"; everything outside it is yours and is never changed. -->\n${body.text}\n${TOPIC_END}`;
     const begin = existingText.indexOf(TOPIC_BEGIN);
     const end = begin === -1 ? -1 : existingText.indexOf(TOPIC_END, begin);
     const oneBlock = end !== -1 && existingText.split(TOPIC_BEGIN).length === 2 && existingText.split(TOPIC_END).length === 2;
