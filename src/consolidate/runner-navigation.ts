@@ -8,10 +8,24 @@ import { gatherMemories } from './material.js';
 import { MEMORY_MD, topicPath } from './digest-paths.js';
 import { readTextOrNull, runDigestJob, type JobContext, type WrittenFile } from './digest-job.js';
 import { addDays, type DayBounds } from './windows.js';
-import { findTopics, renderTopicPage } from './topics.js';
+import { findTopics, renderTopicPage, TOPIC_BEGIN, TOPIC_END } from './topics.js';
+import { carriedPersonText, isCairnGenerated } from './person-sections.js';
 import { renderMemoryMd } from './memory-md.js';
 
 const DAY_MS = 86_400_000;
+
+/**
+ * What of a page is the person's (hashed with the material, so their edit is never overwritten by a
+ * stored copy): the person section of a page Cairn made, or all of a hand-made page but the block
+ * Cairn refreshes in it.
+ */
+function ownText(existing: string | null): string | null {
+  if (existing === null) return null;
+  if (isCairnGenerated(existing)) return carriedPersonText(existing);
+  const begin = existing.indexOf(TOPIC_BEGIN);
+  const end = begin === -1 ? -1 : existing.indexOf(TOPIC_END, begin);
+  return end === -1 ? existing : existing.slice(0, begin) + existing.slice(end + TOPIC_END.length);
+}
 /** How far back recurring subjects are looked for. */
 const TOPIC_DAYS = 90;
 /** MEMORY.md shows the hot (≤ 7 days) and warm (8–30 days) tiers; older material only by link. */
@@ -43,7 +57,7 @@ export async function writeTopicsAndMemoryMd(ctx: JobContext, input: NavigationI
     const last = topic.items[topic.items.length - 1]?.time ?? first;
     const w = await runDigestJob(ctx, {
       kind: 'topic', path, periodStart: first, periodEnd: last,
-      inputs: [topic, existingText], items: topic.items, title: topic.title, prose: false,
+      inputs: [topic, ownText(existingText)], items: topic.items, title: topic.title, prose: false,
       render: () => renderTopicPage({ topic, existingText }),
     });
     if (w) written.push(w);
@@ -56,10 +70,12 @@ export async function writeTopicsAndMemoryMd(ctx: JobContext, input: NavigationI
   const digests = (await store.listDigests(namespace)).filter((d) => d.kind !== 'memory').map((d) => ({ kind: d.kind, path: d.path, periodStart: d.periodStart }));
   const existingText = readTextOrNull(join(ctx.dir, MEMORY_MD));
   const topicLinks = topics.map((t) => ({ slug: t.slug, title: t.title, days: t.days }));
+  // A namespace with nothing to show gets no MEMORY.md (a person's own file is left as it is).
+  if (memories.length === 0 && decisionsInForce.length === 0 && digests.length === 0 && hotState.updatedAt === null) return written;
   const md = await runDigestJob(ctx, {
     // The period is named by days, not by the clock: a run an hour later has the same inputs.
     kind: 'memory', path: MEMORY_MD, periodStart: `${addDays(input.today, -MEMORY_MD_DAYS)}`, periodEnd: input.today,
-    inputs: [input.today, input.maxLines, memories, decisionsInForce, hotState, digests, topicLinks, existingText], items: memories, title: 'MEMORY.md', prose: false,
+    inputs: [input.today, input.maxLines, memories, decisionsInForce, hotState, digests, topicLinks, carriedPersonText(existingText)], items: memories, title: 'MEMORY.md', prose: false,
     render: () => renderMemoryMd({ namespace, today: input.today, timeZone: input.timeZone, maxLines: input.maxLines, memories, decisionsInForce, hotState, digests, topics: topicLinks, existingText }),
   });
   if (md) written.push(md);

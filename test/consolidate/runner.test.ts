@@ -183,7 +183,7 @@ describe('cairn consolidate (service)', () => {
       for (const bad of [{ date: '2026-02-31' }, { date: 'yesterday' }, { week: '2026-W54' }, { week: '2025-W53' }, { at: 'soon' }, { date: '2026-03-02', week: '2026-W10' }]) {
         await assert.rejects(s.cairn.consolidate({ namespace: 'work', ...bad }), (err: Error & { code?: string }) => err.code === 'INVALID_INPUT', JSON.stringify(bad));
       }
-      await assert.rejects(s.cairn.consolidate({ namespace: '../etc' }), (err: Error & { code?: string }) => err.code === 'INVALID_INPUT');
+      await assert.rejects(s.cairn.consolidate({ namespace: '../etc' }), (err: Error & { code?: string }) => err.code === 'INVALID_NAMESPACE');
       assert.equal(allFiles(s.nsDir).size, 0);
     } finally {
       await s.cairn.close();
