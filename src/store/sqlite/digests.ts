@@ -4,7 +4,7 @@
 // and its entries change in one transaction; a section whose indexed text did not change keeps
 // its entry, and so its vectors, even when it moved to another position.
 import type { Database } from 'better-sqlite3';
-import { DIGEST_KINDS, DIGEST_LAYER, type Digest, type DigestSection, type NewDigest } from '../../core/types.js';
+import { DIGEST_KINDS, DIGEST_LAYER, type Digest, type DigestSection, type NewDigest, type Provenance } from '../../core/types.js';
 import { digestId } from '../../core/ids.js';
 import { invalidInput } from '../../core/errors.js';
 import type { DigestFilter, EntryChange, PutDigestResult } from '../store.js';
@@ -170,6 +170,39 @@ export function putDigest(db: Database, input: NewDigest, now: string): PutDiges
       return { digest: fromRow(rowAt(db, input.namespace, input.path)!), changed: true };
     })
     .immediate();
+}
+
+/** What search shows of one digest section entry: its text, its layer, and where it comes from. */
+export interface DigestSectionDetail {
+  text: string;
+  layer: 1 | 2 | 3;
+  createdAt: string;
+  provenance: Provenance[];
+}
+
+/**
+ * The section details of digest entries by ref_id (`<digest id>#<index>`): one read of the digests
+ * they belong to, each digest's sections parsed once however many of its sections were hit.
+ */
+export function digestSectionDetails(db: Database, refIds: readonly string[]): Map<string, DigestSectionDetail> {
+  const out = new Map<string, DigestSectionDetail>();
+  if (refIds.length === 0) return out;
+  const idOf = (ref: string) => ref.slice(0, ref.indexOf('#'));
+  const rows = stmt(db, 'SELECT id, path, layer, sections, created_at FROM digests WHERE id IN (SELECT value FROM json_each(?))').all(
+    JSON.stringify([...new Set(refIds.map(idOf))]),
+  ) as Array<Pick<DigestRow, 'id' | 'path' | 'layer' | 'sections' | 'created_at'>>;
+  const digests = new Map(rows.map((r) => [r.id, { ...r, parsed: JSON.parse(r.sections) as DigestSection[] }]));
+  for (const ref of refIds) {
+    const d = digests.get(idOf(ref));
+    const s = d?.parsed[Number(ref.slice(ref.indexOf('#') + 1))];
+    if (!d || !s) continue;
+    const prov: Provenance = { source: 'cairn', path: d.path };
+    if (s.heading) prov.heading = s.heading;
+    prov.turnIds = s.sources.filter((x) => x.kind === 'turn').map((x) => x.id);
+    prov.memoryIds = s.sources.filter((x) => x.kind === 'memory').map((x) => x.id);
+    out.set(ref, { text: sectionBody(s), layer: d.layer, createdAt: d.created_at, provenance: [prov] });
+  }
+  return out;
 }
 
 export function getDigest(db: Database, namespace: string, path: string): Digest | null {
