@@ -40,3 +40,11 @@ export function foldLongId(id: string): string {
   if (last >= 0xd800 && last <= 0xdbff) keep--;
   return `${id.slice(0, keep)}~${createHash('sha256').update(id).digest('hex').slice(0, FOLD_HASH_CHARS)}`;
 }
+
+/**
+ * The id of the digest at `path` in `namespace`: `g_` + 128 bits of a hash of both, so a digest
+ * keeps its id (and its search entries their ref ids) every time it is regenerated.
+ */
+export function digestId(namespace: string, path: string): string {
+  return `g_${createHash('sha256').update(`${namespace}\0${path}`).digest('hex').slice(0, FOLD_HASH_CHARS)}`;
+}

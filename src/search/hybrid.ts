@@ -117,6 +117,7 @@ function dot(a: Float32Array, b: Float32Array): number {
 function passes(e: IndexEntry, f: EntryFilter): boolean {
   if (!f.includeSuperseded && !e.current) return false;
   if (f.kinds?.length && !f.kinds.includes(e.kind)) return false;
+  if (f.layers?.length && !f.layers.includes(e.layer)) return false;
   if (f.categories?.length && (e.category === null || !f.categories.includes(e.category))) return false;
   if (f.minImportance !== undefined && (e.importance === null || e.importance < f.minImportance)) return false;
   if (f.since && e.time < f.since) return false;
@@ -125,7 +126,7 @@ function passes(e: IndexEntry, f: EntryFilter): boolean {
 }
 
 function hasFilter(f: EntryFilter): boolean {
-  return Boolean(f.kinds?.length || f.categories?.length || f.minImportance !== undefined || f.since || f.until);
+  return Boolean(f.kinds?.length || f.layers?.length || f.categories?.length || f.minImportance !== undefined || f.since || f.until);
 }
 
 export async function hybridSearch(deps: HybridDeps, params: SearchParams): Promise<SearchResult[]> {

@@ -320,6 +320,7 @@ export class Cairn {
           ...searchPeriod(input, now),
           categories: input.categories,
           kinds: input.kinds,
+          layers: input.layers,
           minImportance: input.minImportance,
           includeSuperseded: input.includeSuperseded,
         },

@@ -15,6 +15,15 @@ const MAX_PROVENANCE_ID_CHARS = 4096;
 export const categorySchema = z.enum(CATEGORIES);
 export const kindSchema = z.enum(KINDS);
 
+/** What each layer of the pyramid holds, as a person asking for one should read it. */
+export const LAYER_HELP = '1 (MEMORY.md), 2 (reviews, weeks, topics), 3 (daily notes, memories, documents) or 4 (conversation turns)';
+export const layerSchema = z.literal([1, 2, 3, 4], { error: `a layer is ${LAYER_HELP}` });
+/** Layers asked for, each once, in order (a repeated layer is no error). */
+export const layersSchema = z
+  .array(layerSchema)
+  .max(16)
+  .transform((list) => [...new Set(list)].sort());
+
 /** The reason a time (ISO or an age like 7d) cannot be read, or null when it can. */
 function timeProblem(value: string, label: string): string | null {
   try {
@@ -111,6 +120,8 @@ export const searchInputSchema = z.strictObject({
   asOf: isoOrRelative('asOf').optional(),
   categories: z.array(categorySchema).max(CATEGORIES.length).optional(),
   kinds: z.array(kindSchema).max(KINDS.length).optional(),
+  /** Only entries of these layers of the pyramid (LAYER_HELP). */
+  layers: layersSchema.optional(),
   minImportance: z.number().int().min(1).max(10).optional(),
   includeSuperseded: z.boolean().default(false),
   mode: z.enum(['hybrid', 'bm25', 'vector']).default('hybrid'),

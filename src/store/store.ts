@@ -66,6 +66,8 @@ export interface IndexEntry {
   provenance: Provenance[];
   /** Length of the text the index holds for it (the shown text, plus tags and entities for a memory). */
   indexedChars: number;
+  /** Its layer of the pyramid: turns 4, memories and documents 3, digests by kind (DIGEST_LAYER). */
+  layer: Layer;
 }
 
 export interface SpeakerCount {

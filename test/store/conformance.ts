@@ -7,6 +7,7 @@ import type { Memory, NewMemory, NewTurn } from '../../src/core/types.js';
 import type { ReplaceDocumentInput, Store } from '../../src/store/store.js';
 import { collect, rejectsCode } from '../helpers/store-fixtures.js';
 import { purgeConformance } from './conformance-purge.js';
+import { digestConformance } from './conformance-digests.js';
 
 export type StoreFactory = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
 
@@ -69,6 +70,7 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
     }
 
     purgeConformance(() => store);
+    digestConformance(() => store);
 
     describe('memories', () => {
       it('addMemory applies defaults and returns what getMemory returns', async () => {

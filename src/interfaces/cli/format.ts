@@ -14,6 +14,8 @@ export function provenanceLine(all: Provenance[]): string {
   if (first.sessionId) parts.push(`session ${first.sessionId}`);
   if (first.messageId) parts.push(`message ${first.messageId}`);
   if (first.speaker) parts.push(`speaker ${first.speaker}`);
+  // A digest section: how many records it cites (`cairn get <id>` opens each; --json lists them).
+  if (first.memoryIds) parts.push(`cites ${first.memoryIds.length + (first.turnIds?.length ?? 0)}`);
   if (p.length > 1) parts.push(`+${p.length - 1} more`);
   return parts.join(' · ');
 }

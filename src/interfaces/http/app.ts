@@ -270,8 +270,9 @@ export function createApp(cairn: Cairn, options: AppOptions): Hono<Env> {
       summary: 'Search with a query string (?q=…)', success: { status: 200, description: 'results', schema: 'SearchResponse' }, errors: [400],
     },
     async ({ ns, query }) => {
-      const { q, category, kind, ...rest } = query;
-      const input = parseWith(searchBody, { ...stripUndefined(rest), query: q, ...(category ? { categories: category } : {}), ...(kind ? { kinds: kind } : {}) }, 'query string');
+      const { q, category, kind, layer, ...rest } = query;
+      const lists = { ...(category ? { categories: category } : {}), ...(kind ? { kinds: kind } : {}), ...(layer ? { layers: layer } : {}) };
+      const input = parseWith(searchBody, { ...stripUndefined(rest), query: q, ...lists }, 'query string');
       return search(ns, input);
     },
   );

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { NAMESPACE_PATTERN, RESERVED_NAMESPACES } from '../../core/namespace.js';
 import { RECORD_ID_PATTERN } from '../../core/ids.js';
 import { CATEGORIES, KINDS } from '../../core/types.js';
-import { categorySchema, kindSchema, searchInputSchema, storeInputSchema } from '../../service/inputs.js';
+import { categorySchema, kindSchema, LAYER_HELP, layerSchema, searchInputSchema, storeInputSchema } from '../../service/inputs.js';
 import { hotStatePatchSchema } from '../../service/hot-state.js';
 import { READ_LIMITS } from '../../service/files.js';
 import { CONTEXT_BUDGET_RANGE, CONTEXT_DEFAULT_BUDGET } from '../../service/context.js';
@@ -91,6 +91,7 @@ export const searchQuery = z.strictObject({
   asOf: z.string().max(64).optional().describe('search as of this moment: ISO time or an age like 30d'),
   category: listParam(categorySchema, CATEGORIES.length).optional().describe(`comma-separated: ${CATEGORIES.join(', ')}`),
   kind: listParam(kindSchema, KINDS.length).optional().describe(`comma-separated: ${KINDS.join(', ')}`),
+  layer: listParam(z.string().transform(Number).pipe(layerSchema), 16).optional().describe(`comma-separated layers: ${LAYER_HELP}`),
   minImportance: intParam(1, 10).optional(),
   includeSuperseded: boolParam.optional(),
   mode: z.enum(['hybrid', 'bm25', 'vector']).optional(),

@@ -52,6 +52,7 @@ export function registerMemoryTools({ server, cairn, ns, maxTextChars, run }: To
           ...(args.asOf !== undefined ? { asOf: args.asOf } : {}),
           ...(args.category !== undefined ? { categories: Array.isArray(args.category) ? args.category : [args.category] } : {}),
           ...(args.rewrite !== undefined ? { rewrite: args.rewrite } : {}),
+          ...(args.layer !== undefined ? { layers: Array.isArray(args.layer) ? args.layer : [args.layer] } : {}),
         });
         const minScore = args.minScore;
         const kept = minScore === undefined ? res.results : res.results.filter((r) => r.score >= minScore);

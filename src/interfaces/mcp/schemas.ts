@@ -9,6 +9,7 @@ import { CATEGORIES, KINDS } from '../../core/types.js';
 import { CONTEXT_BUDGET_RANGE, CONTEXT_DEFAULT_BUDGET } from '../../service/context.js';
 import { READ_LIMITS } from '../../service/files.js';
 import { HOT_STATE_LIMITS } from '../../service/hot-state.js';
+import { LAYER_HELP, layerSchema } from '../../service/inputs.js';
 
 const MAX_QUERY_CHARS = 2000;
 
@@ -133,6 +134,10 @@ function buildToolSchemas(maxTextChars: number) {
           .boolean()
           .optional()
           .describe("Let the configured chat model suggest other wordings first (slower; default: the server's search.queryRewrite)"),
+        layer: z
+          .union([layerSchema, z.array(layerSchema).min(1).max(16)])
+          .optional()
+          .describe(`Only entries of this layer of the memory pyramid (or of any of these layers): ${LAYER_HELP}`),
       }),
       output: z.looseObject({
         results: z.array(searchResultOut),

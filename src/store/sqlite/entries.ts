@@ -2,9 +2,10 @@
 // and the embedding cache. Plain functions over an injected handle.
 import type { Database } from 'better-sqlite3';
 import { stmt } from './statements.js';
-import type { Kind, Provenance } from '../../core/types.js';
+import type { Kind, Layer, Provenance } from '../../core/types.js';
 import type { EntryFilter, IndexEntry, KeywordHit, StoredVector, VectorStats } from '../store.js';
 import { blobToVector, vectorToBlob } from './rows.js';
+import { digestSectionDetails, type DigestSectionDetail } from './digests.js';
 
 /** Quotes each term for FTS5 so no user text can become query syntax. */
 function ftsQuery(terms: readonly string[]): string {
@@ -27,6 +28,7 @@ function filterSql(filter: EntryFilter | undefined, params: Record<string, unkno
     where.push(`${alias}.importance >= @minImportance`);
     params.minImportance = filter.minImportance;
   }
+  if (filter?.layers?.length) where.push(layerSql(filter.layers, params, alias));
   if (filter?.since) {
     where.push(`${alias}.time >= @since`);
     params.since = filter.since;
@@ -36,6 +38,26 @@ function filterSql(filter: EntryFilter | undefined, params: Record<string, unkno
     params.until = filter.until;
   }
   return where.length ? ` AND ${where.join(' AND ')}` : '';
+}
+
+/**
+ * Entries of the given layers. Turns are layer 4 and memories and documents 3 by kind; a digest
+ * entry's layer is its digest row's, looked up by primary key (the ref_id up to '#'). A layer
+ * column on entries would have cost a migration rewriting every row (seconds and a WAL the size of
+ * the table on a 1M-entry store) to repeat what the kind already says for all but the digests,
+ * which are few (a few thousand sections a year per namespace): the lookup runs for those rows only.
+ */
+function layerSql(layers: readonly Layer[], params: Record<string, unknown>, alias: string): string {
+  const either: string[] = [];
+  if (layers.includes(4)) either.push(`${alias}.kind = 'turn'`);
+  if (layers.includes(3)) either.push(`${alias}.kind IN ('memory', 'document')`);
+  const digestLayers = [...new Set(layers.filter((l) => l <= 3))];
+  if (digestLayers.length) {
+    either.push(`(${alias}.kind = 'digest' AND EXISTS (SELECT 1 FROM digests d
+      WHERE d.id = substr(${alias}.ref_id, 1, instr(${alias}.ref_id, '#') - 1) AND d.layer IN (${digestLayers.map((_, i) => `@l${i}`).join(', ')})))`);
+    digestLayers.forEach((l, i) => (params[`l${i}`] = l));
+  }
+  return either.length ? `(${either.join(' OR ')})` : '0';
 }
 
 /** Over-fetch factor for the FTS-only fast path: room for other namespaces and filtered rows. */
@@ -104,6 +126,8 @@ interface EntryRow {
   d_heading: string | null;
   d_start: number | null;
   d_end: number | null;
+  /** The section a digest entry stands for (digests.ts), or null. */
+  g: DigestSectionDetail | null;
   body: string;
 }
 
@@ -115,18 +139,25 @@ function documentProvenance(r: EntryRow): Provenance[] {
 }
 
 function entryFromRow(r: EntryRow): IndexEntry {
+  if (r.kind === 'digest') {
+    return {
+      seq: r.seq, namespace: r.namespace, kind: r.kind, refId: r.ref_id, text: r.g?.text ?? r.body, time: r.time,
+      createdAt: r.g?.createdAt ?? r.time, category: r.category, importance: r.importance, current: r.current === 1,
+      validTo: null, provenance: r.g?.provenance ?? [], indexedChars: r.body.length, layer: r.g?.layer ?? 3,
+    };
+  }
   if (r.kind === 'document') {
     return {
       seq: r.seq, namespace: r.namespace, kind: r.kind, refId: r.ref_id, text: r.d_text ?? r.body, time: r.time,
       createdAt: r.d_created ?? r.time, category: r.category, importance: r.importance, current: r.current === 1,
-      validTo: null, provenance: documentProvenance(r), indexedChars: r.body.length,
+      validTo: null, provenance: documentProvenance(r), indexedChars: r.body.length, layer: 3,
     };
   }
   if (r.kind === 'memory') {
     return {
       seq: r.seq, namespace: r.namespace, kind: r.kind, refId: r.ref_id, text: r.m_text ?? r.body, time: r.time,
       createdAt: r.m_created ?? r.time, category: r.category, importance: r.importance, current: r.current === 1,
-      validTo: r.m_valid_to, provenance: r.m_prov ? (JSON.parse(r.m_prov) as Provenance[]) : [], indexedChars: r.body.length,
+      validTo: r.m_valid_to, provenance: r.m_prov ? (JSON.parse(r.m_prov) as Provenance[]) : [], indexedChars: r.body.length, layer: 3,
     };
   }
   const prov: Provenance = {
@@ -144,7 +175,7 @@ function entryFromRow(r: EntryRow): IndexEntry {
   return {
     seq: r.seq, namespace: r.namespace, kind: r.kind, refId: r.ref_id, text: r.t_text ?? r.body, time: r.time,
     createdAt: r.t_created ?? r.time, category: r.category, importance: r.importance, current: r.current === 1,
-    validTo: null, provenance: r.kind === 'turn' ? [prov] : [], indexedChars: r.body.length,
+    validTo: null, provenance: r.kind === 'turn' ? [prov] : [], indexedChars: r.body.length, layer: 4,
   };
 }
 
@@ -184,11 +215,13 @@ export function getEntries(db: Database, namespace: string, seqs: readonly numbe
   const documents = detailsById<{ id: string } & Pick<EntryRow, keyof typeof NO_DOCUMENT>>(db,
     `SELECT id, text AS d_text, created_at AS d_created, path AS d_path, heading AS d_heading, start_line AS d_start, end_line AS d_end
      FROM documents WHERE id IN (SELECT value FROM json_each(?))`, idsOf('document'));
+  const digests = digestSectionDetails(db, idsOf('digest'));
   return base.map((b) => {
     const m = (b.kind === 'memory' && memories.get(b.ref_id)) || NO_MEMORY;
     const t = (b.kind === 'turn' && turns.get(b.ref_id)) || NO_TURN;
     const d = (b.kind === 'document' && documents.get(b.ref_id)) || NO_DOCUMENT;
     return entryFromRow({
+      g: (b.kind === 'digest' && digests.get(b.ref_id)) || null,
       seq: b.seq, namespace: b.namespace, kind: b.kind, ref_id: b.ref_id, time: b.time, category: b.category,
       importance: b.importance, current: b.current, body: b.body,
       m_text: m.m_text, m_created: m.m_created, m_valid_to: m.m_valid_to, m_prov: m.m_prov,

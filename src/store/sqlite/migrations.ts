@@ -284,7 +284,44 @@ CREATE TABLE purge_log (
 );
 `;
 
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11];
+// Consolidation (issue 24): the digest files Cairn writes (daily notes, reviews, weeks, topics,
+// MEMORY.md), one row per file keyed by (namespace, path), each section indexed as a 'digest' entry
+// (ref_id `<digest id>#<section index>`). digest_sources lists what each digest cites, so purging a
+// memory or turn finds the digests that repeat it by index rather than by reading every digest;
+// ON UPDATE CASCADE follows a digest id rewritten by a namespace rename. consolidation_state is the
+// consolidate part's bookkeeping, one JSON object per namespace (like hot_state).
+const V12 = `
+CREATE TABLE digests (
+  id TEXT PRIMARY KEY,
+  namespace TEXT NOT NULL REFERENCES namespaces(id),
+  kind TEXT NOT NULL,
+  layer INTEGER NOT NULL CHECK (layer BETWEEN 1 AND 3),
+  path TEXT NOT NULL,
+  period_start TEXT NOT NULL,
+  period_end TEXT NOT NULL,
+  text TEXT NOT NULL,
+  sections TEXT NOT NULL DEFAULT '[]',
+  inputs_hash TEXT NOT NULL,
+  generator TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (namespace, path)
+);
+CREATE INDEX digests_ns_kind_period ON digests (namespace, kind, period_start);
+CREATE TABLE digest_sources (
+  source_id TEXT NOT NULL,
+  digest_id TEXT NOT NULL REFERENCES digests(id) ON DELETE CASCADE ON UPDATE CASCADE,
+  PRIMARY KEY (source_id, digest_id)
+) WITHOUT ROWID;
+CREATE INDEX digest_sources_digest ON digest_sources (digest_id);
+CREATE TABLE consolidation_state (
+  namespace TEXT PRIMARY KEY REFERENCES namespaces(id),
+  state TEXT NOT NULL DEFAULT '{}',
+  updated_at TEXT NOT NULL
+);
+`;
+
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

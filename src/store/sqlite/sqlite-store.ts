@@ -2,7 +2,7 @@
 // and the CLI at once. This class only adapts the plain functions beside it to the Store interface
 // and maps SQLite errors to typed ones.
 import type { Database } from 'better-sqlite3';
-import type { Digest, Kind, Memory, NewMemory, NewTurn } from '../../core/types.js';
+import type { Kind, Memory, NewDigest, NewMemory, NewTurn } from '../../core/types.js';
 import type {
   AddMemoryOptions,
   CheckpointState,
@@ -18,8 +18,7 @@ import type {
   ReplaceDocumentInput,
   Store,
   EntryKeys,
-  EntryChange,
-  PutDigestResult,
+  DigestFilter,
 } from '../store.js';
 import { useEntryKeys } from './keys.js';
 import { openDatabase, mapSqliteError, type OpenOptions } from './open.js';
@@ -29,6 +28,7 @@ import * as memories from './memories.js';
 import * as turns from './turns.js';
 import * as entries from './entries.js';
 import * as documents from './documents.js';
+import * as digests from './digests.js';
 import * as judgments from './judgments.js';
 import * as hotState from './hot-state.js';
 import * as tokens from './tokens.js';
@@ -93,7 +93,7 @@ export class SqliteStore implements Store {
         if (check !== 'ok') problems.push(`quick_check: ${check}`);
       }
       // A cheap read of every table the engine depends on proves the schema is usable.
-      for (const table of ['namespaces', 'memories', 'turns', 'documents', 'entries', 'vectors', 'hot_state', 'api_tokens']) this.db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get();
+      for (const table of ['namespaces', 'memories', 'turns', 'documents', 'entries', 'vectors', 'hot_state', 'api_tokens', 'digests', 'consolidation_state']) this.db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get();
       const version = this.db.pragma('user_version', { simple: true }) as number;
       if (version !== SCHEMA_VERSION) problems.push(`schema version ${version}, expected ${SCHEMA_VERSION}`);
       const journal = this.db.pragma('journal_mode', { simple: true }) as string;
@@ -279,24 +279,23 @@ export class SqliteStore implements Store {
     return this.run(() => entries.cachePut(this.db, model, list, nowIso()));
   }
 
-  // Digests: implemented by the digests change (issue 24); these placeholders keep the seam compiling.
-  putDigest(): Promise<PutDigestResult> {
-    return Promise.reject(new Error('putDigest: not implemented yet'));
+  putDigest(input: NewDigest, options?: { now?: string }) {
+    return this.run(() => digests.putDigest(this.db, input, options?.now ?? nowIso()));
   }
-  getDigest(): Promise<Digest | null> {
-    return Promise.reject(new Error('getDigest: not implemented yet'));
+  getDigest(namespace: string, path: string) {
+    return this.run(() => digests.getDigest(this.db, namespace, path));
   }
-  listDigests(): Promise<Digest[]> {
-    return Promise.reject(new Error('listDigests: not implemented yet'));
+  listDigests(namespace: string, filter?: DigestFilter) {
+    return this.run(() => digests.listDigests(this.db, namespace, filter));
   }
-  entryChangesAfter(): Promise<EntryChange[]> {
-    return Promise.reject(new Error('entryChangesAfter: not implemented yet'));
+  entryChangesAfter(namespace: string, afterSeq: number, limit: number) {
+    return this.run(() => digests.entryChangesAfter(this.db, namespace, afterSeq, limit));
   }
-  getConsolidationState(): Promise<Record<string, unknown> | null> {
-    return Promise.reject(new Error('getConsolidationState: not implemented yet'));
+  getConsolidationState(namespace: string) {
+    return this.run(() => digests.getConsolidationState(this.db, namespace));
   }
-  putConsolidationState(): Promise<void> {
-    return Promise.reject(new Error('putConsolidationState: not implemented yet'));
+  putConsolidationState(namespace: string, state: Record<string, unknown>) {
+    return this.run(() => digests.putConsolidationState(this.db, namespace, state, nowIso()));
   }
 
   getHotState(namespace: string) {

@@ -6,6 +6,20 @@ import type { SearchResponse } from '../../../service/cairn.js';
 import { askDaemon } from '../../local/client.js';
 import { formatResult } from '../format.js';
 import { THREADS, globals, intOption, listOption, print, printJson, withCairn } from '../run.js';
+import { CairnError } from '../../../core/errors.js';
+import { LAYER_HELP } from '../../../service/inputs.js';
+
+/** `--layer 1,2 --layer 4`: every layer named, as numbers; anything else is refused before searching. */
+function layerOption(value: string, previous: number[] = []): number[] {
+  const named = listOption(value);
+  if (named.length === 0) throw new CairnError('INVALID_INPUT', `--layer must be ${LAYER_HELP}; got nothing`);
+  return previous.concat(
+    named.map((v) => {
+      if (!/^[1-4]$/.test(v)) throw new CairnError('INVALID_INPUT', `--layer must be ${LAYER_HELP}; got "${v.slice(0, 40)}"`);
+      return Number(v);
+    }),
+  );
+}
 
 export function registerSearchCommand(program: Command): void {
   program
@@ -19,6 +33,7 @@ export function registerSearchCommand(program: Command): void {
     .option('--as-of <time>', 'search as of this moment (ISO or an age like 30d): times in the query and ages count from it, later entries are left out')
     .option('-c, --category <category>', `filter by category (repeatable): ${CATEGORIES.join(', ')}`, listOption)
     .option('-k, --kind <kind>', `filter by kind (repeatable): ${KINDS.join(', ')}`, listOption)
+    .option('--layer <n>', `only entries of this layer of the pyramid (repeatable, or a comma list): ${LAYER_HELP}`, layerOption)
     .option('--min-importance <n>', 'only entries with at least this importance', intOption('min-importance', 1, 10))
     .option('--include-superseded', 'also return memories that were superseded')
     .option('--mode <mode>', 'hybrid, bm25 or vector', 'hybrid')
@@ -36,6 +51,7 @@ export function registerSearchCommand(program: Command): void {
         asOf: opts.asOf,
         categories: opts.category,
         kinds: opts.kind,
+        layers: opts.layer,
         minImportance: opts.minImportance,
         includeSuperseded: Boolean(opts.includeSuperseded),
         mode: opts.mode,

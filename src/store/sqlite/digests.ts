@@ -1,0 +1,265 @@
+// Digests for SQLite (store.ts putDigest …): the files consolidation writes, one row per
+// (namespace, path), and one 'digest' index entry per non-empty section (ref_id
+// `<digest id>#<section index>`) so search finds a digest by the section that answers. A digest
+// and its entries change in one transaction; a section whose indexed text did not change keeps
+// its entry, and so its vectors, even when it moved to another position.
+import type { Database } from 'better-sqlite3';
+import { DIGEST_KINDS, DIGEST_LAYER, type Digest, type DigestSection, type NewDigest, type Provenance } from '../../core/types.js';
+import { digestId } from '../../core/ids.js';
+import { invalidInput } from '../../core/errors.js';
+import type { DigestFilter, EntryChange, PutDigestResult } from '../store.js';
+import { documentBody } from './documents.js';
+import { keysOf } from './keys.js';
+import { ensureNamespaceTx } from './namespaces.js';
+import { stmt } from './statements.js';
+
+interface DigestRow {
+  id: string;
+  namespace: string;
+  kind: Digest['kind'];
+  layer: 1 | 2 | 3;
+  path: string;
+  period_start: string;
+  period_end: string;
+  text: string;
+  sections: string;
+  inputs_hash: string;
+  generator: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Longest digest path accepted: far beyond `topics/<slug>.md`, short of anything a file system refuses. */
+const MAX_PATH_CHARS = 512;
+
+function fromRow(r: DigestRow): Digest {
+  return {
+    id: r.id, namespace: r.namespace, kind: r.kind, layer: r.layer, path: r.path,
+    periodStart: r.period_start, periodEnd: r.period_end, text: r.text,
+    sections: JSON.parse(r.sections) as DigestSection[],
+    inputsHash: r.inputs_hash, generator: r.generator, createdAt: r.created_at, updatedAt: r.updated_at,
+  };
+}
+
+/** Canonical UTC ISO (`…T…Z` with milliseconds): periods are compared as strings. */
+function isIsoInstant(value: unknown): value is string {
+  return typeof value === 'string' && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString() === value;
+}
+
+/**
+ * The path is where the service writes (and, after a purge, deletes) the rendered file under the
+ * namespace folder: only a plain relative path with `/` can never name a file outside it.
+ */
+function checkPath(path: unknown): void {
+  if (typeof path !== 'string' || path.length === 0 || path.length > MAX_PATH_CHARS) {
+    throw invalidInput(`A digest path must be 1–${MAX_PATH_CHARS} characters`);
+  }
+  const bad = /[\0\\:]/.test(path) || path.split('/').some((seg) => seg === '' || seg === '.' || seg === '..');
+  if (bad) throw invalidInput(`Digest path ${JSON.stringify(path)} is not a plain relative path (segments joined by "/", no "..", "\\" or ":")`);
+}
+
+function checkSections(sections: unknown): asserts sections is DigestSection[] {
+  if (!Array.isArray(sections)) throw invalidInput('Digest sections must be an array');
+  for (const [i, s] of sections.entries()) {
+    const sec = s as Partial<DigestSection> | null;
+    if (!sec || typeof sec.heading !== 'string' || typeof sec.text !== 'string' || !Array.isArray(sec.sources)) {
+      throw invalidInput(`Digest section ${i} needs a heading, a text and a list of sources`);
+    }
+    for (const src of sec.sources) {
+      const ok = src && (src.kind === 'memory' || src.kind === 'turn') && typeof src.id === 'string' && src.id !== '' && typeof src.time === 'string';
+      if (!ok) throw invalidInput(`Digest section ${i} cites a source that is not { kind: memory|turn, id, time }`);
+    }
+  }
+}
+
+export function checkDigest(input: NewDigest): void {
+  if (!DIGEST_KINDS.includes(input.kind)) throw invalidInput(`Unknown digest kind ${JSON.stringify(input.kind)} (one of ${DIGEST_KINDS.join(', ')})`);
+  checkPath(input.path);
+  if (!isIsoInstant(input.periodStart) || !isIsoInstant(input.periodEnd)) {
+    throw invalidInput('A digest period must be given as UTC ISO instants (YYYY-MM-DDTHH:MM:SS.sssZ)');
+  }
+  if (input.periodEnd < input.periodStart) throw invalidInput(`Digest period ends (${input.periodEnd}) before it starts (${input.periodStart})`);
+  if (typeof input.text !== 'string') throw invalidInput('A digest needs a text');
+  checkSections(input.sections);
+  if (typeof input.inputsHash !== 'string' || input.inputsHash === '') throw invalidInput('A digest needs an inputs hash');
+  if (typeof input.generator !== 'string' || input.generator === '') throw invalidInput('A digest needs a generator');
+}
+
+/** What a section's index entry holds: its heading and its text, as a document chunk's does. */
+export function sectionBody(section: Pick<DigestSection, 'heading' | 'text'>): string {
+  return documentBody(section.heading, section.text);
+}
+
+/** Bounds of every ref_id of a digest's entries (`<id>#…`): '$' follows '#', so this is a range scan. */
+function refRange(id: string): [string, string] {
+  return [`${id}#`, `${id}$`];
+}
+
+/**
+ * Brings the digest's section entries in line with its sections: an entry whose body is wanted
+ * again is kept (moved to its new ref_id if the section moved), the rest are deleted, and new
+ * bodies get new entries. Empty sections get none: there is nothing to find.
+ */
+function syncSectionEntries(db: Database, id: string, namespace: string, time: string, sections: readonly DigestSection[]): void {
+  const existing = stmt(db, `SELECT seq, ref_id, body FROM entries WHERE kind = 'digest' AND ref_id > ? AND ref_id < ?`).all(...refRange(id)) as Array<{
+    seq: number;
+    ref_id: string;
+    body: string;
+  }>;
+  const wanted = sections
+    .map((s, i) => ({ ref: `${id}#${i}`, body: sectionBody(s) }))
+    .filter((w) => w.body.trim() !== '');
+  const claimed = new Map<number, string>(); // seq → the ref_id it ends with
+  const unmatched: typeof wanted = [];
+  for (const w of wanted) {
+    const same = existing.find((e) => e.ref_id === w.ref && e.body === w.body && !claimed.has(e.seq));
+    if (same) claimed.set(same.seq, w.ref);
+  }
+  const kept = new Set(claimed.values());
+  for (const w of wanted.filter((x) => !kept.has(x.ref))) {
+    const moved = existing.find((e) => e.body === w.body && !claimed.has(e.seq));
+    if (moved) claimed.set(moved.seq, w.ref);
+    else unmatched.push(w);
+  }
+  for (const e of existing) if (!claimed.has(e.seq)) stmt(db, 'DELETE FROM entries WHERE seq = ?').run(e.seq);
+  // Moves go through a temporary ref_id so two sections swapping places never collide on UNIQUE(kind, ref_id).
+  const moves = existing.filter((e) => claimed.has(e.seq) && claimed.get(e.seq) !== e.ref_id);
+  for (const e of moves) stmt(db, "UPDATE entries SET ref_id = '~' || seq WHERE seq = ?").run(e.seq);
+  for (const e of moves) stmt(db, 'UPDATE entries SET ref_id = ? WHERE seq = ?').run(claimed.get(e.seq), e.seq);
+  for (const seq of claimed.keys()) stmt(db, 'UPDATE entries SET time = ? WHERE seq = ? AND time <> ?').run(time, seq, time);
+  const insert = stmt(
+    db,
+    `INSERT INTO entries (namespace, kind, ref_id, body, keys, time, category, importance, current)
+     VALUES (?, 'digest', ?, ?, ?, ?, NULL, NULL, 1)`,
+  );
+  for (const w of unmatched) insert.run(namespace, w.ref, w.body, keysOf(db, w.body), time);
+}
+
+function syncSources(db: Database, id: string, sections: readonly DigestSection[]): void {
+  stmt(db, 'DELETE FROM digest_sources WHERE digest_id = ?').run(id);
+  const add = stmt(db, 'INSERT OR IGNORE INTO digest_sources (source_id, digest_id) VALUES (?, ?)');
+  for (const s of sections) for (const src of s.sources) add.run(src.id, id);
+}
+
+function rowAt(db: Database, namespace: string, path: string): DigestRow | undefined {
+  return stmt(db, 'SELECT * FROM digests WHERE namespace = ? AND path = ?').get(namespace, path) as DigestRow | undefined;
+}
+
+export function putDigest(db: Database, input: NewDigest, now: string): PutDigestResult {
+  checkDigest(input);
+  return db
+    .transaction((): PutDigestResult => {
+      const stored = rowAt(db, input.namespace, input.path);
+      if (stored && stored.text === input.text && stored.inputs_hash === input.inputsHash) return { digest: fromRow(stored), changed: false };
+      ensureNamespaceTx(db, input.namespace, now);
+      const id = stored?.id ?? digestId(input.namespace, input.path);
+      stmt(
+        db,
+        `INSERT INTO digests (id, namespace, kind, layer, path, period_start, period_end, text, sections, inputs_hash, generator, created_at, updated_at)
+         VALUES (@id, @namespace, @kind, @layer, @path, @periodStart, @periodEnd, @text, @sections, @inputsHash, @generator, @now, @now)
+         ON CONFLICT (namespace, path) DO UPDATE SET kind = excluded.kind, layer = excluded.layer, period_start = excluded.period_start,
+           period_end = excluded.period_end, text = excluded.text, sections = excluded.sections, inputs_hash = excluded.inputs_hash,
+           generator = excluded.generator, updated_at = excluded.updated_at`,
+      ).run({
+        id, namespace: input.namespace, kind: input.kind, layer: DIGEST_LAYER[input.kind], path: input.path,
+        periodStart: input.periodStart, periodEnd: input.periodEnd, text: input.text, sections: JSON.stringify(input.sections),
+        inputsHash: input.inputsHash, generator: input.generator, now,
+      });
+      syncSectionEntries(db, id, input.namespace, input.periodStart, input.sections);
+      syncSources(db, id, input.sections);
+      return { digest: fromRow(rowAt(db, input.namespace, input.path)!), changed: true };
+    })
+    .immediate();
+}
+
+/** What search shows of one digest section entry: its text, its layer, and where it comes from. */
+export interface DigestSectionDetail {
+  text: string;
+  layer: 1 | 2 | 3;
+  createdAt: string;
+  provenance: Provenance[];
+}
+
+/**
+ * The section details of digest entries by ref_id (`<digest id>#<index>`): one read of the digests
+ * they belong to, each digest's sections parsed once however many of its sections were hit.
+ */
+export function digestSectionDetails(db: Database, refIds: readonly string[]): Map<string, DigestSectionDetail> {
+  const out = new Map<string, DigestSectionDetail>();
+  if (refIds.length === 0) return out;
+  const idOf = (ref: string) => ref.slice(0, ref.indexOf('#'));
+  const rows = stmt(db, 'SELECT id, path, layer, sections, created_at FROM digests WHERE id IN (SELECT value FROM json_each(?))').all(
+    JSON.stringify([...new Set(refIds.map(idOf))]),
+  ) as Array<Pick<DigestRow, 'id' | 'path' | 'layer' | 'sections' | 'created_at'>>;
+  const digests = new Map(rows.map((r) => [r.id, { ...r, parsed: JSON.parse(r.sections) as DigestSection[] }]));
+  for (const ref of refIds) {
+    const d = digests.get(idOf(ref));
+    const s = d?.parsed[Number(ref.slice(ref.indexOf('#') + 1))];
+    if (!d || !s) continue;
+    const prov: Provenance = { source: 'cairn', path: d.path };
+    if (s.heading) prov.heading = s.heading;
+    prov.turnIds = s.sources.filter((x) => x.kind === 'turn').map((x) => x.id);
+    prov.memoryIds = s.sources.filter((x) => x.kind === 'memory').map((x) => x.id);
+    out.set(ref, { text: sectionBody(s), layer: d.layer, createdAt: d.created_at, provenance: [prov] });
+  }
+  return out;
+}
+
+export function getDigest(db: Database, namespace: string, path: string): Digest | null {
+  const row = rowAt(db, namespace, path);
+  return row ? fromRow(row) : null;
+}
+
+export function listDigests(db: Database, namespace: string, filter: DigestFilter = {}): Digest[] {
+  const params: Record<string, unknown> = { namespace };
+  const where = ['namespace = @namespace'];
+  if (filter.kinds) {
+    // An empty list asks for no kind at all, not every kind.
+    where.push('kind IN (SELECT value FROM json_each(@kinds))');
+    params.kinds = JSON.stringify(filter.kinds);
+  }
+  // [period_start, period_end) overlaps [since, until).
+  if (filter.since !== undefined) {
+    where.push('period_end > @since');
+    params.since = filter.since;
+  }
+  if (filter.until !== undefined) {
+    where.push('period_start < @until');
+    params.until = filter.until;
+  }
+  return (stmt(db, `SELECT * FROM digests WHERE ${where.join(' AND ')} ORDER BY path`).all(params) as DigestRow[]).map(fromRow);
+}
+
+export function entryChangesAfter(db: Database, namespace: string, afterSeq: number, limit: number): EntryChange[] {
+  // The unary + keeps the planner on the primary key from the cursor: through the (namespace, …)
+  // indexes it would read and sort the whole namespace for every page.
+  return stmt(
+    db,
+    `SELECT seq, kind, time FROM entries WHERE seq > ? AND +namespace = ? AND +kind <> 'digest' ORDER BY seq LIMIT ?`,
+  ).all(afterSeq, namespace, limit) as EntryChange[];
+}
+
+export function getConsolidationState(db: Database, namespace: string): Record<string, unknown> | null {
+  const raw = stmt(db, 'SELECT state FROM consolidation_state WHERE namespace = ?').pluck().get(namespace) as string | undefined;
+  if (raw === undefined) return null;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // A damaged row reads as no state: consolidation then redoes what it cannot prove it did.
+  }
+  return null;
+}
+
+export function putConsolidationState(db: Database, namespace: string, state: Record<string, unknown>, now: string): void {
+  if (!state || typeof state !== 'object' || Array.isArray(state)) throw invalidInput('Consolidation state must be a JSON object');
+  const json = JSON.stringify(state);
+  db.transaction(() => {
+    ensureNamespaceTx(db, namespace, now);
+    stmt(
+      db,
+      `INSERT INTO consolidation_state (namespace, state, updated_at) VALUES (?, ?, ?)
+       ON CONFLICT (namespace) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
+    ).run(namespace, json, now);
+  }).immediate();
+}
