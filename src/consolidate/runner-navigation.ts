@@ -7,12 +7,18 @@ import type { Item } from './contracts.js';
 import { gatherMemories } from './material.js';
 import { MEMORY_MD, topicPath } from './digest-paths.js';
 import { readTextOrNull, runDigestJob, type JobContext, type WrittenFile } from './digest-job.js';
-import { addDays, type DayBounds } from './windows.js';
+import { addDays, windowsOf, type DayBounds } from './windows.js';
 import { findTopics, renderTopicPage, TOPIC_BEGIN, TOPIC_END } from './topics.js';
-import { carriedPersonText, isCairnGenerated } from './person-sections.js';
+import { carriedPersonText, isCairnGenerated, PERSON_HINT } from './person-sections.js';
 import { renderMemoryMd } from './memory-md.js';
 
 const DAY_MS = 86_400_000;
+
+/** The person's section of a page, null while it holds only the hint a new page gets. */
+function personText(existing: string | null): string | null {
+  const text = carriedPersonText(existing);
+  return text === `\n${PERSON_HINT}\n` ? null : text;
+}
 
 /**
  * What of a page is the person's (hashed with the material, so their edit is never overwritten by a
@@ -21,7 +27,7 @@ const DAY_MS = 86_400_000;
  */
 function ownText(existing: string | null): string | null {
   if (existing === null) return null;
-  if (isCairnGenerated(existing)) return carriedPersonText(existing);
+  if (isCairnGenerated(existing)) return personText(existing);
   const begin = existing.indexOf(TOPIC_BEGIN);
   const end = begin === -1 ? -1 : existing.indexOf(TOPIC_END, begin);
   return end === -1 ? existing : existing.slice(0, begin) + existing.slice(end + TOPIC_END.length);
@@ -74,8 +80,10 @@ export async function writeTopicsAndMemoryMd(ctx: JobContext, input: NavigationI
   if (memories.length === 0 && decisionsInForce.length === 0 && digests.length === 0 && hotState.updatedAt === null) return written;
   const md = await runDigestJob(ctx, {
     // The period is named by days, not by the clock: a run an hour later has the same inputs.
-    kind: 'memory', path: MEMORY_MD, periodStart: `${addDays(input.today, -MEMORY_MD_DAYS)}`, periodEnd: input.today,
-    inputs: [input.today, input.maxLines, memories, decisionsInForce, hotState, digests, topicLinks, carriedPersonText(existingText)], items: memories, title: 'MEMORY.md', prose: false,
+    kind: 'memory', path: MEMORY_MD,
+    periodStart: windowsOf(addDays(input.today, -MEMORY_MD_DAYS), input.timeZone, input.bounds).day.start,
+    periodEnd: windowsOf(input.today, input.timeZone, input.bounds).night.end,
+    inputs: [input.today, input.maxLines, memories, decisionsInForce, hotState, digests, topicLinks, personText(existingText)], items: memories, title: 'MEMORY.md', prose: false,
     render: () => renderMemoryMd({ namespace, today: input.today, timeZone: input.timeZone, maxLines: input.maxLines, memories, decisionsInForce, hotState, digests, topics: topicLinks, existingText }),
   });
   if (md) written.push(md);
