@@ -80,10 +80,13 @@ function speakers(item: Item): Set<string> {
 interface Signal {
   re: RegExp;
   points: number;
+  /** A word list: two different words of it count twice ("a bug … the tests pass"), a repeated word once. */
+  words?: true;
 }
 
-// Each signal counts once per record, so a stack trace of 200 frames weighs what one frame does and
-// the reason for a label can be told in a sentence. Paths, code, commands and URLs read the same in
+// Each signal counts once per record (a word list at most twice, for two different words), so a
+// stack trace of 200 frames weighs what one frame does and the reason for a label can be told in a
+// sentence. Paths, code, commands and URLs read the same in
 // every language; the word lists carry a few German, Japanese and Chinese terms besides English.
 const SIGNALS: Record<Exclude<Activity, 'chat'>, readonly Signal[]> = {
   coding: [
@@ -92,13 +95,13 @@ const SIGNALS: Record<Exclude<Activity, 'chat'>, readonly Signal[]> = {
     { re: /\b[\w./-]*\w\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|c|cc|cpp|h|hpp|rb|php|cs|swift|sql|css|scss|vue|svelte|ipynb)\b/, points: 2 },
     { re: /\b(?:npm|pnpm|yarn|npx|pip|cargo|tsc|pytest|jest|vitest|gradle|mvn|make)\b|\bgit (?:commit|push|pull|merge|rebase|checkout|diff|log|status|bisect|cherry-pick)\b|\bgo (?:build|test|run|mod)\b/, points: 2 },
     { re: /\b[a-z]+[A-Z][A-Za-z0-9]+\b|\b[a-z0-9]+_[a-z0-9_]+\b|\b\w+\(\)/, points: 1 },
-    { re: /\b(?:function|refactor(?:ed|ing)?|bugs?|compil(?:e|es|ed|er)|typecheck|type error|unit tests?|test suite|tests? (?:pass|fail)\w*|regex|commit(?:ted)?|pull request|merge[sd]?|branch|lint(?:er)?|endpoint|implement(?:ed|ing)?|codebase|null pointer|off-by-one)\b/i, points: 1.5 },
+    { words: true, re: /\b(?:function|refactor(?:ed|ing)?|bugs?|compil(?:e|es|ed|er)|typecheck|type error|unit tests?|test suite|tests? (?:pass|fail)\w*|regex|commit(?:ted)?|pull request|merge[sd]?|branch|lint(?:er)?|endpoint|implement(?:ed|ing)?|codebase|null pointer|off-by-one)\b/i, points: 1.5 },
     { re: /バグ|コード|関数|代码|函数|\b(?:Funktion|Quellcode|Klasse)\b/, points: 1.5 },
     { re: /テスト|実装|リファクタ|测试|实现|重构|编译|\b(?:Fehler(?:meldung)?|implementiert|Testfall)\b/, points: 1.5 },
   ],
   ops: [
     { re: /\b(?:deploy(?:s|ed|ing|ment)?|cron(?:job|tab)?|backups?|DNS|nginx|caddy|apache2|systemd|systemctl|docker|kubernetes|k8s|kubectl|helm|terraform|ansible|firewall|load balancer|rollback|rolled back|CI|CI\/CD)\b/, points: 2 },
-    { re: /\b(?:servers?|config(?:uration)?|ports?|ssh|ssl|tls|certificates?|certs?|vps|hosting|uptime|monitoring|alerts?|disk|restart(?:ed)?|reboot(?:ed)?|staging|production|prod|domains?|cluster|env vars?|pipeline|outage|downtime)\b/i, points: 1 },
+    { words: true, re: /\b(?:servers?|config(?:uration)?|ports?|databases?|ssh|ssl|tls|certificates?|certs?|vps|hosting|uptime|monitoring|alerts?|disk|restart(?:ed)?|reboot(?:ed)?|staging|production|prod|domains?|cluster|env vars?|pipeline|outage|downtime)\b/i, points: 1 },
     { re: /デプロイ|サーバー?|バックアップ|本番|再起動|設定|部署|服务器|备份|配置|重启|生产环境|\b(?:Bereitstellung|bereitgestellt|Sicherung(?:en)?|Konfiguration(?:en)?|Server[ns]?|neu gestartet|eingerichtet)\b/, points: 2 },
   ],
   research: [
@@ -112,10 +115,20 @@ const SIGNALS: Record<Exclude<Activity, 'chat'>, readonly Signal[]> = {
 /** Below this many points a record is conversation, whatever single word it holds. */
 const ACTIVITY_MIN_POINTS = 2;
 
-/** The activity's points, summed over the signals found (each counted once). */
+function hits(signal: Signal, text: string): number {
+  if (!signal.words) return signal.re.test(text) ? 1 : 0;
+  const found = new Set<string>();
+  for (const m of text.matchAll(new RegExp(signal.re.source, `${signal.re.flags}g`))) {
+    found.add(m[0].toLowerCase());
+    if (found.size === 2) break;
+  }
+  return found.size;
+}
+
+/** The activity's points, summed over the signals found (each counted once, a word list up to twice). */
 export function activityScores(text: string): Record<Exclude<Activity, 'chat'>, number> {
   const head = text.slice(0, 4000);
-  const score = (signals: readonly Signal[]): number => signals.reduce((sum, s) => sum + (s.re.test(head) ? s.points : 0), 0);
+  const score = (signals: readonly Signal[]): number => signals.reduce((sum, s) => sum + s.points * hits(s, head), 0);
   return { coding: score(SIGNALS.coding), research: score(SIGNALS.research), ops: score(SIGNALS.ops) };
 }
 
