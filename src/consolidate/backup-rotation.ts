@@ -13,16 +13,9 @@ export interface RotationPolicy {
   timeZone: string;
 }
 
-/** ISO 8601 week of a calendar day `YYYY-MM-DD`: `YYYY-Www` (the week's Thursday decides the year). */
-export function isoWeekOf(day: string): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(y, m - 1, d));
-  const weekday = date.getUTCDay() || 7;
-  date.setUTCDate(date.getUTCDate() + 4 - weekday);
-  const year = date.getUTCFullYear();
-  const week = Math.ceil(((date.getTime() - Date.UTC(year, 0, 1)) / 86_400_000 + 1) / 7);
-  return `${year}-W${String(week).padStart(2, '0')}`;
-}
+import { isoWeekOf } from './windows.js';
+
+export { isoWeekOf };
 
 /** Splits daily backups into kept and removable (pure: the rule, tested across day and week boundaries). */
 export function selectRotation<T extends Pick<BackupInfo, 'id' | 'kind' | 'createdAt'>>(backups: readonly T[], policy: RotationPolicy): { keep: T[]; remove: T[] } {

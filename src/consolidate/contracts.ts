@@ -34,8 +34,8 @@ export interface Rendered {
   sections: DigestSection[];
 }
 
-/** Every source cited by a set of sections, in order of first citation, no repeats. */
-export function citedSources(sections: readonly DigestSection[]): DigestSource[] {
+/** Every source cited by a set of sections (or lines), in order of first citation, no repeats. */
+export function citedSources(sections: ReadonlyArray<Pick<DigestSection, 'sources'>>): DigestSource[] {
   const seen = new Set<string>();
   const out: DigestSource[] = [];
   for (const s of sections) {

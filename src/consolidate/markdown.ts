@@ -1,7 +1,8 @@
 // Assembling a digest file: a title, `## ` sections of cited lines, and the sections as the store
 // indexes them (each section's text exactly as it stands in the file, and what its lines cite).
 import type { DigestSection, DigestSource } from '../core/types.js';
-import { citation, type Rendered } from './contracts.js';
+import { citation, citedSources, type Rendered } from './contracts.js';
+import { addDays } from './windows.js';
 import type { Point } from './extract.js';
 
 /** One list line of a section and the records it cites. */
@@ -37,18 +38,6 @@ export function pointLine(point: Point, when: string, options: { tag?: boolean; 
   return { text: `- ${when} ${tag}${point.text}${suffix} ${citation(point.sources)}`, sources: point.sources };
 }
 
-function uniqueSources(lines: readonly Line[]): DigestSource[] {
-  const seen = new Set<string>();
-  const out: DigestSource[] = [];
-  for (const l of lines) {
-    for (const s of l.sources) {
-      if (seen.has(s.id)) continue;
-      seen.add(s.id);
-      out.push(s);
-    }
-  }
-  return out;
-}
 
 /**
  * The file: `preamble` lines (the `# ` title first), then each non-empty section as `## heading`
@@ -56,10 +45,10 @@ function uniqueSources(lines: readonly Line[]): DigestSource[] {
  */
 export function assemble(preamble: readonly Line[], drafts: readonly SectionDraft[]): Rendered {
   const sections: DigestSection[] = [];
-  if (preamble.length > 0) sections.push({ heading: '', text: preamble.map((l) => l.text).join('\n'), sources: uniqueSources(preamble) });
+  if (preamble.length > 0) sections.push({ heading: '', text: preamble.map((l) => l.text).join('\n'), sources: citedSources(preamble) });
   for (const d of drafts) {
     if (d.lines.length === 0) continue;
-    sections.push({ heading: d.heading, text: d.lines.map((l) => l.text).join('\n'), sources: uniqueSources(d.lines) });
+    sections.push({ heading: d.heading, text: d.lines.map((l) => l.text).join('\n'), sources: citedSources(d.lines) });
   }
   const blocks = sections.map((s) => (s.heading === '' ? s.text : `## ${s.heading}\n${s.text}`));
   return { text: `${blocks.join('\n\n')}\n`, sections };
@@ -70,10 +59,6 @@ export function nextDay(day: string): string {
   return addDays(day, 1);
 }
 
-export function addDays(day: string, n: number): string {
-  const [y, m, d] = day.split('-').map(Number);
-  return new Date(Date.UTC(y!, m! - 1, d! + n)).toISOString().slice(0, 10);
-}
 
 /** A time zone name is config, but it still goes on a title line: keep it to one plain line. */
 export function plainLabel(text: string): string {

@@ -6,6 +6,7 @@
 // first, so a long one shrinks the generated parts, never itself. If the person's section alone
 // leaves no room, the file is the title, their section and a one-line note — and then it is longer
 // than `maxLines` by exactly as much as their own text is: Cairn never cuts a person's words.
+import { isoWeekOf } from './windows.js';
 import type { DigestKind, DigestSource } from '../core/types.js';
 import { citation, type Item, type Rendered } from './contracts.js';
 import { sectionsOf } from './digest-sections.js';
@@ -71,12 +72,7 @@ function dayNumber(day: string): number | null {
 
 /** The ISO week (`YYYY-Www`) of the calendar day `n` days after 1970-01-01. */
 function isoWeek(n: number): string {
-  const d = new Date(n * 86_400_000);
-  const weekday = (d.getUTCDay() + 6) % 7; // Monday 0
-  const thursday = new Date((n - weekday + 3) * 86_400_000);
-  const year = thursday.getUTCFullYear();
-  const week = 1 + Math.floor((thursday.getTime() - Date.UTC(year, 0, 1)) / (7 * 86_400_000));
-  return `${year}-W${String(week).padStart(2, '0')}`;
+  return isoWeekOf(new Date(n * 86_400_000).toISOString().slice(0, 10));
 }
 
 const importanceOf = (it: Item): number => it.importance ?? 5;

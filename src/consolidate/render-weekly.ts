@@ -5,7 +5,8 @@ import type { DigestSource } from '../core/types.js';
 import type { Item, Rendered } from './contracts.js';
 import { ACTIVITIES, type Activity, byTimeThenId, type Cluster, clusterItems, clusterPoint, pickClusters } from './extract.js';
 import { mergedSources, sortKnowledge } from './knowledge.js';
-import { assemble, addDays, categoryTag, type Line, plainLabel, pointLine, type SectionDraft } from './markdown.js';
+import { daysOfIsoWeek } from './windows.js';
+import { assemble, categoryTag, type Line, plainLabel, pointLine, type SectionDraft } from './markdown.js';
 import { citation } from './contracts.js';
 import { isStopWord, overlap, stemWord, wordsOf } from './point-text.js';
 import { ACTIVITY_HEADINGS } from './render-daily.js';
@@ -30,14 +31,13 @@ export function weeklyPath(week: string): string {
   return `weekly/${week}.md`;
 }
 
-/** Monday to Sunday of an ISO week `YYYY-Www` (week 1 holds the year's first Thursday). */
+/** Monday to Sunday of an ISO week `YYYY-Www` (windows.ts decides; a malformed week is a RangeError here). */
 export function isoWeekDays(week: string): string[] {
-  const m = /^(\d{4})-W(\d{2})$/.exec(week);
-  const weekNo = m ? Number(m[2]) : 0;
-  if (!m || weekNo < 1 || weekNo > 53) throw new RangeError(`not an ISO week (YYYY-Www): ${JSON.stringify(week)}`);
-  const jan4 = new Date(Date.UTC(Number(m[1]), 0, 4));
-  const monday = addDays(jan4.toISOString().slice(0, 10), -((jan4.getUTCDay() + 6) % 7) + (weekNo - 1) * 7);
-  return Array.from({ length: 7 }, (_, i) => addDays(monday, i));
+  try {
+    return daysOfIsoWeek(week);
+  } catch (err) {
+    throw new RangeError((err as Error).message);
+  }
 }
 
 const when = (c: Cluster): string => `${c.rep.localDay} ${c.rep.localTime}`;
