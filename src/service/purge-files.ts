@@ -2,13 +2,13 @@
 // SESSION-STATE.md, MEMORY.md and any other Markdown), its logs, and the saved vector indexes.
 // The person's own files (transcripts, notes indexed read-only) are never edited: a purge names
 // the ones that still hold what it removed.
-import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
 import { namespaceDir, type HomePaths } from '../core/home.js';
 import type { Namespace } from '../core/namespace.js';
-import type { Turn } from '../core/types.js';
+import type { DigestKind, Turn } from '../core/types.js';
 import { renderTurn, rewriteRealtimeView } from '../consolidate/realtime-view.js';
-import type { Store } from '../store/store.js';
+import type { RemovedDigest, Store } from '../store/store.js';
 import { getState, renderStateFile, stateFilePath, writeFileAtomic } from './hot-state.js';
 
 /** Text files Cairn writes (or a person keeps) in a namespace's folder. */
@@ -141,4 +141,39 @@ export async function userFilesHolding(store: Store, namespace: string, holds: (
     }
   }
   return out;
+}
+
+/**
+ * Digest files written whole from the store, with no words of a person's in them: a purge that
+ * removes their digest deletes them (the next consolidation writes them again without what was
+ * purged). MEMORY.md and topic pages may hold a person's own lines: they are kept, and lose only the
+ * lines citing a purged record (withoutCitingLines).
+ */
+const GENERATED_DIGESTS: ReadonlySet<DigestKind> = new Set(['daily', 'night', 'review', 'weekly']);
+
+/** Deletes the files of removed digests that are Cairn's alone; returns them relative to the home. */
+export function removeDigestFiles(paths: HomePaths, digests: readonly RemovedDigest[], dryRun: boolean): string[] {
+  const deleted: string[] = [];
+  for (const d of digests) {
+    if (!GENERATED_DIGESTS.has(d.kind)) continue;
+    const dir = namespaceDir(paths, d.namespace as Namespace);
+    const file = join(dir, ...d.path.split('/'));
+    // The store only keeps plain relative paths; checked again before deleting anything.
+    const inside = relative(dir, file);
+    if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) continue;
+    if (!existsSync(file) || !lstatSync(file).isFile()) continue;
+    if (!dryRun) unlinkSync(file);
+    deleted.push(relative(paths.root, file));
+  }
+  return deleted;
+}
+
+/** The text without the lines that cite one of `ids` (a citation is the full id in backticks). */
+export function withoutCitingLines(text: string, ids: readonly string[]): string {
+  const cites = ids.map((id) => `\`${id}\``).filter((c) => text.includes(c));
+  if (cites.length === 0) return text;
+  return text
+    .split('\n')
+    .filter((line) => !cites.some((c) => line.includes(c)))
+    .join('\n');
 }

@@ -16,10 +16,10 @@ import { sha256 } from '../core/text.js';
 import type { Turn } from '../core/types.js';
 import { passagesOf } from '../embed/passages.js';
 import { removeSavedIndexes } from '../search/vector-index-files.js';
-import { PURGED_MARKER, type PurgeChanges, type PurgeRecord, type PurgeScope, type PurgedKind, type Store, type TextRewrite } from '../store/store.js';
+import { PURGED_MARKER, type PurgeChanges, type PurgeRecord, type PurgeScope, type PurgedKind, type RemovedDigest, type Store, type TextRewrite } from '../store/store.js';
 import { parseInput } from './inputs.js';
 import { purgeBackups, type BackupOutcome } from './purge-backups.js';
-import { purgeLogFiles, purgeNamespaceFiles, userFilesHolding, withoutTurnBlocks, type FileOutcome } from './purge-files.js';
+import { purgeLogFiles, purgeNamespaceFiles, removeDigestFiles, userFilesHolding, withoutCitingLines, withoutTurnBlocks, type FileOutcome } from './purge-files.js';
 import { addRedactionCounts, type RedactionCounts } from './redaction-gate.js';
 
 export const PURGE_LIMITS = { minTextChars: 4, maxTextChars: 10_000, maxIds: 1000 } as const;
@@ -68,8 +68,12 @@ export type PurgeReport = {
   cachedVectors: number;
   /** New vectors for entries whose text changed. */
   reembedded: number;
+  /** Digests removed because they cite a removed record: the next consolidation writes them again. */
+  digests: Array<Omit<RemovedDigest, 'id'>>;
   /** Files Cairn wrote that were rewritten (relative to the home). */
   files: string[];
+  /** Files of removed digests deleted (relative to the home); MEMORY.md and topic pages only lose the lines citing it. */
+  deletedFiles: string[];
   /** Saved vector indexes removed (rebuilt from the store when next searched). */
   indexFiles: string[];
   backups: BackupOutcome;
@@ -138,7 +142,10 @@ async function idsPlan(deps: PurgeDeps, ids: readonly string[]): Promise<Plan> {
       if (chunk) held.add(chunk.path);
     }
   }
-  const cut = cutTexts(texts);
+  const cutQuotes = cutTexts(texts);
+  // Digest lines cite a record by its id in backticks (and quote it cut short): the line goes.
+  const cited = probe.removed.filter((r) => r.kind !== 'document').map((r) => r.id);
+  const cut = (t: string) => cutQuotes(withoutCitingLines(t, cited));
   const present = async (s: Store) => {
     const found = await s.purgeRecords(scope, ids, { dryRun: true });
     const here = ids.filter((id) => !found.missing.includes(id));
@@ -221,7 +228,8 @@ export async function runPurge(deps: PurgeDeps, rawInput: unknown): Promise<Purg
   const report: PurgeReport = {
     dryRun, auditId: audit?.id ?? null, namespace: scope, rule: plan.rule, removed: changes.removed, rewritten: changes.rewritten, redactions,
     entries: { removed: changes.entriesRemoved, rewritten: changes.entriesRewritten }, vectors: changes.vectors, cachedVectors: 0, reembedded: 0,
-    files: files.rewritten, indexFiles: [], backups: { purged: [], skipped: [] }, userFiles: [], scrubbed: !dryRun, warnings: files.warnings,
+    digests: changes.digests.map(({ namespace, kind, path }) => ({ namespace, kind, path })),
+    files: files.rewritten, deletedFiles: [], indexFiles: [], backups: { purged: [], skipped: [] }, userFiles: [], scrubbed: !dryRun, warnings: files.warnings,
   };
   const indexChanged = changes.entriesRemoved + changes.entriesRewritten > 0;
   if (!dryRun) {
@@ -235,6 +243,8 @@ export async function runPurge(deps: PurgeDeps, rawInput: unknown): Promise<Purg
 
   // A literal or a secret may be in files whatever the store held: every namespace in scope.
   const namespaces = input.ids ? changes.namespaces : scope !== null ? [scope] : (await store.namespaceStats()).map((s) => s.namespace);
+  // Before the folders are cleaned, so a file about to go is not rewritten first.
+  report.deletedFiles = removeDigestFiles(paths, changes.digests, dryRun);
   for (const ns of namespaces) await purgeNamespaceFiles(store, paths, ns, { raw: plan.raw, other: plan.other }, files, dryRun);
   if (plan.logs) purgeLogFiles(paths, plan.logs, files, dryRun);
   report.userFiles = await plan.userFiles(namespaces);

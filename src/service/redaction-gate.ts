@@ -6,7 +6,7 @@
 // (they may go to a chat model or an embedding API) and to log lines. It sits below the
 // interfaces, so the CLI, MCP, HTTP and library all pass it.
 import { redact, type RedactionResult } from '../capture/redact.js';
-import type { NewMemory, NewTurn } from '../core/types.js';
+import type { NewDigest, NewMemory, NewTurn } from '../core/types.js';
 import type { FeedbackRecord, JudgmentInput, ReplaceDocumentInput, Store } from '../store/store.js';
 
 /** Secrets replaced, per kind (`openai-key`: 2, …); kinds with none are absent. */
@@ -139,6 +139,14 @@ const WRITES: Partial<Record<keyof Store, Gate>> = {
     return [{ ...f, text: gateText(f.text, c) }, ...rest];
   },
   mergeHotState: ([ns, patch, ...rest], c) => [ns, gateDeep(patch, c), ...rest],
+  // A digest is made of gated records, but an LLM writes its prose: the file and each section pass
+  // again. The caller writes the file from the digest putDigest returns, so both say the same.
+  putDigest: ([input, ...rest], c) => {
+    const d = input as NewDigest;
+    if (typeof d !== 'object' || d === null || !Array.isArray(d.sections)) return [input, ...rest];
+    const sections = d.sections.map((s) => ({ ...s, heading: gateText(s.heading, c), text: gateText(s.text, c) }));
+    return [{ ...d, text: gateText(d.text, c), sections }, ...rest];
+  },
 };
 
 /**

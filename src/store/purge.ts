@@ -1,5 +1,6 @@
 // What the store's purge methods take and give (store.ts): the one deletion Cairn has, for secrets
 // and legal removal. Plain data; the rules (what to remove, what to rewrite) come from the service.
+import type { DigestKind } from '../core/types.js';
 
 /** Where a purge reaches: one namespace, or every namespace (null). */
 export type PurgeScope = string | null;
@@ -8,6 +9,14 @@ export type PurgedKind = 'memory' | 'turn' | 'document';
 
 /** The text a purged turn keeps, and what a purged literal becomes. */
 export const PURGED_MARKER = '[REDACTED:purged]';
+
+/** A digest a purge removed, and where its file is (relative to the namespace folder). */
+export interface RemovedDigest {
+  id: string;
+  namespace: string;
+  kind: DigestKind;
+  path: string;
+}
 
 /** What a purge changed in the store (or, dry, would change). */
 export interface PurgeChanges {
@@ -27,6 +36,12 @@ export interface PurgeChanges {
   /** Namespaces that changed. */
   namespaces: string[];
   /**
+   * Digests removed because they cite a removed memory or turn (rows and section entries; the next
+   * consolidation writes them again without it). The caller deletes or cleans their files,
+   * `<namespace folder>/<path>`. Empty for rewriteTexts, which rewrites digests in place.
+   */
+  digests: RemovedDigest[];
+  /**
    * Every text that was indexed (so possibly embedded) and no longer is: the caller drops their
    * cached embeddings. Held in memory only, never written anywhere.
    */
@@ -42,7 +57,7 @@ export interface PurgeIdsResult extends PurgeChanges {
 export interface TextRewrite {
   /**
    * The text to keep for a text; the same string leaves it alone. `table` says where the text is
-   * kept (`turns`, `memories`, `documents`, `judgments`, `feedback`, `hot_state`, and `entries` for
+   * kept (`turns`, `memories`, `documents`, `digests`, `judgments`, `feedback`, `hot_state`, and `entries` for
    * the index's copy of a text already given from its own table).
    */
   rewrite(text: string, table: string): string;

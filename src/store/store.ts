@@ -3,7 +3,7 @@
 import type { Category, Digest, DigestKind, Kind, Layer, Memory, NamespaceStats, NewDigest, NewMemory, NewTurn, Provenance, Source, Turn } from '../core/types.js';
 import type { PurgeChanges, PurgeIdsResult, PurgeRecord, PurgeScope, TextRewrite } from './purge.js';
 
-export { PURGED_MARKER, type PurgeChanges, type PurgeIdsResult, type PurgeRecord, type PurgeScope, type PurgedKind, type TextRewrite } from './purge.js';
+export { PURGED_MARKER, type PurgeChanges, type PurgeIdsResult, type PurgeRecord, type PurgeScope, type PurgedKind, type RemovedDigest, type TextRewrite } from './purge.js';
 
 export interface MemoryFilter {
   namespace: string;

@@ -131,6 +131,24 @@ describe('redaction gate (service)', () => {
     assertNowhereOnDisk(home, GITHUB_TOKEN);
   });
 
+  it('a digest through cairn.store is stored redacted: its file text and every section heading and text', async () => {
+    const day = '2026-01-10T06:00:00.000Z';
+    const { digest } = await cairn.store.putDigest({
+      namespace: 'default', kind: 'daily', path: 'daily/2026-01-10.md', periodStart: day, periodEnd: '2026-01-10T21:00:00.000Z',
+      text: `# Day\n## Keys ${GITHUB_TOKEN}\n- rotated ${OPENAI_KEY}\n`,
+      sections: [{ heading: `Keys ${GITHUB_TOKEN}`, text: `- rotated ${OPENAI_KEY}`, sources: [] }],
+      inputsHash: 'h', generator: 'llm:test/model@1',
+    });
+    assert.equal(digest.text, '# Day\n## Keys [REDACTED:github-token]\n- rotated [REDACTED:openai-key]\n');
+    assert.deepEqual(digest.sections, [{ heading: 'Keys [REDACTED:github-token]', text: '- rotated [REDACTED:openai-key]', sources: [] }]);
+    const hits = await cairn.search('rotated', { kinds: ['digest'] });
+    assert.equal(hits.results[0]!.text, 'Keys [REDACTED:github-token]\n- rotated [REDACTED:openai-key]');
+    await cairn.close();
+    cairn = await Cairn.open({ home, embedder: new HashEmbedder() });
+    assertNowhereOnDisk(home, OPENAI_KEY);
+    assertNowhereOnDisk(home, GITHUB_TOKEN);
+  });
+
   it('log lines carry no secret: fields, messages and errors pass the gate', async () => {
     const logDir = join(tmp.dir, 'logs');
     const log = createLogger(logDir, { quiet: true });

@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DigestSection, NewDigest } from '../../src/core/types.js';
-import type { Store } from '../../src/store/store.js';
+import { PURGED_MARKER, type Store } from '../../src/store/store.js';
 import { rejectsCode } from '../helpers/store-fixtures.js';
 
 const NS = 'alpha';
@@ -168,6 +168,79 @@ export function digestConformance(current: () => Store): void {
       assert.equal(await store.getConsolidationState(OTHER), null);
       await rejectsCode(store.putConsolidationState(NS, [] as never), 'INVALID_INPUT');
       assert.deepEqual(await store.getConsolidationState(NS), { lastSeq: 9 });
+    });
+    it('purging a memory or a turn removes the digests citing it (rows, entries, vectors) and reports their paths; a dry run only counts', async () => {
+      const store = current();
+      const mem = (await store.addMemory({ namespace: NS, text: 'the vault opens at nine' })).memory;
+      const { inserted } = await store.addTurns([{ namespace: NS, sessionId: 's', messageId: '1', role: 'user', text: 'vault talk', timestamp: DAY }]);
+      const turn = inserted[0]!;
+      const cites = (await store.putDigest(daily({ sections: [section('Decisions', `- vault opens at nine \`${mem.id}\``, [mem.id]), section('Chat', 'heron sightings')] }))).digest;
+      const review = (await store.putDigest(daily({ kind: 'review', path: 'reviews/2026-01-10.md', sections: [section('Lessons', `- vault talk \`${turn.id}\``, [turn.id])] }))).digest;
+      const clean = (await store.putDigest(daily({ kind: 'weekly', path: 'weekly/2026-W02.md', sections: [section('Moved', 'kestrel project shipped', ['m_other'])] }))).digest;
+      const [e0] = await digestEntries(store, cites.id, 1);
+      await store.putVectors('model-a', [{ seq: e0!.seq, vector: vec(1, 0) }]);
+
+      const dry = await store.purgeRecords(NS, [mem.id], { dryRun: true });
+      assert.deepEqual(dry.digests, [{ id: cites.id, namespace: NS, kind: 'daily', path: 'daily/2026-01-10.md' }]);
+      assert.ok(await store.getDigest(NS, cites.path), 'a dry run changes nothing');
+      const res = await store.purgeRecords(NS, [mem.id]);
+      assert.deepEqual(res.digests, dry.digests);
+      assert.deepEqual([res.entriesRemoved, res.vectors], [3, 1], 'the memory\'s entry and both section entries; the section\'s vector');
+      assert.ok(res.formerTexts.includes(`Decisions\n- vault opens at nine \`${mem.id}\``));
+      assert.equal(await store.getDigest(NS, cites.path), null);
+      assert.deepEqual(await digestEntries(store, cites.id, 2), [null, null]);
+      assert.deepEqual(await store.keywordSearch(NS, ['heron'], 10), [], 'every section of the digest goes');
+      assert.ok(await store.getDigest(NS, clean.path), 'a digest citing other records stays');
+
+      const byTurn = await store.purgeRecords(NS, [turn.id]);
+      assert.deepEqual(byTurn.digests.map((d) => d.path), [review.path]);
+      assert.deepEqual((await store.listDigests(NS)).map((d) => d.path), [clean.path]);
+      // Written again after the purge (the next consolidation), it is stored anew.
+      assert.equal((await store.putDigest(daily({ sections: [section('Chat', 'heron sightings')] }))).changed, true);
+    });
+
+    it('rewriteTexts rewrites digest texts and sections and their entries, not the cited ids', async () => {
+      const store = current();
+      const secret = 'hunter2-osprey-gate';
+      const rule = { rewrite: (t: string) => t.split(secret).join(PURGED_MARKER), mustContain: secret };
+      const d = (await store.putDigest(daily({ text: `# Day\n## Gate ${secret}\n- code ${secret}\n`, sections: [section(`Gate ${secret}`, `- code ${secret} \`m_aaaa\``, ['m_aaaa']), section('Other', 'plain words')] }))).digest;
+      const [e0, e1] = await digestEntries(store, d.id, 2);
+      await store.putVectors('model-a', [{ seq: e0!.seq, vector: vec(1, 0) }, { seq: e1!.seq, vector: vec(0, 1) }]);
+      const dry = await store.rewriteTexts(NS, rule, { dryRun: true });
+      assert.equal((await store.getDigest(NS, d.path))!.text.includes(secret), true, 'a dry run changes nothing');
+      const res = await store.rewriteTexts(NS, rule);
+      assert.deepEqual(res.rewritten, { digests: 1 });
+      assert.deepEqual(dry.rewritten, res.rewritten);
+      assert.deepEqual([res.entriesRewritten, res.vectors, res.digests], [1, 1, []]);
+      const after = (await store.getDigest(NS, d.path))!;
+      assert.equal(after.text, `# Day\n## Gate ${PURGED_MARKER}\n- code ${PURGED_MARKER}\n`);
+      assert.deepEqual(after.sections[0], { heading: `Gate ${PURGED_MARKER}`, text: `- code ${PURGED_MARKER} \`m_aaaa\``, sources: [{ kind: 'memory', id: 'm_aaaa', time: DAY }] });
+      assert.deepEqual(await store.keywordSearch(NS, ['hunter2'], 10), []);
+      const [entry] = await store.getEntries(NS, [e0!.seq]);
+      assert.equal(entry!.text, `Gate ${PURGED_MARKER}\n- code ${PURGED_MARKER} \`m_aaaa\``);
+      assert.deepEqual((await store.entriesMissingVector('model-a', 10, NS)).map((e) => e.seq), [e0!.seq], 'the unchanged section keeps its vector');
+    });
+
+    it('renameNamespace moves digests (their ids follow the new name) and the consolidation state', async () => {
+      const store = current();
+      const mem = (await store.addMemory({ namespace: NS, text: 'walrus facts' })).memory;
+      const cited = () => daily({ sections: [section('Decisions', 'pelican rollout chosen'), section('Problems', `walrus build broke \`${mem.id}\``, [mem.id])] });
+      const old = (await store.putDigest(cited())).digest;
+      await store.putConsolidationState(NS, { lastSeq: 3 });
+      assert.equal(await store.renameNamespace(NS, 'gamma'), true);
+      assert.equal(await store.getDigest(NS, old.path), null);
+      assert.equal(await store.getConsolidationState(NS), null);
+      assert.deepEqual(await store.getConsolidationState('gamma'), { lastSeq: 3 });
+      const moved = (await store.getDigest('gamma', old.path))!;
+      assert.notEqual(moved.id, old.id);
+      assert.equal((await store.putDigest({ ...cited(), namespace: 'gamma' })).changed, false, 'the same digest, found under its new name');
+      const [a, b] = await digestEntries(store, moved.id, 2);
+      assert.ok(a && b && a.namespace === 'gamma');
+      assert.deepEqual((await store.keywordSearch('gamma', ['walrus'], 10)).map((h) => h.seq).sort(), [b.seq, (await store.entryFor('memory', mem.id))!.seq].sort());
+      // The old name is free again: the same path there gets the old id without a clash.
+      assert.equal((await store.putDigest(daily())).digest.id, old.id);
+      // The moved digest's sources followed its id: purging what it cites still removes it.
+      assert.deepEqual((await store.purgeRecords('gamma', [mem.id])).digests.map((d) => [d.namespace, d.id]), [['gamma', moved.id]]);
     });
   });
 }

@@ -205,6 +205,22 @@ export function digestSectionDetails(db: Database, refIds: readonly string[]): M
   return out;
 }
 
+/**
+ * After a namespace rename (namespaces.ts): each digest of `namespace` takes the id of its new
+ * (namespace, path), so the id stays a function of both and the old name can be used again; its
+ * section entries' ref_ids and its sources (ON UPDATE CASCADE) follow. Call inside the rename's
+ * transaction.
+ */
+export function rekeyDigestsTx(db: Database, namespace: string): void {
+  const rows = stmt(db, 'SELECT id, path FROM digests WHERE namespace = ?').all(namespace) as Array<{ id: string; path: string }>;
+  for (const r of rows) {
+    const id = digestId(namespace, r.path);
+    if (id === r.id) continue;
+    stmt(db, 'UPDATE digests SET id = ? WHERE id = ?').run(id, r.id);
+    stmt(db, "UPDATE entries SET ref_id = ? || substr(ref_id, instr(ref_id, '#')) WHERE kind = 'digest' AND ref_id > ? AND ref_id < ?").run(id, ...refRange(r.id));
+  }
+}
+
 export function getDigest(db: Database, namespace: string, path: string): Digest | null {
   const row = rowAt(db, namespace, path);
   return row ? fromRow(row) : null;

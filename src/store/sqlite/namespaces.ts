@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
 import { stmt } from './statements.js';
 import type { NamespaceStats } from '../../core/types.js';
+import { rekeyDigestsTx } from './digests.js';
 
 /** Creates the namespace row if missing; call inside the caller's transaction. */
 export function ensureNamespaceTx(db: Database, namespace: string, now: string): void {
@@ -31,8 +32,8 @@ export function namespaceIds(db: Database): string[] {
 /**
  * Moves every record of namespace `from` to `to`, which must not exist yet, in one transaction:
  * every table with a `namespace` column (found from the schema, so tables added later are moved
- * too) and the grant lists of API tokens. False when `from` no longer exists (another process
- * renamed it first).
+ * too), the ids of its digests (a function of namespace and path) and the grant lists of API
+ * tokens. False when `from` no longer exists (another process renamed it first).
  */
 export function renameNamespace(db: Database, from: string, to: string): boolean {
   return db
@@ -47,6 +48,7 @@ export function renameNamespace(db: Database, from: string, to: string): boolean
         .pluck()
         .all() as string[];
       for (const table of tables) db.prepare(`UPDATE "${table.replace(/"/g, '""')}" SET namespace = ? WHERE namespace = ?`).run(to, from);
+      rekeyDigestsTx(db, to);
       const grants = db.prepare('SELECT id, namespaces FROM api_tokens').all() as Array<{ id: string; namespaces: string }>;
       for (const g of grants) {
         let list: unknown;

@@ -1,10 +1,11 @@
 // Purging records by id for SQLite (store.ts purgeRecords): memories and document chunks are
 // deleted, a turn becomes a tombstone, and everything derived goes with them — index entries (and
-// so the keyword index and, by cascade, vectors), feedback, judgments' links and statements, and
-// the memory the judge made of a purged turn. One immediate transaction; a dry run is the same
-// transaction rolled back, so its counts are exactly what a real run would do.
+// so the keyword index and, by cascade, vectors), feedback, judgments' links and statements, the
+// memory the judge made of a purged turn, and the digests that cite a purged memory or turn. One
+// immediate transaction; a dry run is the same transaction rolled back, so its counts are exactly
+// what a real run would do.
 import type { Database } from 'better-sqlite3';
-import { PURGED_MARKER, type PurgeChanges, type PurgeIdsResult, type PurgeScope, type PurgedKind } from '../purge.js';
+import { PURGED_MARKER, type PurgeChanges, type PurgeIdsResult, type PurgeScope, type PurgedKind, type RemovedDigest } from '../purge.js';
 import { stmt } from './statements.js';
 
 /** Thrown inside a dry run's transaction to roll it back once everything was counted. */
@@ -17,7 +18,7 @@ interface Found {
 }
 
 export function emptyChanges(): PurgeChanges {
-  return { removed: [], rewritten: {}, entriesRemoved: 0, entriesRewritten: 0, vectors: 0, namespaces: [], formerTexts: [] };
+  return { removed: [], rewritten: {}, entriesRemoved: 0, entriesRewritten: 0, vectors: 0, namespaces: [], digests: [], formerTexts: [] };
 }
 
 function inScope(scope: PurgeScope): string {
@@ -34,14 +35,38 @@ function find(db: Database, scope: PurgeScope, id: string): Found | null {
   return null;
 }
 
-/** Deletes a record's index entry (its keyword index row and vectors go with it). */
+/** Deletes index entries (their keyword index rows and vectors go with them). */
+function dropEntries(db: Database, list: ReadonlyArray<{ seq: number; body: string }>, out: PurgeChanges): void {
+  for (const entry of list) {
+    out.vectors += stmt(db, 'SELECT COUNT(*) FROM vectors WHERE entry_seq = ?').pluck().get(entry.seq) as number;
+    out.formerTexts.push(entry.body);
+    stmt(db, 'DELETE FROM entries WHERE seq = ?').run(entry.seq);
+    out.entriesRemoved++;
+  }
+}
+
+/** Deletes a record's index entry. */
 function dropEntry(db: Database, kind: PurgedKind, id: string, out: PurgeChanges): void {
   const entry = stmt(db, 'SELECT seq, body FROM entries WHERE kind = ? AND ref_id = ?').get(kind, id) as { seq: number; body: string } | undefined;
-  if (!entry) return;
-  out.vectors += stmt(db, 'SELECT COUNT(*) FROM vectors WHERE entry_seq = ?').pluck().get(entry.seq) as number;
-  out.formerTexts.push(entry.body);
-  stmt(db, 'DELETE FROM entries WHERE seq = ?').run(entry.seq);
-  out.entriesRemoved++;
+  if (entry) dropEntries(db, [entry], out);
+}
+
+/**
+ * Removes the digests citing a removed record, with their section entries: a digest repeats what it
+ * cites in its own words, and is derived, so the next consolidation writes it again without it.
+ */
+function purgeCitingDigests(db: Database, ids: readonly string[], out: PurgeChanges): void {
+  const digests = stmt(
+    db,
+    `SELECT DISTINCT d.id, d.namespace, d.kind, d.path FROM digest_sources s JOIN digests d ON d.id = s.digest_id
+     WHERE s.source_id IN (SELECT value FROM json_each(?)) ORDER BY d.namespace, d.path`,
+  ).all(JSON.stringify(ids)) as RemovedDigest[];
+  for (const d of digests) {
+    const [from, to] = [`${d.id}#`, `${d.id}$`];
+    dropEntries(db, stmt(db, "SELECT seq, body FROM entries WHERE kind = 'digest' AND ref_id > ? AND ref_id < ?").all(from, to) as Array<{ seq: number; body: string }>, out);
+    stmt(db, 'DELETE FROM digests WHERE id = ?').run(d.id); // digest_sources cascade
+    out.digests.push(d);
+  }
 }
 
 /** Removes one memory; the versions before and after it in its supersede chain are linked to each other. */
@@ -122,6 +147,7 @@ export function purgeRecords(db: Database, scope: PurgeScope, ids: readonly stri
       else purgeTurn(db, f.id, f.namespace, stmt(db, 'SELECT seq FROM turns WHERE id = ?').pluck().get(f.id) as number, now, out);
       out.removed.push(f);
     }
+    purgeCitingDigests(db, found.filter((f) => f.kind !== 'document').map((f) => f.id), out);
     out.namespaces = [...new Set(found.map((f) => f.namespace))].sort();
     result = out;
     if (dryRun) throw new DryRun();

@@ -7,7 +7,9 @@
 import type { Database } from 'better-sqlite3';
 import { dedupKey } from '../../core/text.js';
 import type { PurgeChanges, PurgeScope, TextRewrite } from '../purge.js';
+import type { DigestSection } from '../../core/types.js';
 import { documentBody } from './documents.js';
+import { sectionBody } from './digests.js';
 import { keysOf } from './keys.js';
 import { memoryEntryBody } from './memories.js';
 import { emptyChanges } from './purge-records.js';
@@ -170,6 +172,27 @@ function rewriteDocuments(ctx: Ctx, scope: PurgeScope): void {
   });
 }
 
+/** Digests: the file's text, and each section's heading and text with the entry made of them. */
+function rewriteDigests(ctx: Ctx, scope: PurgeScope): void {
+  const rw = (s: string) => ctx.rule.rewrite(s, 'digests');
+  const f = filter(scope, ctx.rule, [{ name: 'text' }, { name: 'sections', json: true }]);
+  type Row = { k: number; id: string; namespace: string; text: string; sections: string };
+  pages<Row>(ctx, `SELECT rowid AS k, id, namespace, text, sections FROM digests WHERE rowid > @after${f.where} ORDER BY rowid LIMIT @limit`, f.params, (r) => {
+    const text = rw(r.text);
+    const before = JSON.parse(r.sections) as DigestSection[];
+    // Only what a person reads: the cited ids and times stay as they are.
+    const after = before.map((s) => ({ ...s, heading: rw(s.heading), text: rw(s.text) }));
+    const changed = after.filter((s, i) => s.heading !== before[i]!.heading || s.text !== before[i]!.text);
+    if (text === r.text && changed.length === 0) return;
+    count(ctx, 'digests', r.namespace);
+    after.forEach((s, i) => {
+      const entry = entryOf(ctx, 'digest', `${r.id}#${i}`);
+      if (entry) setEntryBody(ctx, entry.seq, entry.body, sectionBody(s));
+    });
+    if (!ctx.dryRun) stmt(ctx.db, 'UPDATE digests SET text = ?, sections = ? WHERE rowid = ?').run(text, JSON.stringify(after), r.k);
+  });
+}
+
 /** Tables whose text is not indexed: judgments, feedback, hot state. */
 function rewritePlain(ctx: Ctx, scope: PurgeScope): void {
   const rw = (table: string) => (s: string) => ctx.rule.rewrite(s, table);
@@ -216,6 +239,7 @@ export function rewriteTexts(db: Database, scope: PurgeScope, rule: TextRewrite,
   rewriteTurns(ctx, scope);
   rewriteMemories(ctx, scope);
   rewriteDocuments(ctx, scope);
+  rewriteDigests(ctx, scope);
   rewritePlain(ctx, scope);
   rewriteEntries(ctx, scope);
   ctx.out.namespaces = [...ctx.namespaces].sort();

@@ -38,7 +38,9 @@ export function formatPurge(r: PurgeReport): string {
   out.push(`  ${rewrite} rows: ${counts(r.rewritten)}`);
   if (Object.keys(r.redactions).length) out.push(`  secrets redacted: ${counts(r.redactions)}`);
   out.push(`  index: ${r.entries.removed} entries removed, ${r.entries.rewritten} rewritten; ${r.vectors} vectors dropped${r.dryRun ? '' : `, ${r.cachedVectors} cached vectors dropped, ${r.reembedded} re-embedded`}`);
+  if (r.digests.length) out.push(`  ${remove} digests citing it (written again by the next consolidation): ${r.digests.map((d) => d.path).join(', ')}`);
   out.push(`  ${rewrite} files: ${r.files.length ? r.files.join(', ') : 'none'}`);
+  if (r.deletedFiles.length) out.push(`  ${r.dryRun ? 'would delete' : 'deleted'} files: ${r.deletedFiles.join(', ')}`);
   if (r.indexFiles.length) out.push(`  saved indexes removed (rebuilt when searched): ${r.indexFiles.length}`);
   if (r.backups.purged.length) out.push(`  ${purged} backups: ${r.backups.purged.join(', ')}`);
   if (r.userFiles.length) out.push(`  your own files still hold it (Cairn never edits them): ${r.userFiles.join(', ')}`);
