@@ -42,6 +42,11 @@ export interface JobContext {
   prose: ProseWriter | null;
   /** Redo the job even when its material is unchanged. */
   force?: boolean;
+  /**
+   * The redaction gate, applied before the file is written (the store applies it again to what it
+   * keeps): records are stored redacted, but a model's prose or a person's own text may not be.
+   */
+  redact: (text: string) => string;
 }
 
 export interface WrittenFile {
@@ -82,6 +87,11 @@ export async function runDigestJob(ctx: JobContext, job: DigestJob): Promise<Wri
     outcome = await ctx.prose.write({ namespace: ctx.namespace, kind: job.kind, title: job.title, rendered, items: job.items });
     if (outcome.fallback) outcome = { ...outcome, generator: `${outcome.generator}${FALLBACK_MARK}` };
   }
+  const safe: Rendered = {
+    text: ctx.redact(outcome.rendered.text),
+    sections: outcome.rendered.sections.map((s) => ({ ...s, heading: ctx.redact(s.heading), text: ctx.redact(s.text) })),
+  };
+  outcome = { ...outcome, rendered: safe };
   crashPoint('digest-before-file');
   writeFileAtomic(file, outcome.rendered.text);
   crashPoint('digest-after-file');

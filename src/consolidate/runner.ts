@@ -22,6 +22,8 @@ export interface ConsolidateDeps {
   paths: HomePaths;
   config: CairnConfig;
   prose: ProseWriter | null;
+  /** The redaction gate for text written to files (see JobContext.redact). */
+  redact: (text: string) => string;
 }
 
 export interface ConsolidateRequest {
@@ -78,7 +80,7 @@ export async function consolidateNamespace(deps: ConsolidateDeps, req: Consolida
   const bounds = boundsOf(config);
   const cut = cutOf(timeZone, bounds);
   const nowIso = req.now.toISOString();
-  const ctx: JobContext = { store, namespace: ns, dir: namespaceDir(deps.paths, ns as Namespace), prose: deps.prose, force: req.force };
+  const ctx: JobContext = { store, namespace: ns, dir: namespaceDir(deps.paths, ns as Namespace), prose: deps.prose, force: req.force, redact: deps.redact };
   const files: WrittenFile[] = [];
   const add = (w: WrittenFile | null): void => {
     if (w) files.push(w);

@@ -601,7 +601,7 @@ export class Cairn {
    */
   async consolidate(options: ConsolidateOptions = {}): Promise<ConsolidateResult> {
     const prose = createProseWriter({ config: this.config, runtime: this.llm(), transport: this.llmTransport });
-    return runConsolidation({ store: this.store, paths: this.paths, config: this.config, prose }, options);
+    return runConsolidation({ store: this.store, paths: this.paths, config: this.config, prose, redact: gateText }, options);
   }
 
   private llm(): LlmRuntime | null {

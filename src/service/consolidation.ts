@@ -49,6 +49,7 @@ export interface ConsolidationDeps {
   paths: HomePaths;
   config: CairnConfig;
   prose: ProseWriter | null;
+  redact: (text: string) => string;
 }
 
 export async function runConsolidation(deps: ConsolidationDeps, options: ConsolidateOptions, clock: () => number = Date.now): Promise<ConsolidateResult> {
