@@ -12,6 +12,7 @@
 // RSS). Results: printed, and written to bench/results/consolidate.md (and .json) for the year
 // (the default scale), or consolidate-<days>d.md for another.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -76,6 +77,8 @@ interface ConsolidateResult {
   again: RunFigures & { filesTouched: number };
   late: RunFigures & { changedPaths: string[] };
   files: FileFigures;
+  /** sha256 over every file's path and bytes after the catch-up: equal for equal history, whatever the runner's speed. */
+  filesSha256: string;
   db: { before: DbSizes; after: DbSizes; fileBytes: number };
   rssPeak: number;
 }
@@ -184,6 +187,9 @@ async function phaseConsolidate(p: { home: string; file: string; at: string; lat
     });
     log(`catch-up: ${full.figures.days} days, ${full.figures.weeks} weeks, ${full.figures.written} files written in ${(full.ms / 1000).toFixed(1)} s`);
     const files = pyramidFiles(nsDir);
+    const hash = createHash('sha256');
+    for (const f of files) hash.update(`${f.path}\n`).update(readFileSync(join(nsDir, f.path))).update('\n');
+    const filesSha256 = hash.digest('hex');
 
     // 2. Nothing changed: nothing is written.
     const again = await timedRun(cairn, p.at);
@@ -208,6 +214,7 @@ async function phaseConsolidate(p: { home: string; file: string; at: string; lat
       again: { ...again.figures, filesTouched: touched },
       late: { ...late.figures, changedPaths },
       files: figuresOf(files, nsDir),
+      filesSha256,
       db: { before, after, fileBytes },
       rssPeak: peakRss(),
     };
@@ -338,7 +345,7 @@ function render(r: Report): string {
     ...Object.entries(fi.byKind).map(([k, v]) => [k, int(v.count), kb(v.total), v.count ? `${kb(v.sizes.p50)} / ${kb(v.sizes.p95)}` : 'n/a']),
     ['**all**', int(fi.count), kb(fi.total), ''],
   ]));
-  out.push('', `MEMORY.md: ${fi.memoryMdLines} lines (limit ${MEMORY_MD_MAX_LINES}: ${fi.memoryMdLines <= MEMORY_MD_MAX_LINES ? 'kept' : 'EXCEEDED'}). ${fi.topics} topic pages.`);
+  out.push('', `MEMORY.md: ${fi.memoryMdLines} lines (limit ${MEMORY_MD_MAX_LINES}: ${fi.memoryMdLines <= MEMORY_MD_MAX_LINES ? 'kept' : 'EXCEEDED'}). ${fi.topics} topic pages. sha256 of all files after the catch-up: \`${c.filesSha256.slice(0, 16)}…\` (the same history gives the same files).`);
   out.push('', '## Memory and database', '');
   const d = c.db;
   out.push(table(['what', 'value'], [
