@@ -77,7 +77,7 @@ interface ConsolidateResult {
   again: RunFigures & { filesTouched: number };
   late: RunFigures & { changedPaths: string[] };
   files: FileFigures;
-  /** sha256 over every file's path and bytes after the catch-up: equal for equal history, whatever the runner's speed. */
+  /** sha256 over every file's path and bytes after the catch-up: equal for one ingested home, whatever the runner's speed. */
   filesSha256: string;
   db: { before: DbSizes; after: DbSizes; fileBytes: number };
   rssPeak: number;
@@ -345,7 +345,7 @@ function render(r: Report): string {
     ...Object.entries(fi.byKind).map(([k, v]) => [k, int(v.count), kb(v.total), v.count ? `${kb(v.sizes.p50)} / ${kb(v.sizes.p95)}` : 'n/a']),
     ['**all**', int(fi.count), kb(fi.total), ''],
   ]));
-  out.push('', `MEMORY.md: ${fi.memoryMdLines} lines (limit ${MEMORY_MD_MAX_LINES}: ${fi.memoryMdLines <= MEMORY_MD_MAX_LINES ? 'kept' : 'EXCEEDED'}). ${fi.topics} topic pages. sha256 of all files after the catch-up: \`${c.filesSha256.slice(0, 16)}…\` (the same history gives the same files).`);
+  out.push('', `MEMORY.md: ${fi.memoryMdLines} lines (limit ${MEMORY_MD_MAX_LINES}: ${fi.memoryMdLines <= MEMORY_MD_MAX_LINES ? 'kept' : 'EXCEEDED'}). ${fi.topics} topic pages. sha256 of all files after the catch-up: \`${c.filesSha256.slice(0, 16)}…\` (ids are minted at ingest: it compares runs over one ingested home, e.g. before and after a change to the runner).`);
   out.push('', '## Memory and database', '');
   const d = c.db;
   out.push(table(['what', 'value'], [
