@@ -58,6 +58,19 @@ function judged(item: Item): { importance: number; category: string | null } {
  * Memories were judged important when they were made, so only their form can rule them out.
  */
 export function isNoise(item: Item): boolean {
+  let noise = noiseOf.get(item);
+  if (noise === undefined) {
+    noise = readsAsNoise(item);
+    noiseOf.set(item, noise);
+  }
+  return noise;
+}
+
+// A run hands the same Item objects to the day note, the review, the next seven reviews' look back
+// and the week: what is read from an item's text is kept with the item, not read again.
+const noiseOf = new WeakMap<Item, boolean>();
+
+function readsAsNoise(item: Item): boolean {
   const text = oneLineText(item.text);
   if (countWordChars(text) < 2) return true;
   if (HEARTBEAT_RE.test(text) || (HEARTBEAT_PROMPT_RE.test(text) && text.length <= 600)) return true;
@@ -187,6 +200,34 @@ const CATEGORY_WEIGHT: Record<string, number> = {
  * turns, and near-duplicates (same normalised text, or the same numbers and content words
  * ≥ {@link NEAR_DUPLICATE} alike) in one cluster. Ordered by importance, then time, then id.
  */
+interface TextFeatures {
+  key: string;
+  tokens: Set<string>;
+  figures: string;
+}
+const featuresOf = new WeakMap<Item, TextFeatures>();
+
+/** An item's duplicate key, content tokens and figures (shared, never changed: clusters only read them). */
+function textFeatures(item: Item): TextFeatures {
+  let f = featuresOf.get(item);
+  if (!f) {
+    const tokens = contentTokens(oneLineText(item.text));
+    f = { key: duplicateKey(item.text), tokens, figures: figuresOf(tokens) };
+    featuresOf.set(item, f);
+  }
+  return f;
+}
+
+const activityOfItem = new WeakMap<Item, Activity>();
+function cachedActivity(item: Item): Activity {
+  let a = activityOfItem.get(item);
+  if (a === undefined) {
+    a = activityOf(item);
+    activityOfItem.set(item, a);
+  }
+  return a;
+}
+
 export function clusterItems(items: readonly Item[]): Cluster[] {
   const byId = new Map<string, Item>();
   for (const item of items) {
@@ -201,11 +242,11 @@ export function clusterItems(items: readonly Item[]): Cluster[] {
   seeds.sort((a, b) => rank(b) - rank(a) || byTimeThenId(a, b));
   const clusters: Cluster[] = [];
   const byKey = new Map<string, Cluster>();
+  // Only clusters stating the same figures can be near-duplicates: each is looked for among those, in creation order.
+  const byFigures = new Map<string, Cluster[]>();
   for (const item of seeds) {
-    const key = duplicateKey(item.text);
-    const tokens = contentTokens(oneLineText(item.text));
-    const figures = figuresOf(tokens);
-    const same = byKey.get(key) ?? clusters.find((c) => c.figures === figures && similarity(c.tokens, tokens) >= NEAR_DUPLICATE);
+    const { key, tokens, figures } = textFeatures(item);
+    const same = byKey.get(key) ?? byFigures.get(figures)?.find((c) => similarity(c.tokens, tokens) >= NEAR_DUPLICATE);
     const turns = item.kind === 'memory' ? item.turnIds.map((id) => byId.get(id)).filter((t): t is Item => t !== undefined && t.kind === 'turn') : [];
     const extra: DigestSource[] = item.kind === 'memory' ? item.turnIds.filter((id) => !byId.has(id)).map((id) => ({ kind: 'turn', id, time: item.time })) : [];
     if (same) {
@@ -215,9 +256,12 @@ export function clusterItems(items: readonly Item[]): Cluster[] {
       continue;
     }
     const j = judged(item);
-    const cluster: Cluster = { rep: item, members: [item, ...turns], extraTurns: extra, importance: j.importance, category: j.category, activity: activityOf(item), tokens, figures };
+    const cluster: Cluster = { rep: item, members: [item, ...turns], extraTurns: extra, importance: j.importance, category: j.category, activity: cachedActivity(item), tokens, figures };
     clusters.push(cluster);
     byKey.set(key, cluster);
+    const sameFigures = byFigures.get(figures);
+    if (sameFigures) sameFigures.push(cluster);
+    else byFigures.set(figures, [cluster]);
   }
   return clusters;
 }
@@ -260,17 +304,24 @@ function relevance(c: Cluster): number {
 export function pickClusters(clusters: readonly Cluster[], max: number): Cluster[] {
   const picked: Cluster[] = [];
   const left = [...clusters];
+  // Each candidate's likeness to the closest pick so far, brought up to date with each new pick only.
+  const likenessOf = new Map<Cluster, number>(left.map((c) => [c, 0]));
+  const worth = new Map<Cluster, number>(left.map((c) => [c, relevance(c)]));
   const activities = new Set<Activity>();
   const sessions = new Set<string>();
   while (picked.length < max && left.length > 0) {
     let best = -1;
     let bestScore = -Infinity;
+    const last = picked[picked.length - 1];
     for (let i = 0; i < left.length; i++) {
       const c = left[i]!;
-      let likeness = 0;
-      for (const p of picked) likeness = Math.max(likeness, similarity(c.tokens, p.tokens));
+      let likeness = likenessOf.get(c)!;
+      if (last) {
+        likeness = Math.max(likeness, similarity(c.tokens, last.tokens));
+        likenessOf.set(c, likeness);
+      }
       const session = c.rep.sessionId;
-      const score = relevance(c) - 0.5 * likeness + (activities.has(c.activity) ? 0 : 0.15) + (session && !sessions.has(session) ? 0.05 : 0);
+      const score = worth.get(c)! - 0.5 * likeness + (activities.has(c.activity) ? 0 : 0.15) + (session && !sessions.has(session) ? 0.05 : 0);
       // Equal scores keep the earlier cluster in canonical order (importance, time, id).
       if (score > bestScore + 1e-9) {
         best = i;

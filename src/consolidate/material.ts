@@ -79,6 +79,26 @@ export async function gatherMemories(store: Store, namespace: string, filter: { 
  */
 export function materialHash(parts: ReadonlyArray<unknown>): string {
   const h = createHash('sha256');
-  for (const p of parts) h.update(JSON.stringify(p) ?? 'undefined').update('\n');
+  for (const p of parts) h.update(Array.isArray(p) ? arrayJson(p) : (JSON.stringify(p) ?? 'undefined')).update('\n');
   return h.digest('hex');
+}
+
+// A run hashes the same items again and again (a day's items are in its note, its review, the next
+// seven reviews and its week): an element's JSON is made once per object. Items are never changed
+// after they are gathered, and each run gathers its own.
+const elementJsonOf = new WeakMap<object, string>();
+
+/** Exactly `JSON.stringify(array)`, from the elements' JSON. */
+function arrayJson(array: readonly unknown[]): string {
+  return `[${Array.from(array, elementJson).join(',')}]`;
+}
+
+function elementJson(e: unknown): string {
+  if (typeof e !== 'object' || e === null) return JSON.stringify(e) ?? 'null';
+  let json = elementJsonOf.get(e);
+  if (json === undefined) {
+    json = JSON.stringify(e) ?? 'null';
+    elementJsonOf.set(e, json);
+  }
+  return json;
 }

@@ -87,8 +87,20 @@ interface Occurrence {
   tokens: Set<string>;
 }
 
+// Each day's items are read again by the seven reviews after it: what an item is, is read once.
+const occurrenceOf = new WeakMap<Item, Occurrence | null>();
+
 /** What a person did by hand: the commands they ran and the tasks they asked for. */
 function occurrence(item: Item): Occurrence | null {
+  let o = occurrenceOf.get(item);
+  if (o === undefined) {
+    o = readOccurrence(item);
+    occurrenceOf.set(item, o);
+  }
+  return o;
+}
+
+function readOccurrence(item: Item): Occurrence | null {
   const role = (item.role ?? (item.kind === 'memory' ? 'user' : '')).toLowerCase();
   if (role !== 'user') return null;
   const text = oneLineText(item.text);

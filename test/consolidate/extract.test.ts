@@ -2,7 +2,10 @@
 // point in its own words, and which points cover a window (issue 24).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { activityOf, isNoise, pointOf, selectPoints } from '../../src/consolidate/extract.js';
+import type { Item } from '../../src/consolidate/contracts.js';
+import { activityOf, type Cluster, clusterItems, isNoise, NEAR_DUPLICATE, pickClusters, pointOf, selectPoints } from '../../src/consolidate/extract.js';
+import { contentTokens, similarity } from '../../src/consolidate/point-text.js';
+import { seeded } from '../helpers/prng.js';
 import { chatter, item, shuffled } from './items.js';
 
 const DAY = '2026-11-25';
@@ -133,5 +136,65 @@ describe('selectPoints', () => {
     assert.deepEqual(selectPoints([], { max: 5 }), []);
     assert.deepEqual(selectPoints(chatter(DAY, 't'), { max: 5 }), []);
     assert.deepEqual(selectPoints(all, { max: 0 }), []);
+  });
+});
+
+// The summariser keeps what it read of an item for the run and updates MMR likeness per pick: the
+// picks must be those of the plain algorithm (likeness recomputed against every pick, near-duplicates
+// looked for among all clusters), on material with many near-duplicates and shared figures.
+describe('clusterItems and pickClusters on a large window', () => {
+  const WORDS = ['deploy', 'staging', 'backup', 'cron', 'nginx', 'invoice', 'parser', 'retry', 'webhook', 'dashboard', 'chart', 'session', 'token', 'migration', 'schema', 'index'];
+  function window(seed: number, n: number): Item[] {
+    const rnd = seeded(seed);
+    const pickWord = () => WORDS[Math.floor(rnd() * WORDS.length)]!;
+    return Array.from({ length: n }, (_, i) => {
+      const words = Array.from({ length: 4 + Math.floor(rnd() * 4) }, pickWord).join(' ');
+      const figure = rnd() < 0.5 ? ` on port ${5400 + Math.floor(rnd() * 3)}` : '';
+      const minute = String(i % 60).padStart(2, '0');
+      return item({ id: `m_${String(i).padStart(4, '0')}`, time: `2026-03-02T${String(8 + Math.floor(i / 60)).padStart(2, '0')}:${minute}:00Z`, text: `We fixed the ${words}${figure}.`, importance: 5 + Math.floor(rnd() * 4), sessionId: `s${Math.floor(rnd() * 3)}` });
+    });
+  }
+  /** MMR as first written: likeness to every pick recomputed for every candidate. */
+  function plainPick(clusters: readonly Cluster[], max: number, relevance: (c: Cluster) => number): Cluster[] {
+    const picked: Cluster[] = [];
+    const left = [...clusters];
+    const activities = new Set<string>();
+    const sessions = new Set<string>();
+    while (picked.length < max && left.length > 0) {
+      let best = -1;
+      let bestScore = -Infinity;
+      for (let i = 0; i < left.length; i++) {
+        const c = left[i]!;
+        let likeness = 0;
+        for (const p of picked) likeness = Math.max(likeness, similarity(c.tokens, p.tokens));
+        const s = c.rep.sessionId;
+        const score = relevance(c) - 0.5 * likeness + (activities.has(c.activity) ? 0 : 0.15) + (s && !sessions.has(s) ? 0.05 : 0);
+        if (score > bestScore + 1e-9) {
+          best = i;
+          bestScore = score;
+        }
+      }
+      const [c] = left.splice(best, 1);
+      picked.push(c!);
+      activities.add(c!.activity);
+      if (c!.rep.sessionId) sessions.add(c!.rep.sessionId);
+    }
+    return picked;
+  }
+  const WEIGHT: Record<string, number> = { decision: 0.25, issue: 0.2, implementation: 0.2, success: 0.15, discovery: 0.15, plan: 0.1, preference: 0.05, fact: 0.05 };
+  const relevance = (c: Cluster) => c.importance / 10 + (WEIGHT[c.category ?? ''] ?? 0) + Math.min(0.1, 0.05 * (c.members.length - 1));
+
+  it('groups each record with the first alike cluster of the same figures and picks what plain MMR picks', () => {
+    for (const seed of [1, 2, 3]) {
+      const items = window(seed, 300);
+      const clusters = clusterItems(items);
+      // Every member is alike (or equal) to its cluster's representative and states the same figures.
+      for (const c of clusters) for (const m of c.members) assert.ok(m === c.rep || similarity(contentTokens(m.text), contentTokens(c.rep.text)) >= NEAR_DUPLICATE || m.text.toLowerCase() === c.rep.text.toLowerCase());
+      assert.ok(clusters.length < items.length, 'near-duplicates merged');
+      const ids = (cs: readonly Cluster[]) => cs.map((c) => c.rep.id);
+      for (const max of [1, 5, 25, 80]) assert.deepEqual(ids(pickClusters(clusters, max)), ids(plainPick(clusters, max, relevance)));
+      // Reading the same items again (as the next reviews and the week do) gives the same clusters.
+      assert.deepEqual(ids(clusterItems(items)), ids(clusters));
+    }
   });
 });
