@@ -82,7 +82,7 @@ describe('the sleep protocol, context and purge', () => {
       assert.deepEqual(again.backup, { skipped: 'a recent backup exists' }, 'a second night run within 20 hours makes no backup');
       const next = await cairn.sleep({ trigger: 'review', at: '2026-03-06T21:10:00Z' });
       assert.ok('id' in next.backup, 'the next night makes one');
-      const micro = await cairn.sleep({ trigger: 'micro', at: '2026-03-06T22:00:00Z' });
+      const micro = await cairn.sleep({ trigger: 'micro-sync', at: '2026-03-06T22:00:00Z' });
       assert.deepEqual(micro.backup, { skipped: 'not a nightly run' });
     } finally {
       await cairn.close();
