@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crashPoint } from '../core/crash-points.js';
+import { CairnError, ERROR_CODES } from '../core/errors.js';
 import type { DigestKind } from '../core/types.js';
 import type { Store } from '../store/store.js';
 import { writeFileAtomic } from '../service/hot-state.js';
@@ -67,6 +68,18 @@ export function readTextOrNull(file: string): string | null {
 }
 
 const FALLBACK_MARK = '+fallback';
+const DENIED = new Set(['EACCES', 'EPERM', 'EROFS']);
+
+/** Writes a layer's file; a folder this user cannot write is READ_ONLY (exit 12), named, not an internal error. */
+function writeLayerFile(file: string, text: string): void {
+  try {
+    writeFileAtomic(file, text);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    if (DENIED.has(code)) throw new CairnError(ERROR_CODES.READ_ONLY, `Cannot write ${file}: its folder is read-only for this process (${code})`, undefined, { cause: err });
+    throw err;
+  }
+}
 
 export async function runDigestJob(ctx: JobContext, job: DigestJob): Promise<WrittenFile | null> {
   const file = join(ctx.dir, job.path);
@@ -77,7 +90,7 @@ export async function runDigestJob(ctx: JobContext, job: DigestJob): Promise<Wri
   if (stored && stored.inputsHash === inputsHash && !ctx.force && !retryProse) {
     // Same material: the file is what the store says it is (put back if it went missing or was
     // overwritten outside the person's own sections, whose text is part of the material).
-    if (readTextOrNull(file) !== stored.text) writeFileAtomic(file, stored.text);
+    if (readTextOrNull(file) !== stored.text) writeLayerFile(file, stored.text);
     return { path: job.path, kind: job.kind, changed: false, generator: stored.generator };
   }
   const rendered = job.render();
@@ -93,7 +106,7 @@ export async function runDigestJob(ctx: JobContext, job: DigestJob): Promise<Wri
   };
   outcome = { ...outcome, rendered: safe };
   crashPoint('digest-before-file');
-  writeFileAtomic(file, outcome.rendered.text);
+  writeLayerFile(file, outcome.rendered.text);
   crashPoint('digest-after-file');
   const put = await ctx.store.putDigest({
     namespace: ctx.namespace,

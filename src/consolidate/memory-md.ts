@@ -13,6 +13,7 @@ import { sectionsOf } from './digest-sections.js';
 import { placeParts, type BudgetPart } from './line-budget.js';
 import { GENERATED_MARKER, carriedPersonText, personBlockLines, withPersonSection } from './person-sections.js';
 import { inlineSafe, oneLine } from './topics.js';
+import { pointText } from './point-text.js';
 
 /** The bar for MEMORY.md. */
 export const MEMORY_MD_MAX_LINES = 150;
@@ -88,7 +89,7 @@ function pointLines(items: readonly Item[], line: (it: Item, point: string) => s
   const seen = new Set<string>();
   const out: Array<{ line: string; order: string }> = [];
   for (const it of [...items].sort(byWeight)) {
-    const point = inlineSafe(oneLine(it.text, max));
+    const point = pointText(it.text, max);
     const key = point.normalize('NFKC').toLowerCase();
     if (point === '' || seen.has(key)) continue;
     seen.add(key);

@@ -8,6 +8,7 @@ import { citation, type Item, type Rendered } from './contracts.js';
 import { sectionsOf } from './digest-sections.js';
 import { GENERATED_MARKER, carriedPersonText, inertMarkers, isCairnGenerated, withPersonSection } from './person-sections.js';
 import { subjectsOf } from './topic-subjects.js';
+import { pointText } from './point-text.js';
 
 export interface Topic {
   slug: string;
@@ -171,7 +172,7 @@ function timelineLines(topic: Topic): { lines: string[]; sources: DigestSource[]
   const seen = new Set<string>();
   const points: Array<{ line: string; source: DigestSource }> = [];
   for (const it of [...topic.items].sort(byTime)) {
-    const point = inlineSafe(oneLine(it.text, POINT_MAX));
+    const point = pointText(it.text, POINT_MAX);
     const key = point.normalize('NFKC').toLowerCase();
     if (point === '' || seen.has(key)) continue;
     seen.add(key);

@@ -265,6 +265,9 @@ export class Cairn extends CairnBase {
    * MEMORY.md): everything due up to now by default, or one day or week (src/consolidate/).
    */
   async consolidate(options: ConsolidateOptions = {}): Promise<ConsolidateResult> {
+    // Files are written before their store rows: on a read-only store the run would leave files
+    // behind and then fail, so it is refused before any file is touched.
+    if (this.readOnly) throw new CairnError(ERROR_CODES.READ_ONLY, `Consolidation writes into the data directory, which is read-only here: ${this.readOnly}`);
     const prose = createProseWriter({ config: this.config, runtime: this.llm(), transport: this.llmTransport });
     return runConsolidation({ store: this.store, paths: this.paths, config: this.config, prose, redact: gateText }, options);
   }
