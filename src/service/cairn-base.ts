@@ -6,7 +6,7 @@ import { type HomePaths } from '../core/home.js';
 import { parseNamespace } from '../core/namespace.js';
 import { sha256 } from '../core/text.js';
 import { parseTime } from '../core/time.js';
-import type { Memory } from '../core/types.js';
+import type { Kind, Memory } from '../core/types.js';
 import type { Embedder } from '../embed/embedder.js';
 import { passageModelId } from '../embed/passages.js';
 import type { SpeakerCount, Store } from '../store/store.js';
@@ -73,6 +73,9 @@ function searchPeriod(input: { since?: string; until?: string; asOf?: string }, 
  * The facade's core: records, search, hot state, the session brief, files and tokens. `Cairn`
  * (cairn.ts) adds capture, judging, import, purge, consolidation and backups; callers use `Cairn`.
  */
+/** What a search covers when it names no kind or layer. */
+const PLAIN_SEARCH_KINDS: readonly Kind[] = ['memory', 'turn', 'document'];
+
 export abstract class CairnBase {
   readonly paths: HomePaths;
   readonly config: CairnConfig;
@@ -224,7 +227,9 @@ export abstract class CairnBase {
         filter: {
           ...searchPeriod(input, now),
           categories: input.categories,
-          kinds: input.kinds,
+          // Digests repeat what memories and turns say: a plain search leaves them out; --layer,
+          // --kind digest (and the layer-first strategy) reach them.
+          kinds: input.kinds ?? (input.layers ? undefined : PLAIN_SEARCH_KINDS),
           layers: input.layers,
           minImportance: input.minImportance,
           includeSuperseded: input.includeSuperseded,
@@ -339,7 +344,7 @@ export abstract class CairnBase {
         store: this.store,
         paths: this.paths,
         namespace: ns,
-        search: async (query, limit) => (await this.search(query, { namespace: ns, limit, kinds: ['memory', 'turn', 'document', 'digest'] })).results,
+        search: async (query, limit) => (await this.search(query, { namespace: ns, limit, kinds: ['memory', 'turn', 'document'] })).results,
       },
       input,
     );

@@ -57,8 +57,8 @@ describe('search and the layers (CLI)', () => {
   });
   const ids = async (...args: string[]) => ((await cliJson(['search', 'osprey', ...args, '--json'], { home: s.home })).results as Array<{ id: string }>).map((r) => r.id).sort();
 
-  it('cairn search finds a digest section with its path, heading and cited records, at neutral importance', async () => {
-    const out = await cliJson(['search', 'osprey', 'migration', '--json'], { home: s.home });
+  it('cairn search --kind digest finds a digest section with its path, heading and cited records, at neutral importance', async () => {
+    const out = await cliJson(['search', 'osprey', 'migration', '--kind', 'digest', '--json'], { home: s.home });
     const hit = out.results.find((r: { id: string }) => r.id === s.review);
     assert.ok(hit, JSON.stringify(out.results.map((r: { id: string }) => r.id)));
     assert.equal(hit.kind, 'digest');
@@ -70,8 +70,9 @@ describe('search and the layers (CLI)', () => {
     assert.match(human, /\[digest\] 2026-01-10 {2}g_[0-9a-f]{32}#0\n.*osprey migration.*\n {3}source: cairn · reviews\/2026-01-10\.md · cites 1$/m);
   });
 
-  it('--layer keeps the layers named: 2 the review, 3 the daily note and the memory, 4 the turn, 1,2 no turns', async () => {
-    assert.deepEqual(await ids(), [s.daily, s.memoryId, s.review, s.turnId].sort());
+  it('a plain search leaves digests out; --layer keeps the layers named: 2 the review, 3 the daily note and the memory, 4 the turn, 1,2 no turns', async () => {
+    assert.deepEqual(await ids(), [s.memoryId, s.turnId].sort(), 'digests repeat what memories and turns say');
+    assert.deepEqual(await ids('--layer', '1,2,3,4'), [s.daily, s.memoryId, s.review, s.turnId].sort());
     assert.deepEqual(await ids('--layer', '2'), [s.review]);
     assert.deepEqual(await ids('--layer', '3'), [s.daily, s.memoryId].sort());
     assert.deepEqual(await ids('--layer', '4'), [s.turnId]);
