@@ -15,8 +15,9 @@ import type { Embedder } from '../embed/embedder.js';
 import { createThreadedEmbedder } from '../embed/factory.js';
 import { passageModelId } from '../embed/passages.js';
 import { NO_ENTRY_KEYS, placeEntryKeys } from '../memory/places/place-keys.js';
-import type { JudgeStats, SpeakerCount, Store } from '../store/store.js';
+import type { EntryFilter, JudgeStats, SpeakerCount, Store } from '../store/store.js';
 import { hybridSearch, type SearchResult, type VectorSide } from '../search/hybrid.js';
+import { layerFirstSearch, type RankedSearch } from '../search/layer-first.js';
 import { VectorIndex } from '../search/vector-index.js';
 import { embedEntries, embedPending, noVectorsNote, type IndexProgress } from './indexer.js';
 import type { CaptureDeps } from './capture.js';
@@ -304,28 +305,32 @@ export class Cairn {
     }
     const mode = vectors ? input.mode : 'bm25';
     const rewrite = rewriting ? await rewriting : undefined;
-    const results = await hybridSearch(
-      { store: this.store, ranking: this.config.search, candidates: this.config.search.candidates, vectors },
-      {
-        namespace: ns,
-        query: input.query,
-        limit: input.limit,
-        mode,
-        speakers,
-        now,
-        timeWindow: await queryTimeWindow(input.query, now),
-        timeZone: this.config.timezone,
-        ...(rewrite?.status === 'used' ? { expansion: [...rewrite.keywords, ...rewrite.queries] } : {}),
-        filter: {
-          ...searchPeriod(input, now),
-          categories: input.categories,
-          kinds: input.kinds,
-          layers: input.layers,
-          minImportance: input.minImportance,
-          includeSuperseded: input.includeSuperseded,
+    const filter: EntryFilter = {
+      ...searchPeriod(input, now),
+      categories: input.categories,
+      kinds: input.kinds,
+      layers: input.layers,
+      minImportance: input.minImportance,
+      includeSuperseded: input.includeSuperseded,
+    };
+    const timeWindow = await queryTimeWindow(input.query, now);
+    const ranked: RankedSearch = (filter, limit) =>
+      hybridSearch(
+        { store: this.store, ranking: this.config.search, candidates: this.config.search.candidates, vectors },
+        {
+          namespace: ns,
+          query: input.query,
+          limit,
+          mode,
+          speakers,
+          now,
+          timeWindow,
+          timeZone: this.config.timezone,
+          ...(rewrite?.status === 'used' ? { expansion: [...rewrite.keywords, ...rewrite.queries] } : {}),
+          filter,
         },
-      },
-    );
+      );
+    const results = input.strategy === 'layers' ? await layerFirstSearch(ranked, { limit: input.limit, filter }) : await ranked(filter, input.limit);
     return { namespace: ns, query: input.query, mode, results, ...(degraded ? { degraded } : {}), ...(rewrite ? { rewrite } : {}), ...(input.asOf ? { asOf: input.asOf } : {}) };
   }
 
