@@ -12,10 +12,12 @@ export type SearchStrategy = (typeof SEARCH_STRATEGIES)[number];
 
 /** The digest layers searched first: MEMORY.md (1) and knowledge (2), as the issue's pyramid answers from. */
 export const FIRST_LAYERS: readonly Layer[] = [1, 2];
-/** Digest sections shown before the drill-down: each costs a few hundred tokens. */
-export const DIGEST_SECTIONS = 1;
-/** How far down the flat ranking a cited record may sit and still be drilled down to, in pages of the limit. */
-const DRILL_PAGES = 3;
+/** Digest sections searched for before the drill-down. */
+export const DIGEST_SECTIONS = 2;
+/** Lines of a digest section shown: a whole weekly section runs to hundreds of tokens, most of it off the query. */
+export const SECTION_LINES = 5;
+/** A record id cited on a digest line (contracts.ts `citation`: full ids in backticks). */
+const CITED = /`([a-z]_[0-9a-z]+)`/g;
 
 /** The normal ranking under a filter, for a number of results (hybridSearch with the query's other parameters bound). */
 export type RankedSearch = (filter: EntryFilter, limit: number) => Promise<SearchResult[]>;
@@ -26,8 +28,10 @@ export interface LayerFirstOptions {
   filter: EntryFilter;
   /** Digest layers searched first (default FIRST_LAYERS). */
   layers?: readonly Layer[];
-  /** Digest sections shown first (default DIGEST_SECTIONS). */
+  /** Digest sections shown first at most (default DIGEST_SECTIONS). */
   sections?: number;
+  /** Lines shown of each section at most (default SECTION_LINES). */
+  lines?: number;
 }
 
 /** The digest layers the caller's filter allows among those wanted, or none when it rules digests out. */
@@ -46,21 +50,62 @@ function standsFor(r: SearchResult, cited: ReadonlySet<string>): boolean {
   return cited.has(r.id) || r.provenance.some((p) => (p.turnIds ?? []).some((id) => cited.has(id)));
 }
 
+/** The ids a ranked result stands for: its own and those of the turns it was made from or shows. */
+function idsOf(results: readonly SearchResult[]): Set<string> {
+  const ids = new Set<string>();
+  for (const r of results) {
+    ids.add(r.id);
+    for (const p of r.provenance) for (const id of p.turnIds ?? []) ids.add(id);
+  }
+  return ids;
+}
+
 /**
- * Digest sections of the first layers (best first, at most `sections`), then the flat results
- * that stand for what they cite, in flat order, then the other flat results; at most `limit`,
- * no record twice. A namespace without digests (or a filter that rules them out) gets the flat
- * ranking unchanged. A cited record the query's ranking does not reach within a few pages is not
- * shown: the section already shows its words, and nothing else about the query points at it.
+ * The section cut to its heading and the lines (at most `lines`, in the section's order) that cite
+ * a record the query's ranking reaches; null when none does: the section does not hold the answer.
+ * Its provenance then names only what the kept lines cite.
+ */
+export function narrowSection(d: SearchResult, reached: ReadonlySet<string>, lines: number): SearchResult | null {
+  const kept: string[] = [];
+  const cites = new Set<string>();
+  let points = 0;
+  for (const line of d.text.split('\n')) {
+    const ids = [...line.matchAll(CITED)].map((m) => m[1]!);
+    if (ids.length === 0) {
+      if (line.startsWith('#')) kept.push(line);
+      continue;
+    }
+    if (points >= lines || !ids.some((id) => reached.has(id))) continue;
+    points++;
+    kept.push(line);
+    for (const id of ids) cites.add(id);
+  }
+  if (points === 0) return null;
+  const text = kept.join('\n');
+  const provenance = d.provenance.map((p) => ({ ...p, turnIds: (p.turnIds ?? []).filter((id) => cites.has(id)), memoryIds: (p.memoryIds ?? []).filter((id) => cites.has(id)) }));
+  return { ...d, text, snippet: text, provenance };
+}
+
+/**
+ * Digest sections of the first layers that hold the answer (a section holds it when it cites a
+ * record the query's own ranking puts within the limit; it is cut to those lines), then the flat
+ * results that stand for what they cite, in flat order, then the other flat results; at most
+ * `limit`, no record twice. A namespace without digests (or a filter that rules them out, or no
+ * section holding the answer) gets the flat ranking unchanged. A cited record the ranking does
+ * not reach is not drilled down to: nothing about the query points at it.
  */
 export async function layerFirstSearch(search: RankedSearch, o: LayerFirstOptions): Promise<SearchResult[]> {
   const layers = digestLayers(o.filter, o.layers ?? FIRST_LAYERS);
   const wanted = Math.min(o.limit, Math.max(0, o.sections ?? DIGEST_SECTIONS));
-  const digests = layers.length > 0 && wanted > 0 ? await search({ ...o.filter, kinds: ['digest'], layers }, wanted) : [];
-  if (digests.length === 0) return search(o.filter, o.limit);
+  const found = layers.length > 0 && wanted > 0 ? await search({ ...o.filter, kinds: ['digest'], layers }, wanted) : [];
+  if (found.length === 0) return search(o.filter, o.limit);
 
+  // The flat list a flat search would return: layer-first reorders it, never reaches past it.
+  const flat = await search(o.filter, o.limit);
+  const reached = idsOf(flat);
+  const digests = found.map((d) => narrowSection(d, reached, o.lines ?? SECTION_LINES)).filter((d): d is SearchResult => d !== null);
+  if (digests.length === 0) return flat;
   const cited = new Set(digests.flatMap(citedIds));
-  const flat = await search(o.filter, o.limit * DRILL_PAGES);
   const shown = new Set(digests.map((d) => d.id));
   const fresh = flat.filter((r) => !shown.has(r.id));
   const drilled = fresh.filter((r) => standsFor(r, cited));
