@@ -61,7 +61,7 @@ function idsOf(results: readonly SearchResult[]): Set<string> {
 }
 
 /**
- * The section cut to its heading and the lines (at most `lines`, in the section's order) that cite
+ * The section cut to its heading (its first line) and the lines (at most `lines`, in the section's order) that cite
  * a record the query's ranking reaches; null when none does: the section does not hold the answer.
  * Its provenance then names only what the kept lines cite.
  */
@@ -69,10 +69,11 @@ export function narrowSection(d: SearchResult, reached: ReadonlySet<string>, lin
   const kept: string[] = [];
   const cites = new Set<string>();
   let points = 0;
-  for (const line of d.text.split('\n')) {
+  for (const [i, line] of d.text.split('\n').entries()) {
     const ids = [...line.matchAll(CITED)].map((m) => m[1]!);
     if (ids.length === 0) {
-      if (line.startsWith('#')) kept.push(line);
+      // The first line of a section's entry is its heading (sectionBody): it says what the lines are.
+      if (i === 0) kept.push(line);
       continue;
     }
     if (points >= lines || !ids.some((id) => reached.has(id))) continue;
