@@ -9,8 +9,9 @@ import { parseTime } from '../core/time.js';
 import type { Kind, Memory } from '../core/types.js';
 import type { Embedder } from '../embed/embedder.js';
 import { passageModelId } from '../embed/passages.js';
-import type { SpeakerCount, Store } from '../store/store.js';
+import type { EntryFilter, SpeakerCount, Store } from '../store/store.js';
 import { hybridSearch, type SearchResult, type VectorSide } from '../search/hybrid.js';
+import { layerFirstSearch, type RankedSearch } from '../search/layer-first.js';
 import { VectorIndex } from '../search/vector-index.js';
 import { embedEntries, embedPending, noVectorsNote, type IndexProgress } from './indexer.js';
 import { parseId, parseInput, searchInputSchema, storeInputSchema, type SearchInput, type StoreInput } from './inputs.js';
@@ -212,30 +213,34 @@ export abstract class CairnBase {
     }
     const mode = vectors ? input.mode : 'bm25';
     const rewrite = rewriting ? await rewriting : undefined;
-    const results = await hybridSearch(
-      { store: this.store, ranking: this.config.search, candidates: this.config.search.candidates, vectors },
-      {
-        namespace: ns,
-        query: input.query,
-        limit: input.limit,
-        mode,
-        speakers,
-        now,
-        timeWindow: await queryTimeWindow(input.query, now),
-        timeZone: this.config.timezone,
-        ...(rewrite?.status === 'used' ? { expansion: [...rewrite.keywords, ...rewrite.queries] } : {}),
-        filter: {
-          ...searchPeriod(input, now),
-          categories: input.categories,
-          // Digests repeat what memories and turns say: a plain search leaves them out; --layer,
-          // --kind digest (and the layer-first strategy) reach them.
-          kinds: input.kinds ?? (input.layers ? undefined : PLAIN_SEARCH_KINDS),
-          layers: input.layers,
-          minImportance: input.minImportance,
-          includeSuperseded: input.includeSuperseded,
+    const filter: EntryFilter = {
+      ...searchPeriod(input, now),
+      categories: input.categories,
+      kinds: input.kinds,
+      layers: input.layers,
+      minImportance: input.minImportance,
+      includeSuperseded: input.includeSuperseded,
+    };
+    const timeWindow = await queryTimeWindow(input.query, now);
+    const ranked: RankedSearch = (f, limit) =>
+      hybridSearch(
+        { store: this.store, ranking: this.config.search, candidates: this.config.search.candidates, vectors },
+        {
+          namespace: ns,
+          query: input.query,
+          limit,
+          mode,
+          speakers,
+          now,
+          timeWindow,
+          timeZone: this.config.timezone,
+          ...(rewrite?.status === 'used' ? { expansion: [...rewrite.keywords, ...rewrite.queries] } : {}),
+          // Digests repeat what memories and turns say: a search naming no kind or layer leaves
+          // them out; --layer, --kind digest and the layer-first strategy reach them.
+          filter: f.kinds || f.layers ? f : { ...f, kinds: PLAIN_SEARCH_KINDS },
         },
-      },
-    );
+      );
+    const results = input.strategy === 'layers' ? await layerFirstSearch(ranked, { limit: input.limit, filter }) : await ranked(filter, input.limit);
     return { namespace: ns, query: input.query, mode, results, ...(degraded ? { degraded } : {}), ...(rewrite ? { rewrite } : {}), ...(input.asOf ? { asOf: input.asOf } : {}) };
   }
 

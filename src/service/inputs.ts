@@ -6,6 +6,7 @@ import { CATEGORIES, KINDS } from '../core/types.js';
 import { RECORD_ID_PATTERN, foldLongId } from '../core/ids.js';
 import { cleanLabel, hasUnsafeIdChars, stripControl } from '../core/text.js';
 import { parseTime } from '../core/time.js';
+import { SEARCH_STRATEGIES } from '../search/layer-first.js';
 
 const MAX_TAGS = 32;
 const MAX_QUERY_CHARS = 2000;
@@ -125,6 +126,8 @@ export const searchInputSchema = z.strictObject({
   minImportance: z.number().int().min(1).max(10).optional(),
   includeSuperseded: z.boolean().default(false),
   mode: z.enum(['hybrid', 'bm25', 'vector']).default('hybrid'),
+  /** flat: one ranking of every layer; layers: digest sections of layers 1–2 first, then the records they cite (search/layer-first.ts). */
+  strategy: z.enum(SEARCH_STRATEGIES, { error: `a strategy is ${SEARCH_STRATEGIES.join(' or ')}` }).default('flat'),
   /** Rewrite the query with the configured chat model first (default: config search.queryRewrite). */
   rewrite: z.boolean().optional(),
 });

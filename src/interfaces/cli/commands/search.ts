@@ -37,6 +37,7 @@ export function registerSearchCommand(program: Command): void {
     .option('--min-importance <n>', 'only entries with at least this importance', intOption('min-importance', 1, 10))
     .option('--include-superseded', 'also return memories that were superseded')
     .option('--mode <mode>', 'hybrid, bm25 or vector', 'hybrid')
+    .option('--strategy <strategy>', 'flat (one ranking of every layer) or layers (digest sections of layers 1–2 first, then the memories and turns they cite)', 'flat')
     .option('--rewrite', 'rewrite the query with the configured chat model first (judge.llm)')
     .option('--no-rewrite', 'do not rewrite the query, whatever search.queryRewrite says')
     .option('--explain', 'show how each score was made')
@@ -55,6 +56,7 @@ export function registerSearchCommand(program: Command): void {
         minImportance: opts.minImportance,
         includeSuperseded: Boolean(opts.includeSuperseded),
         mode: opts.mode,
+        strategy: opts.strategy,
         ...(rewriteGiven(cmd) ? { rewrite: Boolean(opts.rewrite) } : {}),
       };
       const g = globals(cmd);
