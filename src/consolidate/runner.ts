@@ -35,6 +35,8 @@ export interface ConsolidateRequest {
   week?: string;
   /** Redo jobs whose material is unchanged. */
   force?: boolean;
+  /** Checked between jobs: once aborted, the run ends without saving its bookkeeping (the rest is redone). */
+  signal?: AbortSignal;
   onProgress?: (done: number, total: number, label: string) => void;
 }
 
@@ -106,7 +108,9 @@ export async function consolidateNamespace(deps: ConsolidateDeps, req: Consolida
   const weeks = new Set<string>(weeksAsked);
   const total = days.length + 1;
   let done = 0;
+  const stopped = (): boolean => req.signal?.aborted === true;
   for (const day of days) {
+    if (stopped()) return { namespace: ns, days, weeks: [...weeks].sort(), files };
     req.onProgress?.(done, total, day);
     const due = dueJobs(day, req.now, timeZone, bounds);
     if (due.pending && nextState) nextState.pendingDays.push(day);
@@ -142,6 +146,7 @@ export async function consolidateNamespace(deps: ConsolidateDeps, req: Consolida
   }
 
   for (const week of [...weeks].sort()) {
+    if (stopped()) return { namespace: ns, days, weeks: [...weeks].sort(), files };
     req.onProgress?.(done, total, week);
     const ww = weekWindow(week, timeZone, bounds);
     if (nowIso < ww.start) continue;
@@ -159,6 +164,7 @@ export async function consolidateNamespace(deps: ConsolidateDeps, req: Consolida
     }));
   }
 
+  if (stopped()) return { namespace: ns, days, weeks: [...weeks].sort(), files };
   req.onProgress?.(done, total, 'MEMORY.md');
   const today = placeInstant(nowIso, timeZone, bounds)?.day ?? nowIso.slice(0, 10);
   for (const w of await writeTopicsAndMemoryMd(ctx, { timeZone, bounds, now: req.now, today, maxLines: config.consolidation.memoryMdMaxLines })) add(w);

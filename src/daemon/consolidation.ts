@@ -24,7 +24,7 @@ function readMark(cairn: Cairn): string {
   }
 }
 
-export function startConsolidation(cairn: Cairn, log: Logger, isStopping: () => boolean): ConsolidationTimer | null {
+export function startConsolidation(cairn: Cairn, log: Logger, signal: AbortSignal): ConsolidationTimer | null {
   const settings = cairn.config.consolidation;
   if (!settings.enabled) return null;
   const timer = new ConsolidationTimer({
@@ -32,9 +32,13 @@ export function startConsolidation(cairn: Cairn, log: Logger, isStopping: () => 
     timeZone: cairn.config.timezone,
     lastRunAt: async () => readMark(cairn),
     run: async (trigger, at) => {
-      if (isStopping()) return;
+      if (signal.aborted) return;
       const started = Date.now();
-      const report = await cairn.sleep({ trigger, at });
+      // The first catch-up of a home makes no backup: the first night does.
+      const first = trigger === 'catch-up' && readMark(cairn) === NEVER;
+      const report = await cairn.sleep({ trigger: first ? 'first-start' : trigger, at, signal });
+      // Stopped mid-run: no mark, so the next start catches up on what is left.
+      if (signal.aborted) return;
       writeFileAtomic(markFile(cairn), JSON.stringify({ lastRunAt: at, trigger }) + '\n');
       log.info({ trigger, at, ms: Date.now() - started, ...report.summary }, 'consolidated');
       for (const e of report.errors) log.error({ trigger, err: e }, 'a step of the nightly run failed; it is tried again at the next run');

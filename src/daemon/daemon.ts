@@ -101,7 +101,7 @@ export class Daemon {
     this.loop = this.run();
     this.sentinel = new Sentinel(this.cairn, this.log);
     this.sentinel.start();
-    this.consolidation = startConsolidation(this.cairn, this.log, () => this.stopping);
+    this.consolidation = startConsolidation(this.cairn, this.log, this.abort.signal);
     this.log.info({ home: this.cairn.paths.root, sources: this.sources.size, rescanSeconds: this.timing.rescanMs / 1000 }, 'cairn watch started');
   }
 

@@ -286,7 +286,7 @@ export class Cairn extends CairnBase {
           await this.backupRotate();
           return made.id;
         },
-        consolidate: (at) => this.consolidate({ at }),
+        consolidate: (at, signal) => this.consolidate({ at, ...(signal ? { signal } : {}) }),
         prepare: (ns) => this.prepareBrief(ns),
       },
       req,

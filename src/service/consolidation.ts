@@ -24,6 +24,8 @@ export interface ConsolidateOptions {
   at?: string;
   /** Redo files whose material is unchanged. */
   force?: boolean;
+  /** Stops between jobs; the namespace's bookkeeping is then not advanced, so the rest is redone. */
+  signal?: AbortSignal;
   onProgress?: (namespace: string, done: number, total: number, label: string) => void;
 }
 
@@ -61,6 +63,7 @@ export async function runConsolidation(deps: ConsolidationDeps, options: Consoli
   const namespaces = options.namespace !== undefined ? [parseNamespace(options.namespace)] : await deps.store.namespaceIds();
   const reports: ConsolidateReport[] = [];
   for (const namespace of namespaces) {
+    if (options.signal?.aborted) break;
     const report = await consolidateNamespace(deps, {
       namespace,
       now,
@@ -68,6 +71,7 @@ export async function runConsolidation(deps: ConsolidationDeps, options: Consoli
       ...(week !== undefined ? { week } : {}),
       ...(options.current ? { date: currentDay(deps.config, now) } : {}),
       ...(options.force ? { force: true } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
       onProgress: (done, total, label) => options.onProgress?.(namespace, done, total, label),
     });
     reports.push(report);

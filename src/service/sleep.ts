@@ -5,9 +5,12 @@ import type { Trigger } from '../consolidate/schedule.js';
 import type { ConsolidateResult } from './consolidation.js';
 
 export interface SleepRequest {
-  trigger: Trigger | 'catch-up' | 'manual';
+  /** 'first-start': a daemon's first catch-up on a home it never consolidated (no backup yet: the first night makes it). */
+  trigger: Trigger | 'catch-up' | 'first-start' | 'manual';
   /** The moment the run is for (ISO). */
   at: string;
+  /** Stops the run between jobs (a daemon shutting down); what was done stays, the rest is redone. */
+  signal?: AbortSignal;
 }
 
 export interface SleepReport {
@@ -26,7 +29,7 @@ export interface SleepReport {
 export interface SleepSteps {
   /** Makes tonight's backup (and rotates old ones); returns its id, or null when one is recent enough. */
   backup: (at: string) => Promise<string | null>;
-  consolidate: (at: string) => Promise<ConsolidateResult>;
+  consolidate: (at: string, signal?: AbortSignal) => Promise<ConsolidateResult>;
   prepare: (namespace: string) => Promise<void>;
 }
 
@@ -54,12 +57,12 @@ export async function runSleep(steps: SleepSteps, req: SleepRequest): Promise<Sl
   }
   let consolidation: ConsolidateResult | null = null;
   try {
-    consolidation = await steps.consolidate(req.at);
+    consolidation = await steps.consolidate(req.at, req.signal);
   } catch (err) {
     errors.push(`consolidate: ${message(err)}`);
   }
   const prepared: string[] = [];
-  if (nightly && consolidation) {
+  if ((nightly || req.trigger === 'first-start') && consolidation && !req.signal?.aborted) {
     for (const ns of consolidation.namespaces) {
       try {
         await steps.prepare(ns.namespace);

@@ -25,6 +25,17 @@ export function registerWatchCommand(program: Command): void {
       }
       const logger = createLogger(cairn.paths.logDir, { quiet: opts.quiet });
       const daemon = new Daemon(cairn, { logger, debounceMs: opts.debounceMs, rescanSeconds: opts.rescanSeconds, settleSeconds: opts.settleSeconds });
+      // Signals are taken from the start: the daemon begins work (a catch-up) while it starts, and a
+      // SIGTERM then must stop it cleanly, not kill it.
+      let stopSignal: string | null = null;
+      let wake: (() => void) | null = null;
+      const onSignal = (signal: string) => {
+        if (stopSignal !== null) return;
+        stopSignal = signal;
+        wake?.();
+      };
+      process.once('SIGINT', () => onSignal('SIGINT'));
+      process.once('SIGTERM', () => onSignal('SIGTERM'));
       try {
         await daemon.start();
       } catch (err) {
@@ -32,20 +43,20 @@ export function registerWatchCommand(program: Command): void {
         throw err;
       }
       // `cairn search`, `cairn context` and the SessionStart hook ask this warm process first.
-      const local = await serveLocal(cairn);
+      const local = stopSignal === null ? await serveLocal(cairn) : null;
       if (local) logger.info({ socket: local.path }, 'answering searches on the local socket');
       await new Promise<void>((resolve) => {
-        const stop = (signal: string) => {
-          process.removeAllListeners('SIGINT');
-          process.removeAllListeners('SIGTERM');
-          Promise.all([daemon.stop(signal), local?.close()]).then(() => cairn.close()).then(resolve, (err: unknown) => {
-            logger.error({ err: String(err) }, 'shutdown failed');
-            resolve();
-          });
-        };
-        process.once('SIGINT', () => stop('SIGINT'));
-        process.once('SIGTERM', () => stop('SIGTERM'));
+        wake = resolve;
+        if (stopSignal !== null) resolve();
       });
+      process.removeAllListeners('SIGINT');
+      process.removeAllListeners('SIGTERM');
+      try {
+        await Promise.all([daemon.stop(stopSignal ?? 'SIGTERM'), local?.close()]);
+        await cairn.close();
+      } catch (err) {
+        logger.error({ err: String(err) }, 'shutdown failed');
+      }
       // Everything is committed and closed: a handle some library still holds (a file watcher
       // racing the shutdown) must not keep a stopped daemon alive.
       setTimeout(() => process.exit(process.exitCode ?? 0), 2000).unref();
