@@ -16,7 +16,6 @@
 // Each phase runs in its own child process (clean peak RSS). Results: printed, and written to
 // bench/results/capture.{json,md}.
 import { isPassageModel } from '../src/embed/passages.js';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -29,7 +28,7 @@ import { UseLiteTokenizer } from '../src/embed/use-lite-tokenizer.js';
 import { loadUseLiteVocabulary } from '../src/embed/use-lite-weights.js';
 import { Corpus, Rng } from './corpus.js';
 import { writeTranscript, type GenStats } from './capture-gen.js';
-import { dist, int, mark, mb, pct, table, type Dist } from './stats.js';
+import { runPhase, dist, int, mark, mb, pct, table, type Dist } from './stats.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS_DIR = join(HERE, 'results');
@@ -520,22 +519,8 @@ async function phaseInvestigate(p: { captureHome: string; embedHome: string | nu
 // ---------------------------------------------------------------------------------------------
 // Orchestration
 
-function runPhase<T>(phase: string, params: Record<string, unknown>): Promise<T> {
-  const out = join(mkdtempSync(join(tmpdir(), 'cairn-capbench-out-')), 'result.json');
-  const args = ['--import', 'tsx', fileURLToPath(import.meta.url), '--phase', phase, '--params', JSON.stringify(params), '--out', out];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`phase ${phase} failed (exit ${code})`));
-      try {
-        resolve(JSON.parse(readFileSync(out, 'utf8')) as T);
-        rmSync(dirname(out), { recursive: true, force: true });
-      } catch (err) {
-        reject(err as Error);
-      }
-    });
-  });
+function phaseOf<T>(phase: string, params: Record<string, unknown>): Promise<T> {
+  return runPhase<T>(fileURLToPath(import.meta.url), phase, params);
 }
 
 async function child(phase: string, params: Record<string, any>, out: string): Promise<void> {
@@ -578,7 +563,7 @@ async function main(): Promise<void> {
     log(`generated ${int(gen.lines)} lines (${mb(gen.bytes)}) in ${(genMs / 1000).toFixed(1)} s: ${file}`);
 
     log('capture without embedding…');
-    const capture = await runPhase<CaptureResult>('capture', { file, home: join(root, 'home-capture') });
+    const capture = await phaseOf<CaptureResult>('capture', { file, home: join(root, 'home-capture') });
     log(`capture: ${int(capture.turns)} turns in ${(capture.ms / 1000).toFixed(1)} s = ${int(capture.turnsPerSec)} turns/s, peak RSS ${mb(capture.rss.peak)}`);
 
     let embed: EmbedResult | null = null;
@@ -590,14 +575,14 @@ async function main(): Promise<void> {
         await writeTranscript(embedFile, 'openclaw', { lines: embedLines, seed });
       }
       log(`capture with use-lite (${cpus().length} threads) on ${int(embedLines)} lines…`);
-      embed = await runPhase<EmbedResult>('embed', { file: embedFile, home: embedHome });
+      embed = await phaseOf<EmbedResult>('embed', { file: embedFile, home: embedHome });
       log(`with embedding: ${int(embed.turns)} turns in ${(embed.ms / 1000).toFixed(1)} s = ${embed.turnsPerSec.toFixed(1)} turns/s (${int(embed.embeddedTexts)} texts embedded, ${int(embed.cachedTexts)} from cache)`);
     }
 
     let investigate: InvestigateResult | null = null;
     if (!noEmbed && !noInvestigate) {
       log('embedding cost investigation…');
-      investigate = await runPhase<InvestigateResult>('investigate', { captureHome: join(root, 'home-capture'), embedHome: embed ? embedHome : null, sweep, sweepN, capture, embed });
+      investigate = await phaseOf<InvestigateResult>('investigate', { captureHome: join(root, 'home-capture'), embedHome: embed ? embedHome : null, sweep, sweepN, capture, embed });
     }
 
     const report: Report = {

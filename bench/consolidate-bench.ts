@@ -11,7 +11,6 @@
 // `--days 30` is the quick run. Ingest and consolidation each run in a child process (clean peak
 // RSS). Results: printed, and written to bench/results/consolidate.md (and .json) for the year
 // (the default scale), or consolidate-<days>d.md for another.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -20,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { Cairn } from '../src/service/cairn.js';
 import { addDay, writeHistory, zonedToUtc, type HistoryStats } from './consolidate-gen.js';
-import { dist, int, mb, pct, table, type Dist } from './stats.js';
+import { runPhase, dist, int, mb, pct, table, type Dist } from './stats.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS_DIR = join(HERE, 'results');
@@ -227,22 +226,8 @@ async function phaseConsolidate(p: { home: string; file: string; at: string; lat
 // ---------------------------------------------------------------------------------------------
 // Driver
 
-function runPhase<T>(phase: string, params: Record<string, unknown>): Promise<T> {
-  const out = join(mkdtempSync(join(tmpdir(), 'cairn-consbench-out-')), 'result.json');
-  const args = [...process.execArgv, fileURLToPath(import.meta.url), '--phase', phase, '--params', JSON.stringify(params), '--out', out];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`phase ${phase} failed (exit ${code})`));
-      try {
-        resolve(JSON.parse(readFileSync(out, 'utf8')) as T);
-        rmSync(dirname(out), { recursive: true, force: true });
-      } catch (err) {
-        reject(err as Error);
-      }
-    });
-  });
+function phaseOf<T>(phase: string, params: Record<string, unknown>): Promise<T> {
+  return runPhase<T>(fileURLToPath(import.meta.url), phase, params, process.execArgv);
 }
 
 interface Report {
@@ -276,12 +261,12 @@ async function main(): Promise<void> {
     log(`generated ${days} days, ${int(history.turns)} turns (${mb(history.bytes)}): ${file}`);
     const home = join(root, 'home');
     mkdirSync(home);
-    const ingest = await runPhase<IngestResult>('ingest', { file, home });
+    const ingest = await phaseOf<IngestResult>('ingest', { file, home });
     log(`ingest: ${int(ingest.turns)} turns, ${int(ingest.memories)} memories in ${(ingest.ms / 1000).toFixed(1)} s`);
     // As of 08:00 the morning after the last day: every job of every day is due.
     const at = new Date(zonedToUtc(addDay(START, days), 8 * 60, TIME_ZONE)).toISOString();
     const lateDay = addDay(START, Math.floor(days / 2));
-    const consolidate = await runPhase<ConsolidateResult>('consolidate', { home, file, at, lateDay });
+    const consolidate = await phaseOf<ConsolidateResult>('consolidate', { home, file, at, lateDay });
     const report: Report = {
       meta: {
         date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '?',

@@ -1,6 +1,8 @@
 // Small helpers shared by the bench scripts: percentiles, sizes, formatting.
-import { readdirSync, statSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 
 export interface Dist {
   n: number;
@@ -71,4 +73,27 @@ export function parseScale(s: string): number {
 export function table(head: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
   return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/**
+ * Runs one phase of a bench script in a child process of its own (so its RSS and timings are its
+ * alone): the script is started again with `--phase NAME --params JSON --out FILE` and writes its
+ * result there as JSON, which is returned.
+ */
+export function runPhase<T>(script: string, phase: string, params: Record<string, unknown>, execArgv: readonly string[] = ['--import', 'tsx']): Promise<T> {
+  const out = join(mkdtempSync(join(tmpdir(), 'cairn-bench-phase-')), 'result.json');
+  const args = [...execArgv, script, '--phase', phase, '--params', JSON.stringify(params), '--out', out];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`phase ${phase} failed (exit ${code})`));
+      try {
+        resolve(JSON.parse(readFileSync(out, 'utf8')) as T);
+        rmSync(dirname(out), { recursive: true, force: true });
+      } catch (err) {
+        reject(err as Error);
+      }
+    });
+  });
 }

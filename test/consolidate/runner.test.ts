@@ -5,38 +5,19 @@
 // due yet wait, and the digests are found by search (layer filter).
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cairn } from '../../src/service/cairn.js';
 import { tempDir } from '../helpers/store-fixtures.js';
+import { citedIds, jsonl, namespaceFiles, SEVERAL_DAYS, type Line } from '../helpers/consolidation.js';
 
 const tmp = tempDir('cairn-consolidate-');
 after(() => tmp.cleanup());
 let serial = 0;
 
-interface Line {
-  id: string;
-  content: string;
-  timestamp: string;
-  role?: string;
-  session?: string;
-}
-
-const jsonl = (lines: readonly Line[]) =>
-  lines.map((l) => JSON.stringify({ role: l.role ?? 'user', content: l.content, id: l.id, session: l.session ?? 's1', timestamp: l.timestamp }) + '\n').join('');
-
-// Europe/Berlin is UTC+1 in March 2026 (before the switch on the 29th).
-const LINES: Line[] = [
-  { id: 'a1', timestamp: '2026-03-02T08:15:00Z', content: 'We decided to move the staging database to port 6543 because 5432 is taken by the legacy cluster.' },
-  { id: 'a2', timestamp: '2026-03-02T08:16:00Z', role: 'assistant', content: 'I changed config/staging.yaml so the service connects to port 6543 and restarted the deploy.' },
-  { id: 'a3', timestamp: '2026-03-02T08:17:00Z', content: 'ok' },
-  { id: 'a4', timestamp: '2026-03-02T13:40:00Z', content: 'The nightly backup job failed again with a permission error on /var/backups; fixed it by changing the owner.' },
-  // 23:30 and 02:00 local of one working night: both belong to 2026-03-02's night.
-  { id: 'n1', timestamp: '2026-03-02T22:30:00Z', content: 'Late debugging session: the websocket reconnect loop was caused by a missing heartbeat timeout in client.ts.' },
-  { id: 'n2', timestamp: '2026-03-03T01:00:00Z', content: 'Fixed the reconnect bug by adding a 30 second heartbeat timeout; all integration tests pass now.' },
-  { id: 'b1', timestamp: '2026-03-03T09:00:00Z', content: 'Plan for today: write the migration guide for the staging port change and review the backup alerts.' },
-  { id: 'b2', timestamp: '2026-03-03T10:30:00Z', content: 'I prefer short release notes with one line per change, written in plain English.' },
-];
+// The first two days of SEVERAL_DAYS: 23:30 and 02:00 local of one working night both belong to
+// 2026-03-02's night (Berlin is UTC+1 in March 2026, before the switch on the 29th).
+const LINES: Line[] = SEVERAL_DAYS.filter((l) => /^[abn]/.test(l.id));
 
 async function setup(timezone = 'Europe/Berlin') {
   const home = join(tmp.dir, `home-${serial++}`);
@@ -54,22 +35,7 @@ async function setup(timezone = 'Europe/Berlin') {
   return { home, cairn, ingest, nsDir, read };
 }
 
-/** Every `x_…` id cited in backticks, in a file. */
-function citedIds(text: string): string[] {
-  return [...text.matchAll(/`([mt]_[A-Za-z0-9_~-]+)`/g)].map((m) => m[1]!);
-}
-
-function allFiles(dir: string, prefix = ''): Map<string, string> {
-  const out = new Map<string, string>();
-  if (!existsSync(dir)) return out;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (e.name.startsWith('.') || e.name === 'raw') continue;
-    const rel = prefix ? `${prefix}/${e.name}` : e.name;
-    if (e.isDirectory()) for (const [k, v] of allFiles(join(dir, e.name), rel)) out.set(k, v);
-    else out.set(rel, readFileSync(join(dir, e.name), 'utf8'));
-  }
-  return out;
-}
+const allFiles = (dir: string) => namespaceFiles(dir);
 
 describe('cairn consolidate (service)', () => {
   it('writes the daily, last-night, review, weekly and MEMORY.md files from the turns, each line traceable', async () => {
