@@ -4,7 +4,8 @@
 // asked for (or are a restore's undo), so they stay until the person deletes them.
 import type { HomePaths } from '../core/home.js';
 import { localDayTime } from '../core/local-time.js';
-import { listBackups, removeAbandonedTemps, removeDatabaseFiles, type BackupInfo } from './backup.js';
+import { createBackup, listBackups, removeAbandonedTemps, removeDatabaseFiles, type BackupInfo } from './backup.js';
+import type { Store } from '../store/store.js';
 
 export interface RotationPolicy {
   keepDaily: number;
@@ -55,4 +56,19 @@ export function rotateBackups(paths: HomePaths, policy: RotationPolicy): Rotatio
   const { keep, remove } = selectRotation(listBackups(paths), policy);
   for (const b of remove) removeDatabaseFiles(b.path);
   return { kept: keep.map((b) => b.id), removed: remove.map((b) => b.id), abandoned };
+}
+
+/** A nightly backup younger than this makes another unnecessary (a catch-up after a restart). */
+const RECENT_NIGHTLY_MS = 20 * 3600_000;
+
+/**
+ * The sleep protocol's backup: one `daily` backup a night, then rotation. Returns its id, or null
+ * when a daily backup of the last 20 hours exists.
+ */
+export async function nightlyBackup(paths: HomePaths, store: Store, policy: RotationPolicy, at: Date): Promise<string | null> {
+  const since = at.getTime() - RECENT_NIGHTLY_MS;
+  if (listBackups(paths).some((b) => b.kind === 'daily' && Date.parse(b.createdAt) > since)) return null;
+  const made = await createBackup(paths, store, { kind: 'daily', now: at });
+  rotateBackups(paths, policy);
+  return made.id;
 }

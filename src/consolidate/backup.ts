@@ -9,9 +9,8 @@ import Database from 'better-sqlite3';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
-import type { HomePaths } from '../core/home.js';
+import { backupsDir, type HomePaths } from '../core/home.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/private-files.js';
-import { backupsDir } from '../service/purge-backups.js';
 import type { Store } from '../store/store.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 

@@ -37,6 +37,12 @@ const MS_PER_DAY = 86_400_000;
 
 // ---------------------------------------------------------------- validation
 
+/** A local day `YYYY-MM-DD` that exists in the calendar, as given; INVALID_INPUT otherwise. */
+export function checkDay(day: string): string {
+  parseDay(day);
+  return day;
+}
+
 function parseDay(day: string): { y: number; m: number; d: number } {
   const match = typeof day === 'string' ? DAY_PATTERN.exec(day) : null;
   if (!match) throw invalidInput(`not a day: ${JSON.stringify(day)} (expected YYYY-MM-DD, years 1000–9999)`);

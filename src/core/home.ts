@@ -48,6 +48,11 @@ export function resolveHome(explicit?: string): HomePaths {
   };
 }
 
+/** `<home>/backups/`: the store's backups (consolidate/backup.ts), which health checks and purge reaches. */
+export function backupsDir(paths: HomePaths): string {
+  return join(paths.root, 'backups');
+}
+
 const DENIED = new Set(['EACCES', 'EPERM', 'EROFS']);
 
 /**

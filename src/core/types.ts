@@ -172,13 +172,10 @@ export interface DigestSection {
   sources: DigestSource[];
 }
 
-/** A digest as the store keeps it: the rendered file plus what it was made from. */
-export interface Digest {
-  /** `g_` + a hash of namespace and path: stable across regenerations. */
-  id: string;
+/** A digest to store: the rendered file plus what it was made from. */
+export interface NewDigest {
   namespace: string;
   kind: DigestKind;
-  layer: 1 | 2 | 3;
   /** Path relative to the namespace folder, with `/`: `daily/2026-11-25.md`, `MEMORY.md`. */
   path: string;
   /** The period it covers (UTC ISO, start inclusive, end exclusive); MEMORY.md: the weeks it shows. */
@@ -191,18 +188,13 @@ export interface Digest {
   inputsHash: string;
   /** Who wrote the prose: `extractive@<version>` or `llm:<provider>/<model>@<prompt version>`. */
   generator: string;
-  createdAt: string;
-  updatedAt: string;
 }
 
-export interface NewDigest {
-  namespace: string;
-  kind: DigestKind;
-  path: string;
-  periodStart: string;
-  periodEnd: string;
-  text: string;
-  sections: DigestSection[];
-  inputsHash: string;
-  generator: string;
+/** A digest as the store keeps it. */
+export interface Digest extends NewDigest {
+  /** `g_` + a hash of namespace and path: stable across regenerations. */
+  id: string;
+  layer: 1 | 2 | 3;
+  createdAt: string;
+  updatedAt: string;
 }

@@ -33,7 +33,7 @@ import { runSleep, type SleepReport, type SleepRequest } from './sleep.js';
 import { runConsolidation, type ConsolidateOptions, type ConsolidateResult } from './consolidation.js';
 import type { PurgeRecord } from '../store/store.js';
 import { createBackup, listBackups, type BackupInfo, type BackupKind } from '../consolidate/backup.js';
-import { rotateBackups, type RotationReport } from '../consolidate/backup-rotation.js';
+import { nightlyBackup, rotateBackups, type RotationPolicy, type RotationReport } from '../consolidate/backup-rotation.js';
 import { restoreBackup, type RestoreReport } from '../consolidate/backup-restore.js';
 import { CairnBase } from './cairn-base.js';
 
@@ -71,8 +71,6 @@ function busyTimeoutFromEnv(): number | undefined {
   }
   return Number(raw);
 }
-
-const RECENT_BACKUP_MS = 20 * 3600_000;
 
 
 export class Cairn extends CairnBase {
@@ -279,13 +277,7 @@ export class Cairn extends CairnBase {
   async sleep(req: SleepRequest): Promise<SleepReport> {
     return runSleep(
       {
-        backup: async (at) => {
-          const since = Date.parse(at) - RECENT_BACKUP_MS;
-          if ((await listBackups(this.paths)).some((b) => b.kind === 'daily' && Date.parse(b.createdAt) > since)) return null;
-          const made = await this.backupCreate({ kind: 'daily', now: new Date(at) });
-          await this.backupRotate();
-          return made.id;
-        },
+        backup: (at) => nightlyBackup(this.paths, this.rawStore, this.rotationPolicy(), new Date(at)),
         consolidate: (at, signal) => this.consolidate({ at, ...(signal ? { signal } : {}) }),
         prepare: (ns) => this.prepareBrief(ns),
       },
@@ -310,7 +302,11 @@ export class Cairn extends CairnBase {
 
   /** Removes nightly backups beyond consolidation.backups (keepDaily, keepWeekly); others stay. */
   async backupRotate(): Promise<RotationReport> {
-    return rotateBackups(this.paths, { ...this.config.consolidation.backups, timeZone: this.config.timezone });
+    return rotateBackups(this.paths, this.rotationPolicy());
+  }
+
+  private rotationPolicy(): RotationPolicy {
+    return { ...this.config.consolidation.backups, timeZone: this.config.timezone };
   }
 
   /**

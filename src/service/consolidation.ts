@@ -8,7 +8,7 @@ import type { HomePaths } from '../core/home.js';
 import type { Store } from '../store/store.js';
 import { consolidateNamespace, type ConsolidateReport } from '../consolidate/runner.js';
 import type { ProseWriter } from '../consolidate/digest-job.js';
-import { parseIsoWeek, placeInstant } from '../consolidate/windows.js';
+import { checkDay, parseIsoWeek, placeInstant } from '../consolidate/windows.js';
 import { boundsOf } from '../consolidate/runner.js';
 
 export interface ConsolidateOptions {
@@ -34,16 +34,12 @@ export interface ConsolidateResult {
   namespaces: ConsolidateReport[];
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
 function validDay(value: string): string {
-  const v = value.trim();
-  if (DAY.test(v)) {
-    const [y, m, d] = v.split('-').map(Number) as [number, number, number];
-    const t = new Date(Date.UTC(y, m - 1, d));
-    if (t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d) return v;
+  try {
+    return checkDay(value.trim());
+  } catch (err) {
+    throw invalidInput(`Invalid date "${value.slice(0, 40)}": ${(err as Error).message}; use a calendar day such as 2026-11-25`);
   }
-  throw invalidInput(`Invalid date "${value.slice(0, 40)}": use a calendar day such as 2026-11-25`);
 }
 
 export interface ConsolidationDeps {

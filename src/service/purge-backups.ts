@@ -4,7 +4,7 @@
 // file cannot be purged safely and is named in the report, so the person can delete it.
 import { closeSync, existsSync, lstatSync, openSync, readSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { HomePaths } from '../core/home.js';
+import { backupsDir, type HomePaths } from '../core/home.js';
 import type { PurgeChanges, Store } from '../store/store.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 
@@ -19,9 +19,6 @@ export interface BackupOutcome {
   skipped: Array<{ path: string; reason: string }>;
 }
 
-export function backupsDir(paths: HomePaths): string {
-  return join(paths.root, 'backups');
-}
 
 function isSqlite(path: string): boolean {
   let fd: number | null = null;

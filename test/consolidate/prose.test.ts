@@ -2,6 +2,7 @@
 // wire formats) and a real SQLite budget ledger: good prose with valid citations, paragraphs citing what
 // their section does not hold, garbage, HTTP errors up to an open breaker, an exhausted budget, an
 // oversized answer, and hostile prose that must not break the file's structure.
+import { item as sharedItem } from './items.js';
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -26,24 +27,9 @@ let serial = 0;
 const NS = 'work';
 const MARKER = '<!-- cairn:person:begin -->';
 
+/** A record of 2026-03-03 at `localTime` (UTC), judged important: the shared factory with this file's defaults. */
 function item(id: string, localTime: string, text: string, extra: Partial<Item> = {}): Item {
-  return {
-    kind: id.startsWith('t_') ? 'turn' : 'memory',
-    id,
-    time: `2026-03-03T${localTime}:00.000Z`,
-    localTime,
-    localDay: '2026-03-03',
-    text,
-    importance: 7,
-    category: 'decision',
-    current: true,
-    role: 'user',
-    speaker: null,
-    sessionId: 's1',
-    turnIds: [],
-    tags: [],
-    ...extra,
-  };
+  return sharedItem({ id, time: `2026-03-03T${localTime}:00.000Z`, text, importance: 7, category: 'decision', ...extra }, 'UTC');
 }
 
 const ITEMS: Item[] = [

@@ -3,7 +3,7 @@
 // the integrity check, which the daemon runs at `alerts.integrityCheckHours`.
 import { open, readdir, stat, statfs } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { HomePaths } from '../../core/home.js';
+import { backupsDir, type HomePaths } from '../../core/home.js';
 import type { Store } from '../../store/store.js';
 import type { IntegrityResult, UnitBacklog } from './evaluate.js';
 
@@ -13,11 +13,6 @@ const PEEK_BYTES = 64 * 1024;
 /** <home>/run/health.json: the daemon's last check, read by `cairn status`. */
 export function healthStatePath(paths: HomePaths): string {
   return join(dirname(paths.daemonState), 'health.json');
-}
-
-/** <home>/backups/: where backups are written. */
-export function backupDir(paths: HomePaths): string {
-  return join(paths.root, 'backups');
 }
 
 /** Watched files with complete lines beyond their checkpoint (files only: database sources have no byte offset). */
@@ -64,7 +59,7 @@ export async function diskSpace(dir: string): Promise<{ freeBytes: number; total
 
 /** When the newest file or folder in the backups directory was written; null when there is none. */
 export async function newestBackup(paths: HomePaths): Promise<string | null> {
-  const dir = backupDir(paths);
+  const dir = backupsDir(paths);
   let names: string[];
   try {
     names = await readdir(dir);
