@@ -13,7 +13,7 @@ function encode(value: bigint, length: number): string {
   return out;
 }
 
-export function newId(prefix: 'm' | 't' | 'd' | 'x', now = Date.now()): string {
+export function newId(prefix: 'm' | 't' | 'd' | 'x' | 'e' | 'f', now = Date.now()): string {
   const time = encode(BigInt(now), 9);
   const rand = encode(BigInt('0x' + randomBytes(8).toString('hex')), 12);
   return `${prefix}_${time}${rand}`;

@@ -198,3 +198,79 @@ export interface Digest extends NewDigest {
   createdAt: string;
   updatedAt: string;
 }
+
+/**
+ * Knowledge (DESIGN.md "Know"): who and what the memories are about. An entity's type says what it
+ * is; its PARA kind (where it is filed under `life/`) is worked out from its mentions by the memory
+ * part, never stored.
+ */
+export const ENTITY_TYPES = ['person', 'project', 'organization', 'place', 'tool', 'topic'] as const;
+export type EntityType = (typeof ENTITY_TYPES)[number];
+
+/** The PARA method's four drawers: active work, ongoing responsibilities, reference, inactive. */
+export const PARA_KINDS = ['projects', 'areas', 'resources', 'archives'] as const;
+export type ParaKind = (typeof PARA_KINDS)[number];
+
+/** An entity as the store keeps it: identity and names. Counts come from its mentions (EntityStats). */
+export interface Entity {
+  /** `e_…` */
+  id: string;
+  namespace: string;
+  /** Display name ("Ana Souza"). */
+  name: string;
+  /** File-safe, unique within the namespace: `ana-souza`. */
+  slug: string;
+  type: EntityType;
+  /** Every name it is known by, the display name included ("Ana", "Ana Souza", "@ana"). */
+  aliases: string[];
+  /** Its direct relationship with the person ("manager", "sister", "client"), when one was stated. */
+  relation: string | null;
+  /** True when a person named it (rename): extraction never changes the name again. */
+  locked: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What an entity's mentions add up to (over memories, current and superseded). */
+export interface EntityStats {
+  /** Sum of the mention counts of the memories that name it. */
+  mentions: number;
+  /** Memories that name it. */
+  memories: number;
+  firstSeen: string;
+  lastSeen: string;
+  /** Highest importance among those memories. */
+  maxImportance: number;
+}
+
+/**
+ * A fact: subject – attribute – value, with provenance and both times (bi-temporal). Valid time
+ * (validFrom/validTo) is when it was true in the world; recordedAt is when Cairn learned it.
+ */
+export interface Fact {
+  /** `f_…` */
+  id: string;
+  namespace: string;
+  /** Normalised subject key (`staging database`, `ana souza`, `user`): facts with equal subject and attribute are one timeline. */
+  subject: string;
+  /** The subject as written. */
+  subjectName: string;
+  /** The entity the subject resolves to, when it does. */
+  entityId: string | null;
+  /** Normalised attribute (`port`, `lives in`, `works at`, `role`, `version of node`, `prefers`). */
+  attribute: string;
+  value: string;
+  /** The memory that stated it. */
+  memoryId: string;
+  validFrom: string;
+  validTo: string | null;
+  recordedAt: string;
+  /** 0–1: how sure the extractor was (offline patterns are fixed per shape; the LLM says). */
+  confidence: number;
+  supersededBy: string | null;
+  /** How often the same value was stated again (1 = once). */
+  mentions: number;
+  /** `offline@<version>` or `llm:<provider>/<model>@<prompt>`. */
+  extractor: string;
+  provenance: Provenance[];
+}

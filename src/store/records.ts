@@ -95,6 +95,13 @@ export interface EntryFilter {
   includeSuperseded?: boolean;
   /** Only entries of these layers (turns 4; memories and documents 3; digests by kind: see DIGEST_LAYER). */
   layers?: readonly Layer[];
+  /**
+   * "As of" this moment: an entry superseded later than it counts as current (its valid_to, set
+   * when its memory was superseded, is after validAt). Entries current now still pass.
+   */
+  validAt?: string;
+  /** Only the memory entries of these memory ids (an entity filter resolved by the caller). */
+  memoryIds?: readonly string[];
 }
 
 export interface KeywordHit {

@@ -7,6 +7,9 @@ export { PURGED_MARKER, type PurgeChanges, type PurgeIdsResult, type PurgeRecord
 import type { AddMemoryOptions, AddMemoryResult, AddTurnsResult, ApiTokenRecord, CheckpointRecord, CheckpointState, DigestFilter, DocumentChunk, DocumentChunkInput, DocumentFile, EntryChange, EntryFilter, EntryKeys, FeedbackRecord, HealthOptions, HealthReport, HotStateRecord, ImportOutcome, IndexEntry, JudgeStats, JudgmentInput, JudgmentRecord, KeywordHit, MemoryFilter, NeighbourTurn, NeighbourTurns, NewApiToken, PutDigestResult, ReplaceDocumentInput, ReplaceDocumentResult, SpeakerCount, StoredJudgment, StoredVector, SupersedeResult, TurnsCheckpoint, UsageRow, VectorStats } from './records.js';
 
 export * from './records.js';
+export * from './knowledge-records.js';
+import type { ApplyKnowledgeResult, EntityEdit, EntityListFilter, EntityWithStats, FactFilter, KnowledgeBatch, SeqMemory } from './knowledge-records.js';
+import type { Entity, Fact } from '../core/types.js';
 
 export interface Store {
   readonly backend: string;
@@ -131,6 +134,31 @@ export interface Store {
   /** The namespace's consolidation bookkeeping (a JSON object the consolidate part gives its shape), or null. */
   getConsolidationState(namespace: string): Promise<Record<string, unknown> | null>;
   putConsolidationState(namespace: string, state: Record<string, unknown>): Promise<void>;
+
+  /** Where the namespace's knowledge pass stands: the seq of the last memory it took in (0: none). */
+  knowledgeCursor(namespace: string): Promise<number>;
+  /** Memories (current and superseded) with seq above `afterSeq`, in seq order. */
+  memoriesAfter(namespace: string, afterSeq: number, limit: number): Promise<SeqMemory[]>;
+  /** Applies what the knowledge pass learned, with its cursor, in one transaction (compare-and-set on the cursor). */
+  applyKnowledge(batch: KnowledgeBatch): Promise<ApplyKnowledgeResult>;
+  /** The entities these alias keys name (key → entity); unknown keys are absent. */
+  entitiesByAliasKeys(namespace: string, keys: readonly string[]): Promise<Map<string, Entity>>;
+  /** Entities with their mention stats, most mentioned first (ties: name). */
+  listEntities(namespace: string, filter?: EntityListFilter): Promise<EntityWithStats[]>;
+  /** One entity by id or slug, with stats; null when the namespace has none such. */
+  getEntity(namespace: string, idOrSlug: string): Promise<EntityWithStats | null>;
+  /** Ids of the memories that name any of these entities, newest first, at most `limit`. */
+  entityMemoryIds(namespace: string, entityIds: readonly string[], limit: number, options?: { includeSuperseded?: boolean }): Promise<string[]>;
+  /** Facts of a namespace, oldest valid time first. */
+  listFacts(namespace: string, filter?: FactFilter): Promise<Fact[]>;
+  /** A person's fix to entities (merge, rename, split steps), in one transaction. */
+  editEntities(edit: EntityEdit): Promise<void>;
+  /**
+   * Forgets what the knowledge pass derived (entities nobody named or pinned, unpinned aliases,
+   * mentions, facts) and sets the cursor to 0, so the pass takes every memory in again. Memories
+   * it retired stay retired (history is never rewritten); pinned aliases and locked names stay.
+   */
+  resetKnowledge(namespace: string): Promise<void>;
 
   /** The namespace's hot state, or null when none was ever set. */
   getHotState(namespace: string): Promise<HotStateRecord | null>;

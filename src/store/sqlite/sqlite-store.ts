@@ -19,7 +19,15 @@ import type {
   Store,
   EntryKeys,
   DigestFilter,
+  ApplyKnowledgeResult,
+  EntityEdit,
+  EntityListFilter,
+  EntityWithStats,
+  FactFilter,
+  KnowledgeBatch,
+  SeqMemory,
 } from '../store.js';
+import type { Entity, Fact } from '../../core/types.js';
 import { useEntryKeys } from './keys.js';
 import { openDatabase, mapSqliteError, type OpenOptions } from './open.js';
 import { openReadOnlyDatabase } from './open-read-only.js';
@@ -296,6 +304,38 @@ export class SqliteStore implements Store {
   }
   putConsolidationState(namespace: string, state: Record<string, unknown>) {
     return this.run(() => digests.putConsolidationState(this.db, namespace, state, nowIso()));
+  }
+
+  // Knowledge (issue 25): the store helper implements these in ./knowledge.ts.
+  knowledgeCursor(_namespace: string): Promise<number> {
+    return Promise.reject(new Error('not implemented yet'));
+  }
+  memoriesAfter(_namespace: string, _afterSeq: number, _limit: number): Promise<SeqMemory[]> {
+    return Promise.reject(new Error('not implemented yet'));
+  }
+  applyKnowledge(_batch: KnowledgeBatch): Promise<ApplyKnowledgeResult> {
+    return Promise.reject(new Error('not implemented yet'));
+  }
+  entitiesByAliasKeys(_namespace: string, _keys: readonly string[]): Promise<Map<string, Entity>> {
+    return Promise.reject(new Error('not implemented yet'));
+  }
+  listEntities(_namespace: string, _filter?: EntityListFilter): Promise<EntityWithStats[]> {
+    return Promise.reject(new Error('not implemented yet'));
+  }
+  getEntity(_namespace: string, _idOrSlug: string): Promise<EntityWithStats | null> {
+    return Promise.reject(new Error('not implemented yet'));
+  }
+  entityMemoryIds(_namespace: string, _entityIds: readonly string[], _limit: number, _options?: { includeSuperseded?: boolean }): Promise<string[]> {
+    return Promise.reject(new Error('not implemented yet'));
+  }
+  listFacts(_namespace: string, _filter?: FactFilter): Promise<Fact[]> {
+    return Promise.reject(new Error('not implemented yet'));
+  }
+  editEntities(_edit: EntityEdit): Promise<void> {
+    return Promise.reject(new Error('not implemented yet'));
+  }
+  resetKnowledge(_namespace: string): Promise<void> {
+    return Promise.reject(new Error('not implemented yet'));
   }
 
   getHotState(namespace: string) {
