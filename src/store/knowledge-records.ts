@@ -63,6 +63,8 @@ export interface KnowledgeBatch {
   expectCursor: number;
   cursor: number;
   entities: NewEntityRow[];
+  /** A longer name or a relation learned for an existing entity; name and slug are left alone when the entity is locked. */
+  entityUpdates: Array<{ id: string; name?: string; slug?: string; relation?: string | null }>;
   /** Inserted when the key is free; a key that already names an entity keeps it. */
   aliases: AliasRow[];
   mentions: MentionRow[];
