@@ -159,6 +159,12 @@ export const searchConfigSchema = z.strictObject({
    */
   whenBoost: z.number().min(0).max(2).default(0.5),
   /**
+   * Extra weight for memories about an entity the query names ("what does Ana work on"):
+   * relevance × (1 + w) for memories that mention it (knowledge: `cairn entity`); people the
+   * query names as speakers get speakerBoost instead, not both (0 = none).
+   */
+  entityBoost: z.number().min(0).max(2).default(0.3),
+  /**
    * Weight of the query's focus (its content words without the names of speakers it mentions) in
    * the query vector: normalize(question + w·focus). Turns are embedded without their speaker's
    * name, so a name in the question pulls the vector towards everything about that person
