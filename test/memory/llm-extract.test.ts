@@ -148,6 +148,26 @@ describe('LLM knowledge extractor', () => {
     for (let i = 0; i < 3; i++) assert.equal(await extractor.extract(NS, ITEMS), null);
   });
 
+  it('a type in other case or spelling is the same type; typographic quotes and dashes match their ASCII forms', async () => {
+    const { extractor } = setup('ollama');
+    fake.enqueue(reply.answer({
+      memories: [{
+        index: 0,
+        entities: [entity("Siobhan O'Brien", 'Person'), entity('Acme', ' organisation '), entity('cairn-db', 'TOOL'), entity('Acme', 'organizations')],
+        facts: [fact("Siobhan O'Brien", 'works at', 'Acme - Lisbon')],
+      }],
+    }));
+    const res = await extractor.extract(NS, [item('m_q', 'Siobhan O\u2019Brien works at Acme \u2013 Lisbon; she maintains cairn-db.')]);
+    assert.deepEqual(res!.get('m_q'), {
+      entities: [
+        { name: "Siobhan O'Brien", type: 'person', confidence: 0.9 },
+        { name: 'Acme', type: 'organization', confidence: 0.9 },
+        { name: 'cairn-db', type: 'tool', confidence: 0.9 },
+      ],
+      facts: [{ subject: "Siobhan O'Brien", attribute: 'works at', value: 'Acme - Lisbon', confidence: 0.8 }],
+    });
+  });
+
   it('extra fields are ignored and do not reach the result', async () => {
     const { extractor } = setup();
     fake.enqueue(reply.answer({

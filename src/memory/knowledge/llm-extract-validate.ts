@@ -32,13 +32,26 @@ function cleanString(raw: string, max: number): string | null {
   return s.length === 0 || s.length > max ? null : s;
 }
 
-/** The form in which a name must occur in its memory: case-folded, NFKC, whitespace collapsed. */
+/**
+ * The form in which a name must occur in its memory: NFKC, case-folded, typographic quotes and
+ * dashes as ASCII (a model writes "O'Brien" for "O’Brien"), whitespace collapsed.
+ */
 function groundForm(s: string): string {
-  return s.normalize('NFKC').toLocaleLowerCase('und').replace(/\s+/g, ' ');
+  return s
+    .normalize('NFKC')
+    .toLocaleLowerCase('und')
+    .replace(/[\u2018\u2019\u02BC\u2032]/g, "'")
+    .replace(/[\u2010-\u2015\u2212]/g, '-')
+    .replace(/\s+/g, ' ');
 }
 
 const confidence = z.number().min(0).max(1);
-const entityShape = z.object({ name: z.string(), type: z.enum(ENTITY_TYPES), relation: z.string().nullish(), confidence });
+/** Providers that cannot enforce the schema get "Person" or "organisation" now and then: same type. */
+const entityType = z
+  .string()
+  .transform((t) => t.trim().toLowerCase().replace(/^organisation$/, 'organization'))
+  .pipe(z.enum(ENTITY_TYPES));
+const entityShape = z.object({ name: z.string(), type: entityType, relation: z.string().nullish(), confidence });
 const factShape = z.object({ subject: z.string(), attribute: z.string(), value: z.string(), validFrom: z.string().nullish(), confidence });
 const memoryShape = z.object({ index: z.number().int().min(0), entities: z.array(z.unknown()).default([]), facts: z.array(z.unknown()).default([]) });
 /** The answer's outer shape; anything less is an unusable answer (the offline extractor takes the batch). */
