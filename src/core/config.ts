@@ -8,6 +8,7 @@ import { NAMESPACE_PATTERN } from './namespace.js';
 import { llmConfigSchema } from './llm-config.js';
 import { alertsConfigSchema } from './alerts-config.js';
 import { consolidationConfigSchema } from './consolidation-config.js';
+import { knowledgeConfigSchema } from './knowledge-config.js';
 
 const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL');
 
@@ -240,6 +241,7 @@ export const configSchema = z.strictObject({
   index: indexConfigSchema.default(indexConfigSchema.parse({})),
   alerts: alertsConfigSchema.default(alertsConfigSchema.parse({})),
   consolidation: consolidationConfigSchema.default(consolidationConfigSchema.parse({})),
+  knowledge: knowledgeConfigSchema.default(knowledgeConfigSchema.parse({})),
   limits: z
     .strictObject({
       /** Longest text accepted for one memory. */
