@@ -12,10 +12,10 @@ import { FactOverlay } from './pass-facts.js';
 import { findNearDuplicate } from './pass-near-dup.js';
 import type { KnowledgeRules, KnowledgeSwitches } from './rules.js';
 
-/** An LLM extractor: null (or no entry for a memory) means "use the offline extractors". */
+/** An LLM extractor (llm-extract.ts): null, or no entry for a memory, means "use the offline extractors". */
 export interface KnowledgeLlm {
-  readonly label: string;
-  extract(items: ReadonlyArray<{ id: string; text: string; ctx: ExtractionContext }>, signal?: AbortSignal): Promise<Map<string, { entities: EntityMention[]; facts: ExtractedFact[] }> | null>;
+  readonly extractor: string;
+  extract(namespace: string, items: ReadonlyArray<{ id: string; text: string; ctx: ExtractionContext }>, signal?: AbortSignal): Promise<Map<string, { entities: EntityMention[]; facts: ExtractedFact[] }> | null>;
 }
 
 export interface KnowledgePassDeps {
@@ -125,7 +125,7 @@ async function learnRun(deps: KnowledgePassDeps, namespace: string, memories: re
   }
 
   const items = fresh.map((m) => ({ id: m.id, text: m.text, ctx: contextOf(m, userNames) }));
-  const byLlm = deps.llm && items.length ? await deps.llm.extract(items, signal).catch(() => null) : null;
+  const byLlm = deps.llm && items.length ? await deps.llm.extract(namespace, items, signal) : null;
   for (const [i, memory] of fresh.entries()) {
     const ctx = items[i]!.ctx;
     const llm = byLlm?.get(memory.id);
@@ -139,7 +139,7 @@ async function learnRun(deps: KnowledgePassDeps, namespace: string, memories: re
       memory,
       facts: stated,
       time: ctx.time,
-      extractor: llm ? deps.llm!.label : deps.rules.offlineLabel,
+      extractor: llm ? deps.llm!.extractor : deps.rules.offlineLabel,
       entityIdOf: async (subject) => {
         await entities.prefetch([subject]);
         return entities.idOf(subject);
