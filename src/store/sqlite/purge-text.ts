@@ -153,7 +153,7 @@ function rewriteMemories(ctx: Ctx, scope: PurgeScope): void {
       : undefined;
     stmt(ctx.db, 'UPDATE memories SET text = ?, dedup_key = ?, tags = ?, entities = ?, provenance = ?, valid_to = COALESCE(?, valid_to), superseded_by = COALESCE(?, superseded_by) WHERE seq = ?')
       .run(text, key, tags, entities, provenance, twin ? ctx.now : null, twin ?? null, r.k);
-    if (twin) stmt(ctx.db, "UPDATE entries SET current = 0 WHERE kind = 'memory' AND ref_id = ?").run(r.id);
+    if (twin) stmt(ctx.db, "UPDATE entries SET current = 0, valid_to = ? WHERE kind = 'memory' AND ref_id = ?").run(ctx.now, r.id);
   });
 }
 
