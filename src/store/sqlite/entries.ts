@@ -186,7 +186,7 @@ function entryFromRow(r: EntryRow): IndexEntry {
   return {
     seq: r.seq, namespace: r.namespace, kind: r.kind, refId: r.ref_id, text: r.t_text ?? r.body, time: r.time,
     createdAt: r.t_created ?? r.time, category: r.category, importance: r.importance, current: r.current === 1,
-    validTo: null, provenance: r.kind === 'turn' ? [prov] : [], indexedChars: r.body.length, layer: 4,
+    validTo: r.valid_to, provenance: r.kind === 'turn' ? [prov] : [], indexedChars: r.body.length, layer: 4,
   };
 }
 

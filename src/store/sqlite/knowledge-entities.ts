@@ -22,8 +22,8 @@ interface EntityRow {
 }
 
 interface StatsRow extends EntityRow {
-  mentions: number;
-  memories: number;
+  mention_count: number;
+  memory_count: number;
   first_seen: string | null;
   last_seen: string | null;
   max_importance: number | null;
@@ -81,7 +81,7 @@ export function entitiesByAliasKeys(db: Database, namespace: string, keys: reado
   return new Map(entitiesFromRows(db, rows).map(({ row, entity }) => [row.alias_key, entity]));
 }
 
-const STATS_SELECT = `SELECT e.*, COALESCE(SUM(m.mentions), 0) AS mentions, COUNT(m.id) AS memories,
+const STATS_SELECT = `SELECT e.*, COALESCE(SUM(m.mentions), 0) AS mention_count, COUNT(m.id) AS memory_count,
     MIN(COALESCE(m.event_time, m.created_at)) AS first_seen, MAX(COALESCE(m.event_time, m.created_at)) AS last_seen,
     MAX(m.importance) AS max_importance
   FROM entities e LEFT JOIN entity_mentions em ON em.entity_id = e.id LEFT JOIN memories m ON m.id = em.memory_id`;
@@ -90,7 +90,7 @@ function withStats(db: Database, rows: readonly StatsRow[]): EntityWithStats[] {
   return entitiesFromRows(db, rows).map(({ row, entity }) => ({
     entity,
     stats: {
-      mentions: row.mentions, memories: row.memories, firstSeen: row.first_seen ?? row.created_at, lastSeen: row.last_seen ?? row.created_at,
+      mentions: row.mention_count, memories: row.memory_count, firstSeen: row.first_seen ?? row.created_at, lastSeen: row.last_seen ?? row.created_at,
       maxImportance: row.max_importance ?? 0,
     },
   }));
@@ -111,10 +111,10 @@ export function listEntities(db: Database, namespace: string, filter: EntityList
   }
   let having = '';
   if (filter.minMentions !== undefined) {
-    having = ' HAVING mentions >= @minMentions';
+    having = ' HAVING mention_count >= @minMentions';
     params.minMentions = filter.minMentions;
   }
-  const sql = `${STATS_SELECT} WHERE ${where.join(' AND ')} GROUP BY e.seq${having} ORDER BY mentions DESC, e.name, e.seq LIMIT @limit OFFSET @offset`;
+  const sql = `${STATS_SELECT} WHERE ${where.join(' AND ')} GROUP BY e.seq${having} ORDER BY mention_count DESC, e.name, e.seq LIMIT @limit OFFSET @offset`;
   return withStats(db, stmt(db, sql).all(params) as StatsRow[]);
 }
 

@@ -153,3 +153,22 @@ export function resetKnowledge(db: Database, namespace: string): void {
     stmt(db, 'UPDATE knowledge_state SET cursor = 0 WHERE namespace = ?').run(namespace);
   }).immediate();
 }
+
+/**
+ * What a purged memory leaves in the knowledge (call before deleting its row): its mentions and
+ * facts go, a fact it superseded now points past it, and an entity it alone named (no other
+ * mention, no alias a person pinned) goes too, so a purged name survives nowhere.
+ */
+export function purgeMemoryKnowledge(db: Database, memoryId: string): void {
+  const entityIds = stmt(db, 'SELECT entity_id FROM entity_mentions WHERE memory_id = ?').pluck().all(memoryId) as string[];
+  const facts = stmt(db, 'SELECT id, superseded_by FROM facts WHERE memory_id = ?').all(memoryId) as Array<{ id: string; superseded_by: string | null }>;
+  for (const f of facts) stmt(db, 'UPDATE facts SET superseded_by = ? WHERE superseded_by = ?').run(f.superseded_by, f.id);
+  stmt(db, 'DELETE FROM facts WHERE memory_id = ?').run(memoryId);
+  stmt(db, 'DELETE FROM entity_mentions WHERE memory_id = ?').run(memoryId);
+  stmt(
+    db,
+    `DELETE FROM entities WHERE id IN (SELECT value FROM json_each(?))
+       AND NOT EXISTS (SELECT 1 FROM entity_mentions em WHERE em.entity_id = entities.id)
+       AND NOT EXISTS (SELECT 1 FROM entity_aliases a WHERE a.entity_id = entities.id AND a.pinned = 1)`,
+  ).run(JSON.stringify(entityIds));
+}
