@@ -26,23 +26,29 @@ export interface NearDupThresholds {
  * the bundled model (use-lite); the vetoes, not the scores, keep changes apart, so another embedder
  * shifts recall more than precision.
  */
-export const NEAR_DUP_THRESHOLDS: NearDupThresholds = Object.freeze({ overlap: 0.55, cosine: 0.65, overlapWithCosine: 0.25 });
+export const NEAR_DUP_THRESHOLDS: NearDupThresholds = Object.freeze({ overlap: 0.55, cosine: 0.775, overlapWithCosine: 0.5 });
 
 // Verbs and adverbs a paraphrase swaps freely ("picked" / "decided" / "went with"; "now", "currently"):
-// a word here that only one side has is wording, not a different value.
+// a word here that only one side has is wording, not a different value. Verbs that name an attribute
+// ("lives", "works", "manages") are not here: "Keiko lives in Osaka" / "Keiko works in Osaka" differ.
 const WORDING = new Set(
   `decide decided decision pick picked choose chose chosen select selected opt opted go goes going went gone settle settled agree agreed
   use uses used using run runs ran running set configure configured have has had get gets got keep kept make made
   like liked love loved prefer preferred enjoy enjoyed want wanted need needed plan planned think thought say said
   currently now still always usually actually already definitely pretty lot thing things stuff today these days
-  start started begin began stay stays stayed live lives lived work works worked call called name named
   happen happens happened take takes took place schedule scheduled due
   team everyone someone mine ours`.split(/\s+/).filter(Boolean),
 );
 
 // The judge's negators count a lone "0" (so "5.0" reads as negated) and miss the verbs that end a
-// state; here a negation is what turns "I use Vim" into its opposite.
-const NEGATION_RE = /\b(?:not|no|never|none|nothing|without|neither|nor|cannot|against|stopped|quit|anymore)\b|n't\b/;
+// state; here a negation is what turns "I use Vim" into its opposite. A few common negators of other
+// languages are listed too (matched as whole words, which the word segmenter finds in any script).
+const NEGATION_WORDS = new Set(
+  `not no never none nothing without neither nor cannot against stopped quit anymore
+  не нет никогда nicht kein keine keinen nie pas jamais nunca não nao`.split(/\s+/).filter(Boolean),
+);
+// Chinese fuses its negators into the word beside them ("我不", "没去"): a word holding one counts.
+const CJK_NEGATION = /[不没別沒]/;
 // Time words that name an occasion, not when it is: "the deadline is Friday" and "we ship by Friday" agree.
 const NOT_DATES = new Set(['deadline', 'birthday', 'anniversary', 'holiday', 'holidays', 'vacation', 'recently', 'lately', 'since', 'ago', 'soon']);
 const NUMBER_WORD_RE = new RegExp(`\\b(?:${NUMBER_WORDS})\\b`, 'gi');
@@ -91,6 +97,7 @@ interface Features {
 function featuresOf(text: string): Features {
   const clean = typeof text === 'string' ? text : '';
   const lower = clean.normalize('NFKC').toLowerCase();
+  const words = wordsOf(clean);
   const numbers = new Set<string>();
   for (const m of lower.matchAll(DIGITS_RE)) numbers.add(m[0].replace(/^0+(?=\d)/, ''));
   for (const m of lower.matchAll(NUMBER_WORD_RE)) numbers.add(m[0]);
@@ -103,7 +110,7 @@ function featuresOf(text: string): Features {
     const word = m[0].toLowerCase().replace(/['’]s$/, '');
     if (!NOT_NAMES.has(word) && !isStopWord(word)) names.add(stemWord(word));
   }
-  return { stems: contentStems(wordsOf(clean)), numbers, times, negated: NEGATION_RE.test(lower), names };
+  return { stems: contentStems(words), numbers, times, negated: words.some((w) => NEGATION_WORDS.has(w) || /n't$/.test(w) || CJK_NEGATION.test(w)), names };
 }
 
 /** Dice coefficient of two sets: shared words over their mean size (0 when either is empty). */
