@@ -3,9 +3,8 @@
 // attribute, "port 6543" and "6543" one value. Cheap and predictable on purpose: entity resolution
 // (aliases, merges) is the entities part's; these only fold what is the same in every text.
 
-/** Leading words that say whose or which, not what: "the", "our", "my", … (English, German, Spanish, French). */
-const DETERMINERS =
-  /^(?:(?:the|a|an|our|my|your|their|his|her|its|this|that|these|those|der|die|das|den|dem|des|ein|eine|unser|unsere|mein|meine|el|la|los|las|un|una|nuestro|nuestra|mi|le|les|une|notre|mon|ma|nos|mes)\s+|l')+/u;
+/** Leading words that say whose or which, not what: "the", "our", "my", … English only: "Los Angeles" and "El Salvador" keep theirs. */
+const DETERMINERS = /^(?:(?:the|a|an|our|my|your|their|his|her|its|this|that|these|those)(?:\s+|$))+/u;
 
 /** Short forms written often enough that folding them is safe; whole words only. */
 const WORD_FORMS: Readonly<Record<string, string>> = {

@@ -87,7 +87,7 @@ export const PEOPLE_SHAPES: readonly Shape[] = [
   shape('lives', `${WHO}${AUX}${ADVERBS}\\s+(?:live|lives|living|lived|reside|resides|residing|based)\\s+in${REST}`, 'since', livesIn(false, 0.85)),
   // Moving, only to a place the gazetteer knows: "we moved to Porto", "Ana moved to Berlin last month".
   shape('moved', `${WHO}${AUX}${ADVERBS}\\s+(?:moved|relocated)(?:\\s+back)?(?:\\s+from\\s+(?<from>.{1,40}?))?\\s+to${REST}`, 'change', livesIn(false, 0.8, true)),
-  shape('lives-de', `(?:ich|wir)\\s+(?:wohne|wohnen|lebe|leben)(?:\\s+(?:jetzt|schon|nun))*\\s+in${REST}`, 'since', livesIn(true, 0.8)),
+  shape('lives-de', `(?:ich|wir)\\s+(?:wohne|wohnen|lebe|leben)(?:\\s+(?:jetzt|schon|nun|seit\\s+[^\\s,;:]+))*\\s+in${REST}`, 'since', livesIn(true, 0.8)),
   shape('moved-de', `(?:ich\\s+bin|wir\\s+sind)(?:\\s+(?:jetzt|gerade|nun))*\\s+nach\\s+(?<rest>.+?)\\s+(?:um)?gezogen`, 'change', livesIn(true, 0.8)),
   shape('lives-es', `(?:(?:yo|nosotros)\\s+)?(?:vivo|vivimos)(?:\\s+ahora)?\\s+en${REST}`, 'since', livesIn(true, 0.8)),
   shape('moved-es', `(?:yo\\s+)?(?:me\\s+mudé|nos\\s+mudamos)\\s+a${REST}`, 'change', livesIn(true, 0.8)),
