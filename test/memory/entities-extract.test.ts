@@ -25,6 +25,7 @@ describe('extractEntities: common capitalised words', () => {
     assert.deepEqual(names('Coffee is great. Painting helps me relax. Yoga was fun.'), []);
     assert.deepEqual(names('Melanie went to the park.'), ['Melanie'], 'a verb people are the subject of');
     assert.deepEqual(names("Ana's cat is sick."), ['Ana'], 'a possessive');
+    assert.deepEqual(names("Yoga's been great for me."), [], "a contraction is not a possessive");
     assert.deepEqual(names('Rowan is late. I told Rowan to hurry.'), ['Rowan'], 'written capitalised elsewhere');
     assert.deepEqual(names('Rowan is late.', { ...ctx, userNames: ['Rowan Price'] }), ['Rowan'], 'a name the user is known by');
     assert.deepEqual(names('Ana Souza called.'), ['Ana Souza'], 'two capitalised words at a sentence start');

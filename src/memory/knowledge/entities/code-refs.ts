@@ -16,7 +16,7 @@ export interface Found {
 
 const REPO_URL = /\bhttps?:\/\/(?:www\.)?(?:github|gitlab)\.com\/([A-Za-z0-9][\w.-]{0,38})\/([A-Za-z0-9][\w.-]{0,99})/g;
 const OTHER_URL = /\b(?:https?|ftp|file):\/\/[^\s<>"'`)\]]+/g;
-const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
+const EMAIL = /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
 const HANDLE = /(?<![\w@./])@([A-Za-z][A-Za-z0-9_-]{1,38})(?![\w@])/g;
 /** owner/repo: no slash on either side (a path), letters, digits, `.`, `_`, `-`. */
 const SLASH_PAIR = /(?<![\w./~-])([A-Za-z0-9][\w.-]{0,38})\/([A-Za-z0-9][\w.-]{0,99})(?![\w/])/g;
@@ -95,9 +95,17 @@ export function codeRefs(text: string): Found[] {
 /** The text with these ranges blanked, so later rules do not read names inside a path or a URL again. */
 export function blank(text: string, ranges: ReadonlyArray<{ start: number; end: number }>): string {
   if (ranges.length === 0) return text;
-  const chars = text.split('');
-  for (const r of ranges) for (let i = r.start; i < r.end && i < chars.length; i++) chars[i] = ' ';
-  return chars.join('');
+  const sorted = [...ranges].sort((a, b) => a.start - b.start);
+  let out = '';
+  let at = 0;
+  for (const r of sorted) {
+    const start = Math.max(at, r.start);
+    const end = Math.min(text.length, r.end);
+    if (end <= start) continue;
+    out += text.slice(at, start) + ' '.repeat(end - start);
+    at = end;
+  }
+  return out + text.slice(at);
 }
 
 /** Ranges of URLs and e-mail addresses, which no rule reads names from. */

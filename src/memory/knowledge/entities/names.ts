@@ -35,6 +35,8 @@ const SUBJECT_VERBS = new Set(`said says told asks asked texted called messaged 
   knows knew went goes came comes moved joined started visited bought gave sent got gets took made makes met meets
   lives lived works worked plays played finished won lost left arrived hired quit helped invited recommended suggested
   mentioned shared posted cooked baked painted drew sang adopted`.split(/\s+/));
+/** Words after "X's" that make it "X has" or "X is". */
+const CONTRACTED = /^(?:been|got|gotten|gone|going|a|an|the|so|really|very|just|not|always|never|also|still|my|our|your|been|done|made|had|great|good|amazing|awesome|nice|fun|hard|tough|important|about)$/i;
 const COMMON_ENDING = /(?:ing|ly|ed|ness|tion|sion|ment|ity|ful|less|ous|ive|able|ible|ism|ist)$/i;
 const HONORIFIC = /^(?:mr|mrs|ms|mx|dr|prof|sir|madam|miss|aunt|uncle|grandma|grandpa|coach|captain|officer|father|sister|brother)\.?$/i;
 const WORKPLACE = /\b(?:works?|worked|working|job|jobs|internship|interned|hired|employed|interview(?:ed|ing)?|joined|joining|applied|offer|position|role|contract)\s+(?:at|for|with|by|from|to)?\s*$/i;
@@ -134,7 +136,8 @@ function judgeRun(text: string, words: readonly Word[], run: readonly number[], 
 
   if (single && first.sentenceStart && !known) {
     const seen = namedElsewhere.has(bare(first.text)) || ctx.knownWords.has(lower);
-    const possessive = /['’]s$/u.test(first.text);
+    // "Ana's cat", not "Yoga's been great" (a contraction of has/is).
+    const possessive = /['’]s$/u.test(first.text) && !(after && CONTRACTED.test(after.text));
     const subject = after !== undefined && text.slice(first.end, after.start) === ' ' && SUBJECT_VERBS.has(after.text.toLowerCase()) && !COMMON_ENDING.test(name);
     const place = lookupPlace(name, ctx);
     const strongPlace = place !== null && (place.kind === 'country' || place.population >= BIG_CITY);

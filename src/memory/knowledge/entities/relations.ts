@@ -77,6 +77,8 @@ const AR = new RegExp('(?<![\\p{L}])(أختي|أخي|أمي|أبي|زوجتي|ز
 const AR_REL: Record<string, string> = { أختي: 'sister', أخي: 'brother', أمي: 'mother', أبي: 'father', زوجتي: 'wife', زوجي: 'husband', مديري: 'manager', صديقي: 'friend', صديقتي: 'friend', زميلي: 'colleague', عميلنا: 'client', عميلي: 'client' };
 
 const CONFIDENCE = 0.9;
+const EN_POSSESSIVE = /\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)\s/;
+const OTHER_POSSESSIVE = /(?<![\p{L}])(?:[Mm]i|[Mm]inha|[Mm]eu|[Nn]osso|[Nn]uestro|[Mm]a|[Mm]on|[Nn]otre|[Mm]eine?|[Uu]nser|[Мм]о[йяеи]\p{L}*|[Нн]аш\p{L}*)\s/u;
 
 function relationType(rel: string): EntityType {
   return ORG_WORDS.has(rel.toLowerCase()) ? 'organization' : 'person';
@@ -95,9 +97,14 @@ export function relationNames(text: string): Found[] {
     const clean = name.replace(/['’]s$/u, '').replace(/[.'’-]+$/u, '');
     if (clean) out.push({ name: clean, type: type ?? relationType(rel), relation: canonical(rel), confidence: CONFIDENCE, start, end });
   };
-  for (const m of text.matchAll(EN)) push(m[2]!, m[1]!, m.index + m[0].length - m[2]!.length, m.index + m[0].length);
-  for (const m of text.matchAll(EN_AFTER)) push(m[1]!, m[2]!, m.index, m.index + m[1]!.length);
-  for (const [re, rel] of LATIN_OTHER) for (const m of text.matchAll(re)) push(m[1]!, rel, m.index + m[0].length - m[1]!.length, m.index + m[0].length, 'person');
+  // Cheap tests first: most texts have no possessive these patterns start with.
+  if (EN_POSSESSIVE.test(text)) {
+    for (const m of text.matchAll(EN)) push(m[2]!, m[1]!, m.index + m[0].length - m[2]!.length, m.index + m[0].length);
+    for (const m of text.matchAll(EN_AFTER)) push(m[1]!, m[2]!, m.index, m.index + m[1]!.length);
+  }
+  if (OTHER_POSSESSIVE.test(text)) {
+    for (const [re, rel] of LATIN_OTHER) for (const m of text.matchAll(re)) push(m[1]!, rel, m.index + m[0].length - m[1]!.length, m.index + m[0].length, 'person');
+  }
   if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text)) {
     for (const [re, rel] of HAN) for (const m of text.matchAll(re)) push(m[1]!, rel, m.index + m[0].length - m[1]!.length, m.index + m[0].length, rel === 'client' ? 'organization' : 'person');
     for (const m of text.matchAll(JA)) push(m[2]!, JA_REL[m[1]!]!, m.index + m[0].length - m[2]!.length, m.index + m[0].length, 'person');
