@@ -31,6 +31,8 @@ export interface Shape {
   dates: DateRule;
   /** Reads clauses that speak of the future ("next week I'll…", "the launch will be on…"). */
   future?: boolean;
+  /** A cheap test a clause must pass before the pattern runs: most clauses match no shape, and the patterns cost more. */
+  cue: RegExp;
   read(g: Groups, c: ShapeContext): Draft[];
 }
 
@@ -41,6 +43,6 @@ export const AUX = String.raw`(?:\s*'(?:m|re|s|ve)|\s+(?:am|are|is|have|has|had)
 /** A thing named before its verb: "the staging database", "our API" (up to six words). */
 export const THING = String.raw`(?<thing>[^\s,;:]+(?:\s+[^\s,;:]+){0,5}?)`;
 
-export function shape(name: string, re: string, dates: DateRule, read: Shape['read'], future = false): Shape {
-  return { name, re: new RegExp(`^${re}$`, 'iu'), dates, read, future };
+export function shape(name: string, cue: RegExp, re: string, dates: DateRule, read: Shape['read'], future = false): Shape {
+  return { name, cue, re: new RegExp(`^${re}$`, 'iu'), dates, read, future };
 }

@@ -44,10 +44,10 @@ function decision(g: Groups, c: ShapeContext): Draft[] {
 const DECIDERS = String.raw`(?:i|we|the\s+team|they|everyone)(?:\s*'ve|\s+have|\s+had)?(?:\s+(?:finally|just|also|eventually|collectively|all))*`;
 
 export const INTENT_SHAPES: readonly Shape[] = [
-  shape('plan-to', `(?<who>i|we)${String.raw`(?:\s*'(?:m|re)|\s+(?:am|are))?`}(?:\\s+(?:also|still|now|really))*\\s+(?:plan|plans|planning|intend|intending)\\s+(?:to|on)\\s+(?<rest>.+)`, 'none', plan, true),
-  shape('plan-cue-first', `${CUE}\\s*,?\\s+(?:i|we)${WILL}\\s+(?<rest>.+)`, 'none', plan, true),
-  shape('plan-cue-last', `(?:i|we)${WILL}\\s+(?<rest>.+?)\\s+${CUE}`, 'none', plan, true),
+  shape('plan-to', /plan|intend/i, `(?<who>i|we)${String.raw`(?:\s*'(?:m|re)|\s+(?:am|are))?`}(?:\\s+(?:also|still|now|really))*\\s+(?:plan|plans|planning|intend|intending)\\s+(?:to|on)\\s+(?<rest>.+)`, 'none', plan, true),
+  shape('plan-cue-first', /'ll|will|going/i, `${CUE}\\s*,?\\s+(?:i|we)${WILL}\\s+(?<rest>.+)`, 'none', plan, true),
+  shape('plan-cue-last', /'ll|will|going/i, `(?:i|we)${WILL}\\s+(?<rest>.+?)\\s+${CUE}`, 'none', plan, true),
   // With a purpose, the purpose is the subject: "we decided to use Postgres for the queue" → the queue decided Postgres.
-  shape('decided-for', `${DECIDERS}\\s+(?:decided|agreed|chose|picked|settled|went)\\s+(?:to\\s+(?=(?:use|go\\s+with|adopt|switch\\s+to|move\\s+to|stick\\s+with|keep)\\s)|on\\s+|with\\s+)?(?<what>.+?)\\s+(?:for|as)\\s+(?<for>.+)`, 'change', decision),
-  shape('decided', `${DECIDERS}\\s+(?:decided|agreed)\\s+(?:to|on)\\s+(?<rest>.+)`, 'change', decision),
+  shape('decided-for', /decided|agreed|chose|picked|settled|went/i, `${DECIDERS}\\s+(?:decided|agreed|chose|picked|settled|went)\\s+(?:to\\s+(?=(?:use|go\\s+with|adopt|switch\\s+to|move\\s+to|stick\\s+with|keep)\\s)|on\\s+|with\\s+)?(?<what>.+?)\\s+(?:for|as)\\s+(?<for>.+)`, 'change', decision),
+  shape('decided', /decided|agreed/i, `${DECIDERS}\\s+(?:decided|agreed)\\s+(?:to|on)\\s+(?<rest>.+)`, 'change', decision),
 ];

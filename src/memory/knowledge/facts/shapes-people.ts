@@ -84,42 +84,42 @@ const REST = String.raw`\s+(?<rest>.+)`;
 
 export const PEOPLE_SHAPES: readonly Shape[] = [
   // Living: "I live in Lisbon", "I've lived in Lisbon since 2020", "Ana lives in Berlin", "I'm based in Porto".
-  shape('lives', `${WHO}${AUX}${ADVERBS}\\s+(?:live|lives|living|lived|reside|resides|residing|based)\\s+in${REST}`, 'since', livesIn(false, 0.85)),
+  shape('lives', /liv|resid|based/i, `${WHO}${AUX}${ADVERBS}\\s+(?:live|lives|living|lived|reside|resides|residing|based)\\s+in${REST}`, 'since', livesIn(false, 0.85)),
   // Moving, only to a place the gazetteer knows: "we moved to Porto", "Ana moved to Berlin last month".
-  shape('moved', `${WHO}${AUX}${ADVERBS}\\s+(?:moved|relocated)(?:\\s+back)?(?:\\s+from\\s+(?<from>.{1,40}?))?\\s+to${REST}`, 'change', livesIn(false, 0.8, true)),
-  shape('lives-de', `(?:ich|wir)\\s+(?:wohne|wohnen|lebe|leben)(?:\\s+(?:jetzt|schon|nun|seit\\s+[^\\s,;:]+))*\\s+in${REST}`, 'since', livesIn(true, 0.8)),
-  shape('moved-de', `(?:ich\\s+bin|wir\\s+sind)(?:\\s+(?:jetzt|gerade|nun))*\\s+nach\\s+(?<rest>.+?)\\s+(?:um)?gezogen`, 'change', livesIn(true, 0.8)),
-  shape('lives-es', `(?:(?:yo|nosotros)\\s+)?(?:vivo|vivimos)(?:\\s+ahora)?\\s+en${REST}`, 'since', livesIn(true, 0.8)),
-  shape('moved-es', `(?:yo\\s+)?(?:me\\s+mudé|nos\\s+mudamos)\\s+a${REST}`, 'change', livesIn(true, 0.8)),
-  shape('lives-fr', `(?:j'habite|nous\\s+habitons|je\\s+vis|nous\\s+vivons)(?:\\s+maintenant)?\\s+(?:à|a|en|au)${REST}`, 'since', livesIn(true, 0.8)),
-  shape('moved-fr', `(?:j'ai|nous\\s+avons)\\s+déménagé\\s+(?:à|a|en|au)${REST}`, 'change', livesIn(true, 0.8)),
+  shape('moved', /moved|relocated/i, `${WHO}${AUX}${ADVERBS}\\s+(?:moved|relocated)(?:\\s+back)?(?:\\s+from\\s+(?<from>.{1,40}?))?\\s+to${REST}`, 'change', livesIn(false, 0.8, true)),
+  shape('lives-de', /wohn|leb/i, `(?:ich|wir)\\s+(?:wohne|wohnen|lebe|leben)(?:\\s+(?:jetzt|schon|nun|seit\\s+[^\\s,;:]+))*\\s+in${REST}`, 'since', livesIn(true, 0.8)),
+  shape('moved-de', /gezogen/i, `(?:ich\\s+bin|wir\\s+sind)(?:\\s+(?:jetzt|gerade|nun))*\\s+nach\\s+(?<rest>.+?)\\s+(?:um)?gezogen`, 'change', livesIn(true, 0.8)),
+  shape('lives-es', /viv/i, `(?:(?:yo|nosotros)\\s+)?(?:vivo|vivimos)(?:\\s+ahora)?\\s+en${REST}`, 'since', livesIn(true, 0.8)),
+  shape('moved-es', /mud/i, `(?:yo\\s+)?(?:me\\s+mudé|nos\\s+mudamos)\\s+a${REST}`, 'change', livesIn(true, 0.8)),
+  shape('lives-fr', /habit|vi[sv]/i, `(?:j'habite|nous\\s+habitons|je\\s+vis|nous\\s+vivons)(?:\\s+maintenant)?\\s+(?:à|a|en|au)${REST}`, 'since', livesIn(true, 0.8)),
+  shape('moved-fr', /déménag/i, `(?:j'ai|nous\\s+avons)\\s+déménagé\\s+(?:à|a|en|au)${REST}`, 'change', livesIn(true, 0.8)),
 
   // Working: "I work at Acme", "Ana works for Globex as a designer", "joined Globex", "started a new job at Initech".
-  shape('works', `${WHO}${AUX}${ADVERBS}\\s+(?:work|works|working)\\s+(?:at|for)${REST}`, 'since', worksAt(false, 0.8)),
-  shape('joined', `${WHO}${AUX}${ADVERBS}\\s+joined${REST}`, 'change', worksAt(false, 0.6)),
-  shape('new-job', `${WHO}${AUX}${ADVERBS}\\s+(?:started|began|got|accepted|took)\\s+(?:a\\s+|my\\s+|the\\s+)?(?:new\\s+)?(?:job|position|role|gig|working)\\s+(?:at|for|with)${REST}`, 'change', worksAt(false, 0.8)),
-  shape('works-de', `(?:ich|wir)\\s+(?:arbeite|arbeiten)(?:\\s+(?:jetzt|nun))*\\s+(?:bei|für)${REST}`, 'since', worksAt(true, 0.8)),
-  shape('works-es', `(?:(?:yo|nosotros)\\s+)?(?:trabajo|trabajamos)(?:\\s+ahora)?\\s+(?:en|para)${REST}`, 'since', worksAt(true, 0.75)),
-  shape('works-fr', `(?:je\\s+travaille|nous\\s+travaillons)(?:\\s+maintenant)?\\s+(?:chez|pour)${REST}`, 'since', worksAt(true, 0.8)),
+  shape('works', /work/i, `${WHO}${AUX}${ADVERBS}\\s+(?:work|works|working)\\s+(?:at|for)${REST}`, 'since', worksAt(false, 0.8)),
+  shape('joined', /joined/i, `${WHO}${AUX}${ADVERBS}\\s+joined${REST}`, 'change', worksAt(false, 0.6)),
+  shape('new-job', /job|position|role|gig|working/i, `${WHO}${AUX}${ADVERBS}\\s+(?:started|began|got|accepted|took)\\s+(?:a\\s+|my\\s+|the\\s+)?(?:new\\s+)?(?:job|position|role|gig|working)\\s+(?:at|for|with)${REST}`, 'change', worksAt(false, 0.8)),
+  shape('works-de', /arbeit/i, `(?:ich|wir)\\s+(?:arbeite|arbeiten)(?:\\s+(?:jetzt|nun))*\\s+(?:bei|für)${REST}`, 'since', worksAt(true, 0.8)),
+  shape('works-es', /trabaj/i, `(?:(?:yo|nosotros)\\s+)?(?:trabajo|trabajamos)(?:\\s+ahora)?\\s+(?:en|para)${REST}`, 'since', worksAt(true, 0.75)),
+  shape('works-fr', /travaill/i, `(?:je\\s+travaille|nous\\s+travaillons)(?:\\s+maintenant)?\\s+(?:chez|pour)${REST}`, 'since', worksAt(true, 0.8)),
 
   // Roles: "I'm a nurse", "Ana is our tech lead", "I work as a designer", "promoted to staff engineer", "my title is …".
-  shape('role-am', `${FIRST}(?:\\s*'m|\\s+am)(?:\\s+(?:now|currently|still))?\\s+(?:a|an)${REST}`, 'since', role(0.75, (_g, c) => c.me)),
-  shape('role-is', `${THIRD}\\s+is(?:\\s+(?:now|currently|still))?\\s+(?:our|the|my|a|an|their)(?:\\s+new)?${REST}`, 'since', role(0.75, (g, c) => c.who(g.who))),
-  shape('works-as', `${WHO}${AUX}${ADVERBS}\\s+(?:work|works|working)\\s+as(?:\\s+(?:a|an|the|our))?${REST}`, 'since', role(0.8, (g, c) => c.who(g.who))),
-  shape('promoted', `${WHO}(?:\\s*'(?:s|ve|m)(?:\\s+been)?|\\s+(?:got|was|were|is|am|have\\s+been|has\\s+been|had\\s+been))?${ADVERBS}\\s+promoted\\s+to(?:\\s+(?:a|an|the))?${REST}`, 'change', role(0.8, (g, c) => c.who(g.who))),
-  shape('became', `${WHO}${ADVERBS}\\s+became\\s+(?:a|an|the|our)(?:\\s+new)?${REST}`, 'change', role(0.75, (g, c) => c.who(g.who))),
-  shape('my-role', `my(?:\\s+(?:new|current))?\\s+(?:role|title|job\\s+title|job|position)\\s+is(?:\\s+now)?(?:\\s+(?:a|an|the))?${REST}`, 'since', role(0.8, (_g, c) => c.me)),
+  shape('role-am', /'m|\bam\b/i, `${FIRST}(?:\\s*'m|\\s+am)(?:\\s+(?:now|currently|still))?\\s+(?:a|an)${REST}`, 'since', role(0.75, (_g, c) => c.me)),
+  shape('role-is', / is /i, `${THIRD}\\s+is(?:\\s+(?:now|currently|still))?\\s+(?:our|the|my|a|an|their)(?:\\s+new)?${REST}`, 'since', role(0.75, (g, c) => c.who(g.who))),
+  shape('works-as', / as /i, `${WHO}${AUX}${ADVERBS}\\s+(?:work|works|working)\\s+as(?:\\s+(?:a|an|the|our))?${REST}`, 'since', role(0.8, (g, c) => c.who(g.who))),
+  shape('promoted', /promoted/i, `${WHO}(?:\\s*'(?:s|ve|m)(?:\\s+been)?|\\s+(?:got|was|were|is|am|have\\s+been|has\\s+been|had\\s+been))?${ADVERBS}\\s+promoted\\s+to(?:\\s+(?:a|an|the))?${REST}`, 'change', role(0.8, (g, c) => c.who(g.who))),
+  shape('became', /became/i, `${WHO}${ADVERBS}\\s+became\\s+(?:a|an|the|our)(?:\\s+new)?${REST}`, 'change', role(0.75, (g, c) => c.who(g.who))),
+  shape('my-role', /^my /i, `my(?:\\s+(?:new|current))?\\s+(?:role|title|job\\s+title|job|position)\\s+is(?:\\s+now)?(?:\\s+(?:a|an|the))?${REST}`, 'since', role(0.8, (_g, c) => c.me)),
 
   // Preferences: "I prefer flat white", "I switched from cortado to flat white", "my favourite coffee is a flat white".
-  shape('prefers', `${WHO}${ADVERBS}(?:\\s+(?:really|much|definitely|generally|usually|strongly))?\\s+(?:prefer|prefers)(?:\\s+to)?${REST}`, 'since', (g, c) =>
+  shape('prefers', /prefer/i, `${WHO}${ADVERBS}(?:\\s+(?:really|much|definitely|generally|usually|strongly))?\\s+(?:prefer|prefers)(?:\\s+to)?${REST}`, 'since', (g, c) =>
     fact(c.who(g.who), 'prefers', readPhrase(g.rest!, 5, PREFERENCE_STOPS), 0.7)),
-  shape('switched', `${WHO}${AUX}${ADVERBS}\\s+(?:switched|changed|went|converted|swapped)\\s+from\\s+(?<from>.{1,60}?)\\s+to${REST}`, 'change', (g, c) => {
+  shape('switched', / from /i, `${WHO}${AUX}${ADVERBS}\\s+(?:switched|changed|went|converted|swapped)\\s+from\\s+(?<from>.{1,60}?)\\s+to${REST}`, 'change', (g, c) => {
     const value = readPhrase(g.rest!, 5, PREFERENCE_STOPS);
     const replaces = readPhrase(g.from!, 5, PREFERENCE_STOPS);
     return value && replaces ? fact(c.who(g.who), 'prefers', value, 0.7).map((f) => ({ ...f, replaces })) : [];
   }),
-  shape('favourite', `(?:my|(?<who>[^\\s,;:']+(?:\\s+[^\\s,;:']+){0,2}?)'s)(?:\\s+(?:new|current|all-time|absolute))*\\s+(?:favou?rite|fave)\\s+(?<what>[\\p{L}\\s-]{1,40}?)\\s+(?:is|are|has\\s+become|is\\s+now|these\\s+days\\s+is)(?:\\s+now)?${REST}`, 'since', (g, c) =>
+  shape('favourite', /favou?rite|fave/i, `(?:my|(?<who>[^\\s,;:']+(?:\\s+[^\\s,;:']+){0,2}?)'s)(?:\\s+(?:new|current|all-time|absolute))*\\s+(?:favou?rite|fave)\\s+(?<what>[\\p{L}\\s-]{1,40}?)\\s+(?:is|are|has\\s+become|is\\s+now|these\\s+days\\s+is)(?:\\s+now)?${REST}`, 'since', (g, c) =>
     fact(g.who ? c.who(g.who) : c.me, attributeKey(`favourite ${g.what}`), readPhrase(g.rest!, 6, FAVOURITE_STOPS), 0.8)),
-  shape('is-favourite', `(?<rest>[^,;:]{1,60}?)\\s+is(?:\\s+now)?\\s+my(?:\\s+(?:new|current|all-time|absolute))*\\s+(?:favou?rite|fave)\\s+(?<what>[\\p{L}\\s-]{1,40})`, 'since', (g, c) =>
+  shape('is-favourite', /favou?rite|fave/i, `(?<rest>[^,;:]{1,60}?)\\s+is(?:\\s+now)?\\s+my(?:\\s+(?:new|current|all-time|absolute))*\\s+(?:favou?rite|fave)\\s+(?<what>[\\p{L}\\s-]{1,40})`, 'since', (g, c) =>
     fact(c.me, attributeKey(`favourite ${g.what}`), readPhrase(g.rest!, 6, FAVOURITE_STOPS), 0.75)),
 ];
