@@ -18,6 +18,8 @@ export interface FactInput {
   time: string;
   extractor: string;
   entityIdOf: (subjectKey: string) => Promise<string | null>;
+  /** A memory folded into another as a near-duplicate: its facts only count as re-mentions. */
+  onlyRementions?: boolean;
 }
 
 export class FactOverlay {
@@ -63,6 +65,7 @@ export class FactOverlay {
         }
         continue;
       }
+      if (input.onlyRementions) continue;
       const fact: Fact = {
         id: newId('f', Date.parse(this.now)),
         namespace: this.namespace,

@@ -109,7 +109,6 @@ async function learnRun(deps: KnowledgePassDeps, namespace: string, memories: re
   const merged = new Set<string>();
   const memoryEntities: Array<{ memoryId: string; entities: string[] }> = [];
 
-  const fresh: Memory[] = [];
   for (const memory of memories) {
     report.memories++;
     if (deps.switches.nearDuplicates && memory.validTo === null) {
@@ -118,21 +117,23 @@ async function learnRun(deps: KnowledgePassDeps, namespace: string, memories: re
         merged.add(memory.id);
         retirements.push({ memoryId: memory.id, by: match.survivor, validTo: now, reason: 'duplicate' });
         report.merged++;
-        continue;
       }
     }
-    fresh.push(memory);
   }
 
-  const items = fresh.map((m) => ({ id: m.id, text: m.text, ctx: contextOf(m, userNames) }));
+  // A folded memory's entities are the survivor's (its mentions count there); its facts re-mention the survivor's.
+  const items = memories.filter((m) => !merged.has(m.id)).map((m) => ({ id: m.id, text: m.text, ctx: contextOf(m, userNames) }));
   const byLlm = deps.llm && items.length ? await deps.llm.extract(namespace, items, signal) : null;
-  for (const [i, memory] of fresh.entries()) {
-    const ctx = items[i]!.ctx;
+  for (const memory of memories) {
+    const folded = merged.has(memory.id);
+    const ctx = contextOf(memory, userNames);
     const llm = byLlm?.get(memory.id);
     if (llm) report.byLlm++;
-    const mentions = llm?.entities ?? deps.rules.extractEntities(memory.text, ctx);
-    const names = await entities.resolve(memory.id, mentions);
-    if (names.length || memory.entities.length) memoryEntities.push({ memoryId: memory.id, entities: names });
+    if (!folded) {
+      const mentions = llm?.entities ?? deps.rules.extractEntities(memory.text, ctx);
+      const names = await entities.resolve(memory.id, mentions);
+      if (names.length || memory.entities.length) memoryEntities.push({ memoryId: memory.id, entities: names });
+    }
     const stated = llm?.facts ?? deps.rules.extractFacts(memory.text, ctx);
     if (stated.length === 0) continue;
     const placed = await facts.add({
@@ -144,6 +145,7 @@ async function learnRun(deps: KnowledgePassDeps, namespace: string, memories: re
         await entities.prefetch([subject]);
         return entities.idOf(subject);
       },
+      onlyRementions: folded,
     });
     report.facts += placed.added;
   }
