@@ -38,6 +38,10 @@ export interface StoreResult {
   warning?: string;
   /** Secrets replaced by `[REDACTED:<kind>]` before anything was stored, per kind (absent when none). */
   redactions?: RedactionCounts;
+  /** It says what this older memory says in other words: folded into it (its mentions and provenance went there). */
+  mergedInto?: string;
+  /** The memory whose fact this one's newer value superseded. */
+  supersedes?: string;
 }
 
 export interface SearchOptions extends Omit<SearchInput, 'query'> {
@@ -98,8 +102,8 @@ export abstract class CairnBase {
   protected rewriter: QueryRewriter | null | undefined;
   /** How entity names are keyed (the memory part's alias rule, given by the subclass). */
   protected abstract aliasKey(name: string): string;
-  /** Runs after a memory was stored and embedded (the knowledge pass, in the subclass). */
-  protected abstract afterStore(namespace: string): Promise<void>;
+  /** Runs after a memory was stored and embedded (the knowledge pass, in the subclass): what it did to that memory. */
+  protected abstract afterStore(namespace: string, memoryId: string): Promise<{ memory: Memory | null; outcome: Pick<StoreResult, 'mergedInto' | 'supersedes'> }>;
   protected llmTransport: TransportOptions = {};
 
   protected constructor(paths: HomePaths, config: CairnConfig, store: Store, embedder: Embedder | null, namespace: string, busyTimeoutMs?: number) {
@@ -134,8 +138,8 @@ export abstract class CairnBase {
     const redactions: RedactionCounts = {};
     const { memory, duplicate } = await gatedStore(this.rawStore, redactions).addMemory({ ...data, namespace: ns, provenance: data.provenance ?? [{ source: 'api' }] });
     const warning = await this.embedMemory(memory.id);
-    await this.afterStore(ns);
-    return { memory, duplicate, embedded: this.embedder !== null && warning === undefined, ...(warning ? { warning } : {}), ...(totalRedactions(redactions) ? { redactions } : {}) };
+    const learned = await this.afterStore(ns, memory.id);
+    return { memory: learned.memory ?? memory, ...(duplicate ? {} : learned.outcome), duplicate, embedded: this.embedder !== null && warning === undefined, ...(warning ? { warning } : {}), ...(totalRedactions(redactions) ? { redactions } : {}) };
   }
 
   /**

@@ -36,7 +36,7 @@ import { createBackup, listBackups, type BackupInfo, type BackupKind } from '../
 import { nightlyBackup, rotateBackups, type RotationPolicy, type RotationReport } from '../consolidate/backup-rotation.js';
 import { restoreBackup, type RestoreReport } from '../consolidate/backup-restore.js';
 import { CairnBase } from './cairn-base.js';
-import { learnPending } from './learning.js';
+import { learnPending, storeOutcome } from './learning.js';
 import { emptyKnowledgeReport, type KnowledgeLlm, type KnowledgeReport } from '../memory/knowledge/pass.js';
 import { createLlmKnowledgeExtractor } from '../memory/knowledge/llm-extract.js';
 import { aliasKey } from '../memory/knowledge/entities/aliases.js';
@@ -160,8 +160,9 @@ export class Cairn extends CairnBase {
     return learnPending({ store: this.store, config: this.config, llm: this.knowledgeLlm, vectorModel }, namespaces, options);
   }
 
-  protected override async afterStore(namespace: string): Promise<void> {
+  protected override async afterStore(namespace: string, memoryId: string) {
     await this.learn({ namespace });
+    return storeOutcome(this.store, namespace, memoryId);
   }
 
   /** The judge stage (one per facade: the LLM's breaker and budget live as long as the process). */
@@ -262,13 +263,20 @@ export class Cairn extends CairnBase {
       onLine: options.onLine,
     });
     const report = totalRedactions(redactions) ? { ...imported, redactions } : imported;
-    if (!this.embedder || report.imported + report.merged === 0) return { ...report, embedded: 0 };
-    try {
-      return { ...report, embedded: (await this.embedPending()).done };
-    } catch (err) {
-      // The import itself succeeded; vectors can be rebuilt with reembed.
-      return { ...report, embedded: 0, warning: `imported, but not embedded: ${(err as Error).message}; run "cairn reembed"` };
+    if (report.imported + report.merged === 0) return { ...report, embedded: 0 };
+    let embedded = 0;
+    const warnings: string[] = [];
+    if (this.embedder) {
+      try {
+        embedded = (await this.embedPending()).done;
+      } catch (err) {
+        // The import itself succeeded; vectors can be rebuilt with reembed.
+        warnings.push(`imported, but not embedded: ${(err as Error).message}; run "cairn reembed"`);
+      }
     }
+    // Imported memories join the knowledge like stored ones (a failure leaves them for the next pass).
+    await this.learn().catch((err: Error) => warnings.push(`imported, but knowledge not updated: ${err.message}; it is retried at the next store or capture`));
+    return { ...report, embedded, ...(warnings.length ? { warning: warnings.join('; ') } : {}) };
   }
 
   /**

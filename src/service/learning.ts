@@ -3,6 +3,7 @@
 // stored since it last ran. Called after judging and storing, by the daemon, and before
 // consolidation renders life/.
 import type { CairnConfig } from '../core/config.js';
+import type { Memory } from '../core/types.js';
 import type { Store } from '../store/store.js';
 import { aliasKey, slugify } from '../memory/knowledge/entities/aliases.js';
 import { ENTITY_EXTRACTOR_VERSION, extractEntities } from '../memory/knowledge/entities/extract.js';
@@ -50,4 +51,20 @@ export async function learnPending(deps: LearnDeps, namespaces: readonly string[
     for (const k of Object.keys(total) as Array<keyof KnowledgeReport>) total[k] += r[k];
   }
   return total;
+}
+
+/**
+ * What the knowledge pass did to a memory just stored: folded it into an older one that says the
+ * same, or let its newer value supersede an older memory (read back from the store).
+ */
+export async function storeOutcome(store: Store, namespace: string, memoryId: string): Promise<{ memory: Memory | null; outcome: { mergedInto?: string; supersedes?: string } }> {
+  const memory = await store.getMemory(namespace, memoryId);
+  if (!memory) return { memory: null, outcome: {} };
+  if (memory.validTo !== null && memory.supersededBy) {
+    const survivor = await store.getMemory(namespace, memory.supersededBy);
+    // A fold leaves the survivor's own supersede link alone; a supersede sets it (when it was free).
+    if (survivor && survivor.supersedes !== memory.id) return { memory, outcome: { mergedInto: survivor.id } };
+    return { memory, outcome: {} };
+  }
+  return { memory, outcome: memory.supersedes ? { supersedes: memory.supersedes } : {} };
 }

@@ -31,6 +31,8 @@ export function registerMemoryCommands(program: Command): void {
         if (globals(cmd).json) return printJson(res);
         const note = redactionNote(res.redactions);
         print(`${res.duplicate ? 'Already known (mentions now ' + res.memory.mentions + ')' : 'Stored'}: ${res.memory.id}${note ? ` (${note})` : ''}`);
+        if (res.mergedInto) print(`Says what ${res.mergedInto} says: folded into it (the older wording stays the current one)`);
+        if (res.supersedes) print(`Supersedes ${res.supersedes} (a newer value of the same fact; the old one stays as history)`);
         if (res.warning) process.stderr.write(`cairn: warning: ${res.warning}\n`);
       }, { embedThreads: THREADS.query });
     });
