@@ -71,7 +71,7 @@ const FALLBACK_MARK = '+fallback';
 const DENIED = new Set(['EACCES', 'EPERM', 'EROFS']);
 
 /** Writes a layer's file; a folder this user cannot write is READ_ONLY (exit 12), named, not an internal error. */
-function writeLayerFile(file: string, text: string): void {
+export function writeLayerFile(file: string, text: string): void {
   try {
     writeFileAtomic(file, text);
   } catch (err) {

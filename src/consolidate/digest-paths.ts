@@ -4,7 +4,7 @@ import type { DigestKind } from '../core/types.js';
 
 export const MEMORY_MD = 'MEMORY.md';
 
-export function digestPath(kind: Exclude<DigestKind, 'memory' | 'topic'>, key: string): string {
+export function digestPath(kind: Exclude<DigestKind, 'memory' | 'topic' | 'entity' | 'life'>, key: string): string {
   switch (kind) {
     case 'daily':
       return `daily/${key}.md`;

@@ -43,7 +43,21 @@ export interface MemoryMdInput {
   /** The digest files that exist (path relative to the namespace folder). */
   digests: ReadonlyArray<{ kind: DigestKind; path: string; periodStart: string }>;
   topics: ReadonlyArray<{ slug: string; title: string; days: readonly string[] }>;
+  /** Promoted entities with a life/ page (life.ts); archived ones are left out here. */
+  entities?: ReadonlyArray<MemoryEntity>;
   existingText: string | null;
+}
+
+/** A promoted entity as MEMORY.md links it. */
+export interface MemoryEntity {
+  name: string;
+  type: string;
+  relation: string | null;
+  kind: string;
+  /** `life/<kind>/<slug>/summary.md`. */
+  path: string;
+  lastSeen: string;
+  mentions: number;
 }
 
 const HOT_DAYS = 7;
@@ -186,6 +200,23 @@ function activeSubjects(input: MemoryMdInput, todayN: number, recent: readonly I
   return { key: 'subjects', heading: 'Active projects / subjects', candidates, minLines: 3, maxLines: 10 };
 }
 
+const KIND_ORDER = ['projects', 'areas', 'resources'];
+const LIFE_PAGE = /^life\/[a-z]+\/[a-z0-9-]+\/summary\.md$/;
+
+/** People & projects: the active drawers' entities, projects first, then the most mentioned; at most 12 lines with the index link. */
+function peopleAndProjects(input: MemoryMdInput): BudgetPart {
+  const entities = (input.entities ?? [])
+    .filter((e) => KIND_ORDER.includes(e.kind) && LIFE_PAGE.test(e.path))
+    .sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || b.mentions - a.mentions || (a.lastSeen < b.lastSeen ? 1 : a.lastSeen > b.lastSeen ? -1 : a.path < b.path ? -1 : 1));
+  if (entities.length === 0) return { key: 'people', heading: 'People & projects', candidates: [], minLines: 2, maxLines: 12 };
+  const candidates: Array<{ line: string; order: number }> = [{ line: `All of them: [life/index.md](life/index.md)`, order: Number.MAX_SAFE_INTEGER }];
+  entities.forEach((e, i) => {
+    const relation = e.relation && e.relation.trim() !== '' ? `, your ${inlineSafe(oneLine(e.relation, 40)).replace(/`/g, "'")}` : '';
+    candidates.push({ line: `- [${linkText(inlineSafe(oneLine(e.name, 80)))}](${e.path}): ${e.type}${relation}, ${e.mentions} mention${e.mentions === 1 ? '' : 's'}`, order: i });
+  });
+  return { key: 'people', heading: 'People & projects', candidates, minLines: 2, maxLines: 12 };
+}
+
 function olderWeeks(files: Files, todayN: number): BudgetPart {
   const lastWeek = isoWeek(todayN - 7);
   const weeks = files.weekly.filter((w) => w < lastWeek).reverse().slice(0, OLDER_WEEKS);
@@ -194,7 +225,7 @@ function olderWeeks(files: Files, todayN: number): BudgetPart {
 }
 
 /** Display order of the parts (the budget places them by priority, see renderMemoryMd). */
-const SHOWN = ['links', 'hot', 'warm', 'subjects', 'decisions', 'open', 'older'];
+const SHOWN = ['links', 'hot', 'warm', 'subjects', 'people', 'decisions', 'open', 'older'];
 
 /** MEMORY.md of a namespace: deterministic, at most `maxLines` lines unless the person's own section alone is longer. */
 export function renderMemoryMd(input: MemoryMdInput): Rendered {
@@ -238,6 +269,7 @@ export function renderMemoryMd(input: MemoryMdInput): Rendered {
       maxLines: 60,
     },
     activeSubjects(input, todayN, [...hot, ...warm]),
+    peopleAndProjects(input),
     {
       key: 'warm',
       heading: 'Earlier this month',

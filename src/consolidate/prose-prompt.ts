@@ -34,6 +34,8 @@ const KIND_NAMES: Readonly<Record<DigestKind, string>> = {
   weekly: 'a weekly distill (patterns across days, what moved, what stalled)',
   topic: 'a topic page (a subject that recurs across days)',
   memory: 'a long-term memory overview',
+  entity: 'a page about one person, project or subject (what it is, its facts, where it was mentioned)',
+  life: 'an index of the people, projects and subjects a person deals with',
 };
 
 export const PROSE_SYSTEM = `You write the prose of one section at a time of a personal memory note, from records of a person's conversations with AI agents.

@@ -1,5 +1,5 @@
 // A consolidation run for one namespace: the days that changed (or were asked for), oldest first,
-// each day's note, night note and review; the weeks they fall in; topic pages; then MEMORY.md. The
+// each day's note, night note and review; the weeks they fall in; life/, topic pages; then MEMORY.md. The
 // bookkeeping (watermark, days still owing jobs) commits only after every file is written, so a run
 // cut short is redone from where the last complete run ended.
 import type { CairnConfig } from '../core/config.js';
@@ -167,7 +167,7 @@ export async function consolidateNamespace(deps: ConsolidateDeps, req: Consolida
   if (stopped()) return { namespace: ns, days, weeks: [...weeks].sort(), files };
   req.onProgress?.(done, total, 'MEMORY.md');
   const today = placeInstant(nowIso, timeZone, bounds)?.day ?? nowIso.slice(0, 10);
-  for (const w of await writeTopicsAndMemoryMd(ctx, { timeZone, bounds, now: req.now, today, maxLines: config.consolidation.memoryMdMaxLines })) add(w);
+  for (const w of await writeTopicsAndMemoryMd(ctx, { timeZone, bounds, now: req.now, today, maxLines: config.consolidation.memoryMdMaxLines, knowledge: config.knowledge })) add(w);
   req.onProgress?.(total, total, 'done');
 
   if (nextState) await store.putConsolidationState(ns, nextState as unknown as Record<string, unknown>);

@@ -30,6 +30,7 @@ export const TOPIC_BEGIN = '<!-- cairn:topic:begin -->';
 export const TOPIC_END = '<!-- cairn:topic:end -->';
 
 const TIMELINE_MAX = 60;
+const ENTITIES_MAX = 20;
 const RELATED_MAX = 30;
 const POINT_MAX = 220;
 const TITLE_MAX = 80;
@@ -186,8 +187,16 @@ function timelineLines(topic: Topic): { lines: string[]; sources: DigestSource[]
   return { lines, sources: shown.map((p) => p.source) };
 }
 
-/** The generated body: the seen-on line, the timeline and the related days (each a `##` section). */
-function generatedBody(topic: Topic, dailyPrefix: string): { text: string; sources: DigestSource[] } {
+/** A promoted entity a topic's records name: its display name and its page, relative to the namespace folder. */
+export interface TopicEntity {
+  name: string;
+  path: string;
+}
+
+const linkLabel = (s: string): string => inlineSafe(oneLine(s, TITLE_MAX)).replace(/[[\]]/g, (c) => `\\${c}`);
+
+/** The generated body: the seen-on line, the timeline, the related days and the entities named (each a `##` section). */
+function generatedBody(topic: Topic, dailyPrefix: string, entities: readonly TopicEntity[] = []): { text: string; sources: DigestSource[] } {
   const days = [...new Set(topic.days)].sort();
   const seen =
     days.length === 0 ? 'Not seen on any day yet.' : `Seen on ${days.length} day${days.length === 1 ? '' : 's'}, first ${days[0]}, last ${days[days.length - 1]}.`;
@@ -195,6 +204,9 @@ function generatedBody(topic: Topic, dailyPrefix: string): { text: string; sourc
   const related = days.slice(-RELATED_MAX).map((d) => `- [${d}](${dailyPrefix}${d}.md)`);
   const parts = [seen, '', '## Timeline', '', ...(lines.length > 0 ? lines : ['_Nothing recorded yet._']), '', '## Related', ''];
   parts.push(...(related.length > 0 ? related : ['_No daily notes yet._']));
+  // Only paths of life/ pages are linked (they are made of [a-z0-9-]); anything else is left out.
+  const linked = entities.filter((e) => /^life\/[a-z]+\/[a-z0-9-]+\/summary\.md$/.test(e.path)).slice(0, ENTITIES_MAX);
+  if (linked.length > 0) parts.push('', '## People & projects', '', ...linked.map((e) => `- [${linkLabel(e.name) || e.path}](../${e.path})`));
   return { text: parts.join('\n'), sources };
 }
 
@@ -204,9 +216,9 @@ function generatedBody(topic: Topic, dailyPrefix: string): { text: string; sourc
  * person: its text is kept byte for byte and only the block between the topic markers at its end is
  * added or refreshed (broken block markers in it are made inert and a fresh block is appended).
  */
-export function renderTopicPage({ topic, existingText }: { topic: Topic; existingText: string | null }): Rendered & { path: string } {
+export function renderTopicPage({ topic, existingText, entities = [] }: { topic: Topic; existingText: string | null; entities?: readonly TopicEntity[] }): Rendered & { path: string } {
   const path = `topics/${topic.slug}.md`;
-  const body = generatedBody(topic, '../daily/');
+  const body = generatedBody(topic, '../daily/', entities);
   const sourceMap = new Map(body.sources.map((s) => [s.id, s]));
   const title = inlineSafe(oneLine(topic.title, TITLE_MAX)) || topic.slug;
   let text: string;

@@ -136,9 +136,10 @@ export interface NamespaceStats {
 /**
  * The consolidated layers (DESIGN.md "Files a person can read"): what each digest file is.
  * daily = day window of a local day, night = its night window (22:00 → 07:00 next morning),
- * review = the day and its night, weekly = an ISO week, topic = a recurring subject, memory = MEMORY.md.
+ * review = the day and its night, weekly = an ISO week, topic = a recurring subject, memory = MEMORY.md,
+ * entity = a promoted entity's `life/<para>/<slug>/summary.md`, life = `life/index.md`.
  */
-export const DIGEST_KINDS = ['daily', 'night', 'review', 'weekly', 'topic', 'memory'] as const;
+export const DIGEST_KINDS = ['daily', 'night', 'review', 'weekly', 'topic', 'memory', 'entity', 'life'] as const;
 export type DigestKind = (typeof DIGEST_KINDS)[number];
 
 /** The pyramid's layer of each digest kind: 1 = MEMORY.md, 2 = knowledge, 3 = daily notes (4 = raw turns). */
@@ -149,6 +150,8 @@ export const DIGEST_LAYER: Readonly<Record<DigestKind, 1 | 2 | 3>> = {
   weekly: 2,
   topic: 2,
   memory: 1,
+  entity: 2,
+  life: 2,
 };
 
 /** The layer of an index entry: turns 4, memories and documents 3, digests by their kind. */

@@ -1,6 +1,8 @@
 // How relevance becomes a final score. Recency and importance nudge; they never override text
 // relevance (the bench README documents a peer whose 30-day decay buried every old answer).
-import { DAY_MS } from '../core/time.js';
+import { decayTier, type DecayTier } from '../core/decay.js';
+
+export { decayTier, type DecayTier };
 
 export interface RankingOptions {
   bm25Weight: number;
@@ -12,8 +14,6 @@ export interface RankingOptions {
   warmDays: number;
   importanceWeight: number;
 }
-
-export type DecayTier = 'hot' | 'warm' | 'cold';
 
 /** How relevant an entry's text is, before importance and recency. */
 export interface Relevance {
@@ -45,13 +45,6 @@ function tierFactor(tier: DecayTier, boost: number): number {
   if (tier === 'hot') return boost;
   if (tier === 'warm') return 1 + (boost - 1) / 4;
   return 1;
-}
-
-export function decayTier(timeIso: string, now: number, opts: Pick<RankingOptions, 'hotDays' | 'warmDays'>): DecayTier {
-  const age = (now - Date.parse(timeIso)) / DAY_MS;
-  if (age <= opts.hotDays) return 'hot';
-  if (age <= opts.warmDays) return 'warm';
-  return 'cold';
 }
 
 export function importanceFactor(importance: number | null, weight: number): number {

@@ -3,7 +3,7 @@
 // The person's own files (transcripts, notes indexed read-only) are never edited: a purge names
 // the ones that still hold what it removed.
 import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { namespaceDir, type HomePaths } from '../core/home.js';
 import type { Namespace } from '../core/namespace.js';
 import type { DigestKind, Turn } from '../core/types.js';
@@ -146,10 +146,12 @@ export async function userFilesHolding(store: Store, namespace: string, holds: (
 /**
  * Digest files written whole from the store, with no words of a person's in them: a purge that
  * removes their digest deletes them (the next consolidation writes them again without what was
- * purged). MEMORY.md and topic pages may hold a person's own lines: they are kept, and lose only the
+ * purged); an entity page's items.json goes with it. MEMORY.md and topic pages may hold a person's own lines: they are kept, and lose only the
  * lines citing a purged record (withoutCitingLines).
  */
-const GENERATED_DIGESTS: ReadonlySet<DigestKind> = new Set(['daily', 'night', 'review', 'weekly']);
+const GENERATED_DIGESTS: ReadonlySet<DigestKind> = new Set(['daily', 'night', 'review', 'weekly', 'entity', 'life']);
+/** Files written beside a digest from the same material: an entity page's items.json goes with its summary.md. */
+const COMPANIONS: Partial<Record<DigestKind, string>> = { entity: 'items.json' };
 
 /** Deletes the files of removed digests that are Cairn's alone; returns them relative to the home. */
 export function removeDigestFiles(paths: HomePaths, digests: readonly RemovedDigest[], dryRun: boolean): string[] {
@@ -161,9 +163,12 @@ export function removeDigestFiles(paths: HomePaths, digests: readonly RemovedDig
     // The store only keeps plain relative paths; checked again before deleting anything.
     const inside = relative(dir, file);
     if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) continue;
-    if (!existsSync(file) || !lstatSync(file).isFile()) continue;
-    if (!dryRun) unlinkSync(file);
-    deleted.push(relative(paths.root, file));
+    const companion = COMPANIONS[d.kind];
+    for (const f of companion ? [file, join(dirname(file), companion)] : [file]) {
+      if (!existsSync(f) || !lstatSync(f).isFile()) continue;
+      if (!dryRun) unlinkSync(f);
+      deleted.push(relative(paths.root, f));
+    }
   }
   return deleted;
 }

@@ -129,6 +129,11 @@ export interface Store {
   getDigest(namespace: string, path: string): Promise<Digest | null>;
   /** Digests of a namespace, by path, with their texts and sections. */
   listDigests(namespace: string, filter?: DigestFilter): Promise<Digest[]>;
+  /**
+   * Forgets the digest at `path` with its section entries and sources, in one transaction (a file
+   * Cairn no longer writes there: an entity page that moved). False when there was none.
+   */
+  deleteDigest(namespace: string, path: string): Promise<boolean>;
   /** Index entries of the namespace with seq above `afterSeq`, in seq order (digests excluded). */
   entryChangesAfter(namespace: string, afterSeq: number, limit: number): Promise<EntryChange[]>;
   /** The namespace's consolidation bookkeeping (a JSON object the consolidate part gives its shape), or null. */

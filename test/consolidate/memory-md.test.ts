@@ -56,6 +56,20 @@ describe('renderMemoryMd', () => {
     assert.ok(text.indexOf('## This week') < text.indexOf('## Earlier this month'));
   });
 
+  it('links people and projects to their life/ pages: active drawers only, projects first, at most 12 lines', () => {
+    const e = (name: string, kind: string, mentions: number, path = `life/${kind}/${name.toLowerCase()}/summary.md`) => ({ name, type: kind === 'projects' ? 'project' : 'person', relation: name === 'Ana' ? 'manager' : null, kind, path, lastSeen: `${TODAY}T10:00:00.000Z`, mentions });
+    const many = Array.from({ length: 30 }, (_, i) => e(`P${String(i).padStart(2, '0')}`, 'resources', 3));
+    const { text } = renderMemoryMd(input({ entities: [...many, e('Ana', 'areas', 5), e('Kestrel', 'projects', 4), e('Old', 'archives', 50), e('Evil', 'areas', 99, '../../etc/passwd')] }));
+    const block = section(text, 'People & projects')!.trim().split('\n');
+    assert.equal(block.length, 12);
+    assert.equal(block[0], '- [Kestrel](life/projects/kestrel/summary.md): project, 4 mentions');
+    assert.equal(block[1], '- [Ana](life/areas/ana/summary.md): person, your manager, 5 mentions');
+    assert.equal(block.at(-1), 'All of them: [life/index.md](life/index.md)');
+    assert.ok(!text.includes('Old') && !text.includes('Evil'));
+    assert.equal(section(renderMemoryMd(input()).text, 'People & projects'), null, 'no block without entities');
+    assert.ok(lineCount(renderMemoryMd(input({ entities: many, memories: Array.from({ length: 200 }, (_, i) => memory(i % 30, `Point ${i} about something.`)) })).text) <= 150);
+  });
+
   it('lists decisions in force, drops superseded ones everywhere, and shows the open items', () => {
     const kept = memory(40, 'Decided: Postgres stays the system of record.', { category: 'decision', importance: 9 });
     const superseded = memory(3, 'Decided: use MySQL.', { category: 'decision', current: false });

@@ -158,6 +158,18 @@ describe('renderTopicPage', () => {
     assert.equal(renderTopicPage({ topic, existingText: null }).text, page.text, 'deterministic');
   });
 
+  it('links the promoted entities its records name, and only life/ pages', () => {
+    const entities = [
+      { name: 'Ana [Souza]', path: 'life/areas/ana-souza/summary.md' },
+      { name: 'Evil', path: '../../etc/passwd' },
+      { name: 'Evil too', path: 'life/areas/../../x/summary.md' },
+    ];
+    const page = renderTopicPage({ topic: phoenix(3), existingText: null, entities });
+    assert.ok(page.text.includes('## People & projects\n\n- [Ana \\[Souza\\]](../life/areas/ana-souza/summary.md)\n'), page.text);
+    assert.doesNotMatch(page.text, /Evil/);
+    assert.doesNotMatch(renderTopicPage({ topic: phoenix(3), existingText: null }).text, /People & projects/, 'no section without entities');
+  });
+
   it('caps the timeline at the newest points and says how many are left out', () => {
     const its = Array.from({ length: 200 }, (_, i) => item('2026-03-05', `Point number ${i}.`, { time: `2026-03-05T10:${String(i % 60).padStart(2, '0')}:${String(Math.floor(i / 60)).padStart(2, '0')}.000Z` }));
     const page = renderTopicPage({ topic: { slug: 's', title: 'S', items: its, days: ['2026-03-05'] }, existingText: null });

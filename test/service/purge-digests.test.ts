@@ -72,6 +72,19 @@ describe('purge and digests (service)', () => {
     assert.match(formatPurge(report), /removed digests citing it \(written again by the next consolidation\): MEMORY\.md, daily\/2026-01-10\.md\n.*\n {2}deleted files: default\/daily\/2026-01-10\.md/);
   });
 
+  it('purging a memory an entity page cites deletes its summary.md and items.json; a person\'s file in the folder stays', async () => {
+    const gone = (await cairn.remember({ text: 'Ana moved to Lisbon in March' })).memory;
+    const summary = await written('entity', 'life/areas/ana/summary.md', `- lives in: Lisbon \`${gone.id}\``, [gone.id]);
+    const items = join(dirname(summary), 'items.json');
+    const notes = join(dirname(summary), 'notes.md');
+    writeFileSync(items, JSON.stringify({ facts: [{ value: 'Lisbon', memoryId: gone.id }] }));
+    writeFileSync(notes, 'my own notes\n');
+    const report = await cairn.purge({ ids: [gone.id] });
+    assert.deepEqual(report.deletedFiles.sort(), [join('default', 'life', 'areas', 'ana', 'items.json'), join('default', 'life', 'areas', 'ana', 'summary.md')]);
+    assert.ok(!existsSync(summary) && !existsSync(items));
+    assert.equal(readFileSync(notes, 'utf8'), 'my own notes\n');
+  });
+
   it('a literal purge rewrites the digest rows, their search entries and their files', async () => {
     const literal = 'Kestrel-5512-harbour';
     const file = await written('review', 'reviews/2026-01-10.md', `- gate code ${literal} \`m_aaaa\``, ['m_aaaa']);

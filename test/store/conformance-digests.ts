@@ -108,6 +108,23 @@ export function digestConformance(current: () => Store): void {
       assert.deepEqual([k3!.seq, m3!.seq, p3!.seq], [k!.seq, m!.seq, plans!.seq]);
     });
 
+    it('deleteDigest forgets one digest with its section entries and sources, in its namespace only', async () => {
+      const store = current();
+      const mem = (await store.addMemory({ namespace: NS, text: 'the pelican rollout was chosen' })).memory;
+      const d = (await store.putDigest(daily({ sections: [section('Decisions', `- pelican rollout \`${mem.id}\``, [mem.id]), section('Chat', 'heron sightings')] }))).digest;
+      await store.putDigest({ ...daily(), namespace: OTHER });
+      const kept = (await store.putDigest(daily({ path: 'daily/2026-01-11.md', periodStart: NEXT, periodEnd: '2026-01-11T21:00:00.000Z' }))).digest;
+      assert.equal(await store.deleteDigest(NS, d.path), true);
+      assert.equal(await store.getDigest(NS, d.path), null);
+      assert.deepEqual(await digestEntries(store, d.id, 2), [null, null], 'its entries are gone');
+      assert.deepEqual(await store.keywordSearch(NS, ['heron'], 10), [], 'search no longer finds it');
+      assert.deepEqual((await store.listDigests(NS)).map((x) => x.path), [kept.path]);
+      assert.ok(await store.getDigest(OTHER, d.path), 'namespaces are walls');
+      assert.equal(await store.deleteDigest(NS, d.path), false, 'nothing left to delete');
+      assert.equal(await store.deleteDigest(NS, '../nowhere.md'), false);
+      assert.deepEqual((await store.purgeRecords(NS, [mem.id], { dryRun: true })).digests, [], 'its sources are gone: a purge no longer names it');
+    });
+
     it('listDigests filters by kind and by period overlap, in path order, per namespace', async () => {
       const store = current();
       await store.putDigest(daily({ path: 'daily/2026-01-11.md', periodStart: NEXT, periodEnd: '2026-01-11T21:00:00.000Z' }));

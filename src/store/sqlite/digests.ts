@@ -172,6 +172,18 @@ export function putDigest(db: Database, input: NewDigest, now: string): PutDiges
     .immediate();
 }
 
+export function deleteDigest(db: Database, namespace: string, path: string): boolean {
+  return db
+    .transaction((): boolean => {
+      const stored = rowAt(db, namespace, path);
+      if (!stored) return false;
+      stmt(db, `DELETE FROM entries WHERE kind = 'digest' AND ref_id > ? AND ref_id < ?`).run(...refRange(stored.id));
+      stmt(db, 'DELETE FROM digests WHERE id = ?').run(stored.id); // digest_sources cascade
+      return true;
+    })
+    .immediate();
+}
+
 /** What search shows of one digest section entry: its text, its layer, and where it comes from. */
 export interface DigestSectionDetail {
   text: string;

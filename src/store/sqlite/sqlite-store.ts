@@ -294,6 +294,9 @@ export class SqliteStore implements Store {
   listDigests(namespace: string, filter?: DigestFilter) {
     return this.run(() => digests.listDigests(this.db, namespace, filter));
   }
+  deleteDigest(namespace: string, path: string) {
+    return this.run(() => digests.deleteDigest(this.db, namespace, path));
+  }
   entryChangesAfter(namespace: string, afterSeq: number, limit: number) {
     return this.run(() => digests.entryChangesAfter(this.db, namespace, afterSeq, limit));
   }
