@@ -130,6 +130,14 @@ export const searchInputSchema = z.strictObject({
   strategy: z.enum(SEARCH_STRATEGIES, { error: `a strategy is ${SEARCH_STRATEGIES.join(' or ')}` }).default('flat'),
   /** Rewrite the query with the configured chat model first (default: config search.queryRewrite). */
   rewrite: z.boolean().optional(),
+  /** Only memories about this entity (its id, slug or a name it is known by). */
+  entity: z
+    .string()
+    .max(200, 'entity is longer than 200 characters')
+    .refine((v) => !hasUnsafeIdChars(v), 'entity contains a control character or an unpaired surrogate')
+    .transform((v) => v.trim())
+    .refine((v) => v.length > 0, 'entity is empty')
+    .optional(),
 });
 
 export type SearchInput = z.input<typeof searchInputSchema>;
