@@ -28,6 +28,7 @@ import { prepareBrief, preparedBrief } from './context-prep.js';
 import { readNamespaceFile, type ReadFileInput, type ReadFileResult } from './files.js';
 import { createToken, hasTokens, listTokens, revokeToken, verifyToken, type ApiToken, type CreatedToken } from './tokens.js';
 import { gatedStore, gateText, totalRedactions, type RedactionCounts } from './redaction-gate.js';
+import { entityFilterIds, markSuperseded, queryEntityMemories } from './search-knowledge.js';
 
 export interface StoreResult {
   memory: Memory;
@@ -95,6 +96,8 @@ export abstract class CairnBase {
   protected readonly busyTimeoutMs: number | undefined;
   /** Built on first use; null without a chat model. */
   protected rewriter: QueryRewriter | null | undefined;
+  /** How entity names are keyed (the memory part's alias rule). */
+  protected aliasKey: (name: string) => string = (name) => name.normalize('NFKC').toLowerCase().trim();
   protected llmTransport: TransportOptions = {};
 
   protected constructor(paths: HomePaths, config: CairnConfig, store: Store, embedder: Embedder | null, namespace: string, busyTimeoutMs?: number) {
@@ -220,8 +223,11 @@ export abstract class CairnBase {
       layers: input.layers,
       minImportance: input.minImportance,
       includeSuperseded: input.includeSuperseded,
+      ...(input.asOf !== undefined ? { validAt: input.asOf } : {}),
+      ...(input.entity !== undefined ? { memoryIds: await entityFilterIds(this.store, ns, input.entity, this.aliasKey, input.includeSuperseded) } : {}),
     };
     const timeWindow = await queryTimeWindow(input.query, now);
+    const entityMemories = this.config.search.entityBoost > 0 ? await queryEntityMemories(this.store, ns, input.query, this.aliasKey, speakers) : undefined;
     const ranked: RankedSearch = (f, limit) =>
       hybridSearch(
         { store: this.store, ranking: this.config.search, candidates: this.config.search.candidates, vectors },
@@ -234,6 +240,7 @@ export abstract class CairnBase {
           now,
           timeWindow,
           timeZone: this.config.timezone,
+          ...(entityMemories?.size ? { entityMemories } : {}),
           ...(rewrite?.status === 'used' ? { expansion: [...rewrite.keywords, ...rewrite.queries] } : {}),
           // Digests repeat what memories and turns say: a search naming no kind or layer leaves
           // them out; --layer, --kind digest and the layer-first strategy reach them.
@@ -241,6 +248,7 @@ export abstract class CairnBase {
         },
       );
     const results = input.strategy === 'layers' ? await layerFirstSearch(ranked, { limit: input.limit, filter }) : await ranked(filter, input.limit);
+    await markSuperseded(this.store, ns, results);
     return { namespace: ns, query: input.query, mode, results, ...(degraded ? { degraded } : {}), ...(rewrite ? { rewrite } : {}), ...(input.asOf ? { asOf: input.asOf } : {}) };
   }
 
