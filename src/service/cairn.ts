@@ -36,7 +36,6 @@ import { createBackup, listBackups, type BackupInfo, type BackupKind } from '../
 import { nightlyBackup, rotateBackups, type RotationPolicy, type RotationReport } from '../consolidate/backup-rotation.js';
 import { restoreBackup, type RestoreReport } from '../consolidate/backup-restore.js';
 import { CairnBase } from './cairn-base.js';
-import { PARA_DEFAULTS } from '../memory/knowledge/para.js';
 import {
   entityDetail,
   listEntityViews,
@@ -363,7 +362,7 @@ export class Cairn extends CairnBase {
   }
 
   private knowledgeSettings(): KnowledgeSettings {
-    return PARA_DEFAULTS;
+    return this.config.knowledge;
   }
 
   /**

@@ -148,11 +148,11 @@ export async function splitEntity(store: Store, ns: string, ref: string, request
     const memory = await store.getMemory(ns, memoryId);
     if (!memory) continue;
     const text = haystackOf(memory.text);
-    if (!splitNeedles.some((n) => names(text, n))) {
+    if (!namesAny(text, splitNeedles, remainingNeedles)) {
       if (!sourceKeepsName) memoryEntities.push({ memoryId, entities: replaceName(memory.entities, keysOf(source.entity), sourceName) });
       continue;
     }
-    if (remainingNeedles.some((n) => names(text, n))) {
+    if (namesAny(text, remainingNeedles, splitNeedles)) {
       kept.push(memoryId);
       if (!sourceKeepsName) memoryEntities.push({ memoryId, entities: replaceName(memory.entities, keysOf(source.entity), sourceName) });
       continue;
@@ -274,8 +274,17 @@ function needleOf(alias: string): string {
   return NO_SPACES_SCRIPT.test(w) ? w : ` ${w} `;
 }
 
-function names(haystack: string, needle: string): boolean {
-  return needle.trim() !== '' && haystack.includes(needle);
+/**
+ * Whether the text names one of `needles` on its own: where a longer name of the other side
+ * contains it ("Alex" inside "Alex Park"), that occurrence is the other side's, not this one's.
+ */
+function namesAny(haystack: string, needles: readonly string[], others: readonly string[]): boolean {
+  return needles.some((needle) => {
+    if (needle.trim() === '') return false;
+    let text = haystack;
+    for (const other of others) if (other.length > needle.length && other.includes(needle.trim())) text = text.split(other).join('  ');
+    return text.includes(needle);
+  });
 }
 
 function words(text: string): string {
