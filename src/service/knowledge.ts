@@ -9,6 +9,8 @@ import type { EntityWithStats } from '../store/knowledge-records.js';
 import type { Store } from '../store/store.js';
 import { mergeEntities, renameEntity, resolveEntity, splitEntity, type MergeResult, type RenameResult, type SplitResult } from '../memory/knowledge/edits.js';
 import { isPromoted, paraKind } from '../memory/knowledge/para.js';
+import { aliasKey } from '../memory/knowledge/entities/aliases.js';
+import { attributeKey, subjectKey } from '../memory/knowledge/facts/keys.js';
 import { parseInput } from './inputs.js';
 import { gateText } from './redaction-gate.js';
 
@@ -98,7 +100,7 @@ export function parseEntityRef(value: unknown, what = 'entity'): string {
 /** Entities of a namespace, most mentioned first, filtered by type, name prefix, PARA kind and promotion. */
 export async function listEntityViews(store: Store, ns: string, input: unknown, settings: KnowledgeSettings, now: string): Promise<EntityView[]> {
   const { type, para, promoted, limit, query } = parseInput(entityListSchema, input ?? {}, 'entity list');
-  const prefix = query === undefined ? undefined : prefixKey(query);
+  const prefix = query === undefined ? undefined : aliasKey(query);
   const filtered = para !== undefined || promoted !== undefined;
   const out: EntityView[] = [];
   // Promotion and PARA are decided here, not in the store: a filtered list reads on in pages.
@@ -134,7 +136,7 @@ export async function listFactsFor(store: Store, ns: string, input: unknown): Pr
   const entityId = entity === undefined ? undefined : (await resolveEntity(store, ns, entity)).entity.id;
   return store.listFacts(ns, {
     ...(subject !== undefined ? { subject: subjectKey(subject) } : {}),
-    ...(attribute !== undefined ? { attribute: attribute.toLowerCase() } : {}),
+    ...(attribute !== undefined ? { attribute: attributeKey(attribute) } : {}),
     ...(entityId !== undefined ? { entityId } : {}),
     includeSuperseded,
     limit,
@@ -171,15 +173,6 @@ function view(e: EntityWithStats, facts: Fact[], settings: KnowledgeSettings, no
     para: paraKind(e, facts, now, { archiveAfterDays: settings.archiveAfterDays }),
     promoted: isPromoted(e, { promoteMentions: settings.promoteMentions, promoteImportance: settings.promoteImportance }),
   };
-}
-
-// Stand-ins until the entity and fact parts land (aliasKey, subjectKey), then imported from there.
-function prefixKey(query: string): string {
-  return query.normalize('NFKC').toLowerCase().replace(/^@/, '').replace(/[^\p{L}\p{N}\p{M}]+/gu, ' ').trim();
-}
-
-function subjectKey(subject: string): string {
-  return prefixKey(subject);
 }
 
 export type { EntityType, MergeResult, RenameResult, SplitResult };

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Fact, Memory } from '../../src/core/types.js';
+import { aliasKey } from '../../src/memory/knowledge/entities/aliases.js';
 import type { KnowledgeBatch, NewEntityRow } from '../../src/store/store.js';
 import { mergeEntities, renameEntity, resolveEntity, splitEntity, uniqueSlug } from '../../src/memory/knowledge/edits.js';
 import { rejectsCode } from '../helpers/store-fixtures.js';
@@ -29,8 +30,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-// The memory part's alias rule, as the knowledge pass writes keys.
-const key = (name: string) => name.normalize('NFKC').toLowerCase().replace(/^@/, '').replace(/[^\p{L}\p{N}\p{M}]+/gu, ' ').trim();
+const key = aliasKey;
 
 function row(id: string, name: string, over: Partial<NewEntityRow> = {}): NewEntityRow {
   return { id, name, slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-') || id, type: 'person', relation: null, ...over };

@@ -7,7 +7,7 @@ import { newId } from '../../core/ids.js';
 import type { Entity, EntityType } from '../../core/types.js';
 import type { AliasRow, EntityEdit, EntityWithStats } from '../../store/knowledge-records.js';
 import type { Store } from '../../store/store.js';
-import { slugOf } from '../../consolidate/topics.js';
+import { aliasKey, slugify } from './entities/aliases.js';
 
 /** Most memories of one entity an edit rewrites the names of (far above any real entity's count). */
 export const EDIT_MEMORY_LIMIT = 100_000;
@@ -270,7 +270,7 @@ function haystackOf(text: string): string {
 }
 
 function needleOf(alias: string): string {
-  const w = words(alias);
+  const w = aliasKey(alias);
   return NO_SPACES_SCRIPT.test(w) ? w : ` ${w} `;
 }
 
@@ -291,11 +291,3 @@ function words(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}\p{M}]+/gu, ' ').trim();
 }
 
-// Stand-ins until the entity part's aliases.ts lands in main (then imported from there instead).
-function aliasKey(name: string): string {
-  return words(name.replace(/^@/, ''));
-}
-
-function slugify(name: string): string {
-  return slugOf(name);
-}
