@@ -36,6 +36,24 @@ import { createBackup, listBackups, type BackupInfo, type BackupKind } from '../
 import { nightlyBackup, rotateBackups, type RotationPolicy, type RotationReport } from '../consolidate/backup-rotation.js';
 import { restoreBackup, type RestoreReport } from '../consolidate/backup-restore.js';
 import { CairnBase } from './cairn-base.js';
+import {
+  entityDetail,
+  listEntityViews,
+  listFactsFor,
+  mergeEntityRefs,
+  renameEntityRef,
+  splitEntityRef,
+  type EntityDetail,
+  type EntityListInput,
+  type EntityView,
+  type FactsInput,
+  type KnowledgeSettings,
+  type MergeResult,
+  type RenameResult,
+  type SplitInput,
+  type SplitResult,
+} from './knowledge.js';
+import type { Fact } from '../core/types.js';
 import { learnPending, storeOutcome } from './learning.js';
 import { emptyKnowledgeReport, type KnowledgeLlm, type KnowledgeReport } from '../memory/knowledge/pass.js';
 import { createLlmKnowledgeExtractor } from '../memory/knowledge/llm-extract.js';
@@ -347,6 +365,44 @@ export class Cairn extends CairnBase {
 
   private rotationPolicy(): RotationPolicy {
     return { ...this.config.consolidation.backups, timeZone: this.config.timezone };
+  }
+
+  // Knowledge: entities and facts (service/knowledge.ts; the edit rules in memory/knowledge/edits.ts).
+
+  /** Entities, most mentioned first: by type, PARA kind, promotion, or names starting with `query`. */
+  async entities(options: EntityListInput & { namespace?: string } = {}): Promise<EntityView[]> {
+    const { namespace, ...input } = options ?? {};
+    return listEntityViews(this.store, this.namespace(namespace), input, this.knowledgeSettings(), new Date().toISOString());
+  }
+
+  /** One entity by id, slug or name: stats, PARA kind, promotion, current facts, history, recent memories. */
+  async entity(ref: string, options: { namespace?: string } = {}): Promise<EntityDetail> {
+    return entityDetail(this.store, this.namespace(options.namespace), ref, this.knowledgeSettings(), new Date().toISOString());
+  }
+
+  /** `from` becomes part of `into` (names, mentions, facts); the fix survives the knowledge pass running again. */
+  async mergeEntity(from: string, into: string, options: { namespace?: string } = {}): Promise<MergeResult> {
+    return mergeEntityRefs(this.store, this.namespace(options.namespace), from, into, new Date().toISOString());
+  }
+
+  /** A person's name for an entity: extraction never changes it again. */
+  async renameEntity(ref: string, name: string, options: { namespace?: string } = {}): Promise<RenameResult> {
+    return renameEntityRef(this.store, this.namespace(options.namespace), ref, name, new Date().toISOString());
+  }
+
+  /** Names wrongly taken as one entity become another, with the memories that name only them. */
+  async splitEntity(ref: string, request: SplitInput, options: { namespace?: string } = {}): Promise<SplitResult> {
+    return splitEntityRef(this.store, this.namespace(options.namespace), ref, request, new Date().toISOString());
+  }
+
+  /** Facts by subject, attribute or entity; current ones unless includeSuperseded. */
+  async facts(options: FactsInput & { namespace?: string } = {}): Promise<Fact[]> {
+    const { namespace, ...input } = options ?? {};
+    return listFactsFor(this.store, this.namespace(namespace), input);
+  }
+
+  private knowledgeSettings(): KnowledgeSettings {
+    return this.config.knowledge;
   }
 
   /**

@@ -27,7 +27,7 @@ export async function snapshot(home: string, ns: string): Promise<{ memories: nu
 export async function everyTool(client: Client, home: string, ns: string): Promise<void> {
   // Tools and resources advertised.
   const tools = (await client.listTools()).tools.map((t) => t.name).sort();
-  assert.deepEqual(tools, ['context', 'memory_feedback', 'memory_get', 'memory_history', 'memory_search', 'memory_store', 'memory_supersede', 'state_get', 'state_set']);
+  assert.deepEqual(tools, ['context', 'entity_get', 'memory_feedback', 'memory_get', 'memory_history', 'memory_search', 'memory_store', 'memory_supersede', 'state_get', 'state_set']);
   for (const t of (await client.listTools()).tools) {
     assert.ok(t.description && t.description.length > 40, `${t.name} has a usable description`);
     assert.ok(t.outputSchema, `${t.name} has an output schema`);

@@ -7,6 +7,7 @@ import { CAIRN_VERSION } from '../../core/version.js';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerBackupCommands } from './commands/backup.js';
 import { registerContextCommand } from './commands/context.js';
+import { registerEntityCommands } from './commands/entity.js';
 import { registerEvalCommands } from './commands/eval.js';
 import { registerHooksCommands } from './commands/hooks.js';
 import { registerIngestCommand } from './commands/ingest.js';
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
   registerAdminCommands(program);
   registerMemoryCommands(program);
   registerSearchCommand(program);
+  registerEntityCommands(program);
   registerIngestCommand(program);
   registerSourcesCommands(program);
   registerJudgeCommands(program);

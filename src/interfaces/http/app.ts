@@ -12,6 +12,7 @@ import { toOpenClawResults } from '../../service/openclaw-compat.js';
 import { authenticate, authorize, seesAll, type AuthEnv, type Caller } from './auth.js';
 import { HttpError, errorResponse, validationError } from './errors.js';
 import { buildOpenApi } from './openapi.js';
+import { registerKnowledgeRoutes } from './knowledge-routes.js';
 import type { RouteSpec } from './routes.js';
 import {
   contextQuery,
@@ -53,7 +54,7 @@ export interface AppOptions {
 type Env = AuthEnv & { Variables: { namespace?: string } };
 type Ctx = Context<Env>;
 
-interface Input<Q, B> {
+export interface Input<Q, B> {
   c: Ctx;
   caller: Caller;
   /** The authorised namespace (routes under /v1/namespaces/:ns). */
@@ -66,12 +67,18 @@ interface Input<Q, B> {
   rawBody: unknown;
 }
 
-interface Reply {
+export interface Reply {
   status: 200 | 201;
   body: unknown;
 }
 
 const ok = (body: unknown): Reply => ({ status: 200, body });
+
+/** Registers a route (see createApp's `define`); route modules such as knowledge-routes.ts take it. */
+export type Define = <Q extends z.ZodObject = z.ZodObject<{}>, B extends z.ZodType = z.ZodNever>(
+  spec: Omit<RouteSpec, 'query' | 'body'> & { query?: Q; body?: B },
+  handler: (input: Input<z.output<Q>, z.output<B>>) => Promise<Reply>,
+) => void;
 
 export function createApp(cairn: Cairn, options: AppOptions): Hono<Env> {
   const app = new Hono<Env>();
@@ -338,6 +345,8 @@ export function createApp(cairn: Cairn, options: AppOptions): Hono<Env> {
     },
     async ({ ns, query }) => ok({ namespace: ns, purges: await cairn.purgeLog({ namespace: ns, limit: query.limit ?? 50 }) }),
   );
+
+  registerKnowledgeRoutes(define, cairn, NS);
 
   // ---- MCP over Streamable HTTP ---------------------------------------------------------------
 

@@ -6,6 +6,7 @@ import { ERROR_CODES } from '../../core/errors.js';
 import { HTTP_ERROR_CODES } from './errors.js';
 import type { RouteSpec } from './routes.js';
 import { namespaceParam } from './schemas.js';
+import { KNOWLEDGE_SCHEMAS } from './openapi-knowledge.js';
 
 type Json = Record<string, unknown>;
 
@@ -21,8 +22,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input: bad namespace or id, malformed JSON (MALFORMED_JSON), or a field that fails validation (INVALID_INPUT, with issues)',
   401: 'No token, a malformed Authorization header, or an unknown or revoked token (UNAUTHORIZED; WWW-Authenticate: Bearer)',
   403: 'The token is not granted this namespace (FORBIDDEN)',
-  404: 'No such memory, file or route (NOT_FOUND, ROUTE_NOT_FOUND)',
-  409: 'Conflict, e.g. superseding a memory that is already superseded (CONFLICT)',
+  404: 'No such memory, entity, file or route (NOT_FOUND, ROUTE_NOT_FOUND)',
+  409: 'Conflict, e.g. superseding a memory that is already superseded, or merging an entity into itself (CONFLICT)',
   413: 'Request body larger than the limit (PAYLOAD_TOO_LARGE)',
   415: 'Body not sent as application/json (UNSUPPORTED_MEDIA_TYPE)',
   500: 'Server-side failure (INTERNAL, CONFIG, STORE, STORE_CORRUPT)',
@@ -207,6 +208,7 @@ const SCHEMAS: Record<string, Json> = {
     type: 'object',
     properties: { path: { type: 'string' }, text: { type: 'string' }, from: { type: 'integer' }, lines: { type: 'integer' }, totalLines: { type: 'integer' } },
   },
+  ...KNOWLEDGE_SCHEMAS,
 };
 
 function errorResponses(statuses: number[]): Json {
@@ -296,7 +298,7 @@ export function buildOpenApi(specs: RouteSpec[]): Json {
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
     tags: [
-      { name: 'memories' }, { name: 'search' }, { name: 'state' }, { name: 'context' }, { name: 'files' },
+      { name: 'memories' }, { name: 'knowledge', description: 'Entities (PARA) and facts with valid time' }, { name: 'search' }, { name: 'state' }, { name: 'context' }, { name: 'files' },
       { name: 'purge', description: 'Audited removal for secrets and legal reasons; needs a token granted the namespace, even on loopback' }, { name: 'service' }, { name: 'mcp' },
     ],
     paths,

@@ -19,7 +19,7 @@ export interface RouteSpec {
   path: string;
   summary: string;
   description?: string;
-  tag: 'memories' | 'search' | 'state' | 'context' | 'files' | 'purge' | 'service' | 'mcp';
+  tag: 'memories' | 'knowledge' | 'search' | 'state' | 'context' | 'files' | 'purge' | 'service' | 'mcp';
   auth: AuthKind;
   /** Path parameters other than `ns`, which every `/v1/namespaces/:ns/…` route has. */
   params?: Record<string, z.ZodType>;

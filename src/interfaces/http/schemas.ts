@@ -96,6 +96,7 @@ export const searchQuery = z.strictObject({
   includeSuperseded: boolParam.optional(),
   mode: z.enum(['hybrid', 'bm25', 'vector']).optional(),
   format: searchFormat.optional(),
+  entity: z.string().max(200).optional().describe('only memories about this entity (id, slug or a name it is known by)'),
 });
 
 export const contextQuery = z.strictObject({

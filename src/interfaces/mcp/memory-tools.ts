@@ -53,6 +53,7 @@ export function registerMemoryTools({ server, cairn, ns, maxTextChars, run }: To
           ...(args.category !== undefined ? { categories: Array.isArray(args.category) ? args.category : [args.category] } : {}),
           ...(args.rewrite !== undefined ? { rewrite: args.rewrite } : {}),
           ...(args.layer !== undefined ? { layers: Array.isArray(args.layer) ? args.layer : [args.layer] } : {}),
+          ...(args.entity !== undefined ? { entity: args.entity } : {}),
         });
         const minScore = args.minScore;
         const kept = minScore === undefined ? res.results : res.results.filter((r) => r.score >= minScore);

@@ -105,6 +105,38 @@ export type StateOut = z.infer<typeof stateOut>;
 
 const contextItemOut = z.looseObject({ kind: z.string(), text: z.string(), id: z.string().optional(), source: z.string().optional(), score: z.number().optional() });
 
+/** An entity by name, slug or id: one line of text; the facade resolves it in the namespace. */
+const entityArg = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .refine((v) => !/[\u0000-\u001f\u007f-\u009f]/.test(v), 'contains a control character');
+
+const entityOut = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  type: z.string(),
+  aliases: z.array(z.string()),
+  relation: z.string().nullable(),
+  para: z.string(),
+  promoted: z.boolean(),
+  stats: z.looseObject({ mentions: z.number(), memories: z.number(), firstSeen: z.string(), lastSeen: z.string(), maxImportance: z.number() }),
+});
+
+const factOut = z.looseObject({
+  id: z.string(),
+  subject: z.string(),
+  attribute: z.string(),
+  value: z.string(),
+  memoryId: z.string(),
+  validFrom: z.string(),
+  validTo: z.string().nullable(),
+  recordedAt: z.string(),
+  supersededBy: z.string().nullable(),
+});
+
 // --- the tools ----------------------------------------------------------------------------------
 
 function buildToolSchemas(maxTextChars: number) {
@@ -138,6 +170,7 @@ function buildToolSchemas(maxTextChars: number) {
           .union([layerSchema, z.array(layerSchema).min(1).max(16)])
           .optional()
           .describe(`Only entries of this layer of the memory pyramid (or of any of these layers): ${LAYER_HELP}`),
+        entity: entityArg.optional().describe('Only memories about this person, project, place or tool: its name (any alias), slug or id, as entity_get shows it'),
       }),
       output: z.looseObject({
         results: z.array(searchResultOut),
@@ -188,6 +221,10 @@ function buildToolSchemas(maxTextChars: number) {
         importance: z.number().nullable(),
         memoryId: z.string().nullable(),
       }),
+    },
+    entity_get: {
+      input: z.strictObject({ entity: entityArg.describe('A person, project, place or tool: any name it is known by ("Ana", "@ana"), its slug or its id (e_…)') }),
+      output: z.looseObject({ entity: entityOut, facts: z.array(factOut), history: z.array(factOut), memories: z.array(memoryOut) }),
     },
     state_get: { input: z.strictObject({}), output: stateOut },
     state_set: {

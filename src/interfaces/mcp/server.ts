@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Cairn } from '../../service/cairn.js';
+import { registerKnowledgeTools } from './knowledge-tools.js';
 import { registerMemoryTools } from './memory-tools.js';
 import { failure, type Log } from './results.js';
 import { registerFileResources, registerStateTools } from './state-tools.js';
@@ -45,6 +46,7 @@ const instructions = (ns: string): string =>
     `Cairn is your long-term memory (namespace "${ns}"). It persists across sessions and compactions.`,
     'At the start of a session call `context` for a brief of your hot state and the memories that matter.',
     'Before answering about past work, decisions or preferences, call `memory_search`; read more of a result with `memory_get` (by id, or by path with from/lines).',
+    'Ask `entity_get` what is known about a person, project or tool (its current facts and their history); `memory_search` takes an `entity` to search only memories about it.',
     'Store durable facts, decisions and preferences with `memory_store` (self-contained text); correct an outdated one with `memory_supersede`.',
     'Keep what you are doing now in `state_set` (objective, blockers, next actions): it is on disk before the call returns.',
   ].join('\n');
@@ -82,6 +84,7 @@ export function createMcpServer(cairn: Cairn, namespace: string, options: McpSer
 
   const context: ToolContext = { server, cairn, ns, maxTextChars: cairn.config.limits.maxTextChars, log, run, track };
   registerMemoryTools(context);
+  registerKnowledgeTools(context);
   registerStateTools(context);
   registerFileResources(context);
   return server;

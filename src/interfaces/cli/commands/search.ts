@@ -36,6 +36,7 @@ export function registerSearchCommand(program: Command): void {
     .option('--layer <n>', `only entries of this layer of the pyramid (repeatable, or a comma list): ${LAYER_HELP}`, layerOption)
     .option('--min-importance <n>', 'only entries with at least this importance', intOption('min-importance', 1, 10))
     .option('--include-superseded', 'also return memories that were superseded')
+    .option('-e, --entity <entity>', 'only memories about this entity (id, slug or a name it is known by)')
     .option('--mode <mode>', 'hybrid, bm25 or vector', 'hybrid')
     .option('--strategy <strategy>', 'flat (one ranking of every layer) or layers (digest sections of layers 1–2 first, then the memories and turns they cite)', 'flat')
     .option('--rewrite', 'rewrite the query with the configured chat model first (judge.llm)')
@@ -57,6 +58,7 @@ export function registerSearchCommand(program: Command): void {
         includeSuperseded: Boolean(opts.includeSuperseded),
         mode: opts.mode,
         strategy: opts.strategy,
+        ...(opts.entity !== undefined ? { entity: opts.entity } : {}),
         ...(rewriteGiven(cmd) ? { rewrite: Boolean(opts.rewrite) } : {}),
       };
       const g = globals(cmd);
