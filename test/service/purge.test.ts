@@ -60,8 +60,9 @@ describe('purge (service)', () => {
     const dry = await cairn.purge({ text: LITERAL, dryRun: true });
     assert.equal(dry.dryRun, true);
     assert.equal(dry.auditId, null);
-    // The turn's memory (the judge promoted it) is one of the two memories.
-    assert.deepEqual(dry.rewritten, { turns: 1, memories: 2, hot_state: 1 });
+    // The turn's memory (the judge promoted it) is one of the two memories; the literal reads as a
+    // name, so the knowledge pass made it an entity (with its alias): it goes from there too.
+    assert.deepEqual(dry.rewritten, { turns: 1, memories: 2, hot_state: 1, entities: 1, entity_aliases: 1 });
     assert.ok(dry.files.includes(join('default', 'MEMORY.md')) && dry.files.includes(join('logs', 'cairn.log')), dry.files.join(', '));
     assert.deepEqual(dry.backups.purged, [join('backups', 'cairn-2026-02-01.db')]);
     assert.deepEqual(await cairn.purgeLog(), [], 'a dry run leaves no audit entry');
@@ -157,13 +158,13 @@ describe('purge (service)', () => {
     await cairn.remember({ text: `alpha knows ${LITERAL}`, namespace: 'alpha' });
     await cairn.remember({ text: `beta knows ${LITERAL}`, namespace: 'beta' });
     const one = await cairn.purge({ text: LITERAL, namespace: 'alpha' });
-    assert.deepEqual(one.rewritten, { memories: 1 });
+    assert.deepEqual(one.rewritten, { memories: 1, entities: 1, entity_aliases: 1 });
     assert.match((await cairn.list({ namespace: 'beta' }))[0]!.text, /Zanzibar/);
     const other = (await cairn.list({ namespace: 'beta' }))[0]!;
     await rejectsCode(cairn.purge({ ids: [other.id], namespace: 'alpha' }), 'NOT_FOUND');
     const all = await cairn.purge({ text: LITERAL, allNamespaces: true });
     assert.equal(all.namespace, null);
-    assert.deepEqual(all.rewritten, { memories: 1 });
+    assert.deepEqual(all.rewritten, { memories: 1, entities: 1, entity_aliases: 1 });
     assert.equal((await cairn.purgeLog({ namespace: 'alpha' })).length, 1);
     assert.equal((await cairn.purgeLog()).length, 2);
   });

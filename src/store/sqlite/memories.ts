@@ -14,8 +14,14 @@ import { ensureNamespaceTx } from './namespaces.js';
 /** Provenance entries kept per memory: re-mentions add theirs until this cap. */
 export const MAX_PROVENANCE = 20;
 
+/**
+ * What the index holds for a memory: its text, its tags, and the names of its entities the text
+ * does not already spell ("Ana Souza" on a memory that says "Ana"), so a search for any of its
+ * names finds it while the text a name came from stays byte for byte what it was.
+ */
 export function memoryEntryBody(m: Pick<Memory, 'text' | 'tags' | 'entities'>): string {
-  return [m.text, ...m.tags, ...m.entities].join('\n');
+  const lower = m.text.toLowerCase();
+  return [m.text, ...m.tags, ...m.entities.filter((e) => !lower.includes(e.toLowerCase()))].join('\n');
 }
 
 function insertEntry(db: Database, m: Memory): void {
