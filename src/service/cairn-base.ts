@@ -231,7 +231,7 @@ export abstract class CairnBase {
       minImportance: input.minImportance,
       includeSuperseded: input.includeSuperseded,
       ...(input.asOf !== undefined ? { validAt: input.asOf } : {}),
-      ...(input.entity !== undefined ? { memoryIds: await entityFilterIds(this.store, ns, input.entity, this.aliasKey, input.includeSuperseded) } : {}),
+      ...(input.entity !== undefined ? { memoryIds: await entityFilterIds(this.store, ns, input.entity, input.includeSuperseded) } : {}),
     };
     const timeWindow = await queryTimeWindow(input.query, now);
     const entityMemories = this.config.search.entityBoost > 0 ? await queryEntityMemories(this.store, ns, input.query, this.aliasKey, speakers) : undefined;

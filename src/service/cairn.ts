@@ -35,29 +35,7 @@ import type { PurgeRecord } from '../store/store.js';
 import { createBackup, listBackups, type BackupInfo, type BackupKind } from '../consolidate/backup.js';
 import { nightlyBackup, rotateBackups, type RotationPolicy, type RotationReport } from '../consolidate/backup-rotation.js';
 import { restoreBackup, type RestoreReport } from '../consolidate/backup-restore.js';
-import { CairnBase } from './cairn-base.js';
-import {
-  entityDetail,
-  listEntityViews,
-  listFactsFor,
-  mergeEntityRefs,
-  renameEntityRef,
-  splitEntityRef,
-  type EntityDetail,
-  type EntityListInput,
-  type EntityView,
-  type FactsInput,
-  type KnowledgeSettings,
-  type MergeResult,
-  type RenameResult,
-  type SplitInput,
-  type SplitResult,
-} from './knowledge.js';
-import type { Fact } from '../core/types.js';
-import { learnPending, storeOutcome } from './learning.js';
-import { emptyKnowledgeReport, type KnowledgeLlm, type KnowledgeReport } from '../memory/knowledge/pass.js';
-import { createLlmKnowledgeExtractor } from '../memory/knowledge/llm-extract.js';
-import { aliasKey } from '../memory/knowledge/entities/aliases.js';
+import { CairnKnowledge } from './cairn-knowledge.js';
 
 export type { SearchOptions, SearchResponse, StoreResult } from './cairn-base.js';
 
@@ -95,7 +73,7 @@ function busyTimeoutFromEnv(): number | undefined {
 }
 
 
-export class Cairn extends CairnBase {
+export class Cairn extends CairnKnowledge {
   /** Opens (creating if needed) the home's database; loads no model until one is needed. */
   static async open(options: OpenOptions = {}): Promise<Cairn> {
     const paths = resolveHome(options.home);
@@ -158,30 +136,6 @@ export class Cairn extends CairnBase {
     return { store: this.rawStore, paths: this.paths, timeZone: this.config.timezone, embed, judge, learn, vectorModel: embed ? this.embedder!.modelId : null };
   }
 
-  private knowledgeLlm: KnowledgeLlm | null | undefined;
-
-  protected aliasKey(name: string): string {
-    return aliasKey(name);
-  }
-
-  // Knowledge: the pass that folds near-duplicates, counts entities and places facts on timelines.
-  /**
-   * Takes in the memories stored since the knowledge pass last ran (every namespace when none is
-   * given): near-duplicates fold into the older memory, entities are counted, facts placed on their
-   * timelines (a newer value supersedes the memory that stated the old one).
-   */
-  async learn(options: { namespace?: string; limit?: number; signal?: AbortSignal; onProgress?: (done: number) => void } = {}): Promise<KnowledgeReport> {
-    if (this.readOnly) return emptyKnowledgeReport();
-    const namespaces = options.namespace !== undefined ? [this.namespace(options.namespace)] : await this.store.namespaceIds();
-    this.knowledgeLlm ??= createLlmKnowledgeExtractor({ config: this.config, runtime: this.llm(), transport: this.llmTransport });
-    const vectorModel = this.embedder && this.config.capture.embed ? this.embedder.modelId : null;
-    return learnPending({ store: this.store, config: this.config, llm: this.knowledgeLlm, vectorModel }, namespaces, options);
-  }
-
-  protected override async afterStore(namespace: string, memoryId: string) {
-    await this.learn({ namespace });
-    return storeOutcome(this.store, namespace, memoryId);
-  }
 
   /** The judge stage (one per facade: the LLM's breaker and budget live as long as the process). */
   judging(): Judging {
@@ -367,43 +321,6 @@ export class Cairn extends CairnBase {
     return { ...this.config.consolidation.backups, timeZone: this.config.timezone };
   }
 
-  // Knowledge: entities and facts (service/knowledge.ts; the edit rules in memory/knowledge/edits.ts).
-
-  /** Entities, most mentioned first: by type, PARA kind, promotion, or names starting with `query`. */
-  async entities(options: EntityListInput & { namespace?: string } = {}): Promise<EntityView[]> {
-    const { namespace, ...input } = options ?? {};
-    return listEntityViews(this.store, this.namespace(namespace), input, this.knowledgeSettings(), new Date().toISOString());
-  }
-
-  /** One entity by id, slug or name: stats, PARA kind, promotion, current facts, history, recent memories. */
-  async entity(ref: string, options: { namespace?: string } = {}): Promise<EntityDetail> {
-    return entityDetail(this.store, this.namespace(options.namespace), ref, this.knowledgeSettings(), new Date().toISOString());
-  }
-
-  /** `from` becomes part of `into` (names, mentions, facts); the fix survives the knowledge pass running again. */
-  async mergeEntity(from: string, into: string, options: { namespace?: string } = {}): Promise<MergeResult> {
-    return mergeEntityRefs(this.store, this.namespace(options.namespace), from, into, new Date().toISOString());
-  }
-
-  /** A person's name for an entity: extraction never changes it again. */
-  async renameEntity(ref: string, name: string, options: { namespace?: string } = {}): Promise<RenameResult> {
-    return renameEntityRef(this.store, this.namespace(options.namespace), ref, name, new Date().toISOString());
-  }
-
-  /** Names wrongly taken as one entity become another, with the memories that name only them. */
-  async splitEntity(ref: string, request: SplitInput, options: { namespace?: string } = {}): Promise<SplitResult> {
-    return splitEntityRef(this.store, this.namespace(options.namespace), ref, request, new Date().toISOString());
-  }
-
-  /** Facts by subject, attribute or entity; current ones unless includeSuperseded. */
-  async facts(options: FactsInput & { namespace?: string } = {}): Promise<Fact[]> {
-    const { namespace, ...input } = options ?? {};
-    return listFactsFor(this.store, this.namespace(namespace), input);
-  }
-
-  private knowledgeSettings(): KnowledgeSettings {
-    return this.config.knowledge;
-  }
 
   /**
    * Puts a backup back as the home's database. Static: no facade may hold the database open

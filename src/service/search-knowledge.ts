@@ -1,7 +1,7 @@
 // What knowledge adds to a search: an `entity` filter (only memories about it), a preference for
 // memories about the entities a query names, and, for a result that is no longer current, what
 // superseded it. The entity rules (alias keys) come from the memory part.
-import { CairnError, ERROR_CODES } from '../core/errors.js';
+import { resolveEntity } from '../memory/knowledge/edits.js';
 import type { SpeakerCount, Store } from '../store/store.js';
 import type { SearchResult } from '../search/hybrid.js';
 
@@ -11,20 +11,10 @@ const BOOST_MEMORY_CAP = 2_000;
 /** Longest name a query is read for, in words ("Ana Souza", "New York City"). */
 const MAX_NAME_WORDS = 3;
 
-/** The entity `ref` names (id, slug or any alias), or NOT_FOUND. */
-export async function resolveEntityRef(store: Store, namespace: string, ref: string, aliasKey: (name: string) => string): Promise<string> {
-  const direct = await store.getEntity(namespace, ref);
-  if (direct) return direct.entity.id;
-  const key = aliasKey(ref);
-  const byAlias = key ? (await store.entitiesByAliasKeys(namespace, [key])).get(key) : undefined;
-  if (byAlias) return byAlias.id;
-  throw new CairnError(ERROR_CODES.NOT_FOUND, `No entity "${ref.slice(0, 80)}" in namespace ${namespace} (see cairn entity list)`);
-}
-
-/** Ids of the memories about the entity `ref` names, for EntryFilter.memoryIds. */
-export async function entityFilterIds(store: Store, namespace: string, ref: string, aliasKey: (name: string) => string, includeSuperseded: boolean): Promise<string[]> {
-  const id = await resolveEntityRef(store, namespace, ref, aliasKey);
-  return store.entityMemoryIds(namespace, [id], ENTITY_MEMORY_CAP, { includeSuperseded });
+/** Ids of the memories about the entity `ref` names (id, slug or any alias; NOT_FOUND else), for EntryFilter.memoryIds. */
+export async function entityFilterIds(store: Store, namespace: string, ref: string, includeSuperseded: boolean): Promise<string[]> {
+  const { entity } = await resolveEntity(store, namespace, ref);
+  return store.entityMemoryIds(namespace, [entity.id], ENTITY_MEMORY_CAP, { includeSuperseded });
 }
 
 /**
