@@ -41,6 +41,8 @@ export function findDate(text: string, refIso: string, ahead: boolean): FoundDat
     const m = c.get('month');
     const d = c.get('day');
     if (y === null || m === null) continue;
+    // "now" is the memory's own time, not a date the text gives.
+    if (/^(?:right\s+)?now$/iu.test(r.text.trim())) continue;
     // A recurring day ("on Mondays") is no date.
     if (/s$/iu.test(r.text) && c.isCertain('weekday')) continue;
     const dayKnown = c.isCertain('day') || c.isCertain('weekday');
