@@ -26,7 +26,7 @@ const REPORTED =
   /\b(?:said|says|say|told|tells|tell|heard|hears|according to|claims?|claimed|reportedly|apparently|supposedly|rumou?red|rumou?rs?|asked|asks|wonders?|wondered|thinks?|thought|believes?|believed|guess|sagte|sagt|dijo|dice|a dit|dit)\b/u;
 /** Past states that are over ("used to live in"): not current, and with no date to place them in history. */
 const PAST_HABIT = /\b(?:used to|formerly|previously|back then|at the time|was living|were living)\b|(?<!(?:'ve|have|has)\s+)\blived in\b/u;
-const FUTURE = /\b(?:will|shall|going to|gonna|planning|plan to|plans to|intend|intends|next)\b|'ll\b/u;
+const FUTURE = /\b(?:will|shall|going to|gonna|planning|plan to|plans to|intend|intends|next)\b(?!\.\w)|'ll\b/u; // not Next.js
 
 /** Clause breaks inside a sentence: ";", ", and/but/so/while", " but ", a dash between words. */
 const CLAUSE_BREAK = /\s*;\s*|,\s+(?:and|but|so|while|whereas|though|although)\s+|\s+but\s+|\s+[—–]\s+|\s+-\s+/iu;
