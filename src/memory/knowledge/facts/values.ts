@@ -20,6 +20,7 @@ const NOT_NAMES = new Set([
   'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
   'thanks', 'thank', 'great', 'ok', 'okay', 'yes', 'no', 'hi', 'hello', 'hey', 'also', 'so', 'and', 'but', 'which', 'what',
   'who', 'home', 'work', 'user', 'assistant', 'anyone', 'mom', 'dad',
+  'just', 'finally', 'recently', 'officially', 'actually', 'still', 'currently', 'lately', 'nowadays', 'since', 'update', 'reminder',
 ]);
 
 const NAME_WORD = /^(?:[\p{Lu}\p{Lo}][\p{L}\p{M}\p{N}&.'-]*|@[\p{L}\p{N}_.-]+)$/u;
