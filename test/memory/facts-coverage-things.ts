@@ -52,6 +52,8 @@ export const HOSTS: readonly Case[] = [
   ['the docs site is served from docs.internal', ['the docs site | host | docs.internal']],
   ['staging points to db-2.eu.internal now', ['staging | host | db-2.eu.internal']],
   ['btw the grafana box moved to 10.0.4.12', ['the grafana box | host | 10.0.4.12']],
+  ['the dashboard is at grafana.internal', ['the dashboard | host | grafana.internal']],
+  ['since then staging is on 6543', ['staging | port | 6543']],
 ];
 
 export const VERSIONS: readonly Case[] = [
@@ -96,4 +98,11 @@ export const THINGS_NOTHING: readonly Case[] = [
   ['we moved the standup to 10', []],
   ['bumped the font size to 14', []],
   ['upgraded my phone plan to 5 lines', []],
+  ['the cluster is at 500', []],
+  ['the server is at 95', []],
+  ['staging is at 1200 errors per minute', []],
+  ['prod is on 1024 cores', []],
+  ['we bumped the budget to 5000', []],
+  ['the queue listens on 0', []],
+  ["yesterday's deploy took staging down for 20 minutes", []],
 ];

@@ -104,9 +104,10 @@ export const THING_SHAPES: readonly Shape[] = [
   }),
   shape('port-moved', /port/i, `${CHANGED_BY}(?:moved|switched|changed|migrated|put|set|bumped|reconfigured|remapped)\\s+${THING}(?:'s\\s+port)?(?:\\s+from\\s+(?:port\\s+)?\\d{1,5})?(?:\\s+over)?\\s+(?:to|onto|on)\\s+port${REST}`, 'change', thingFact('port', readPort, 0.85)),
   shape('port-moved-bare', /port/i, `${CHANGED_BY}(?:moved|switched|changed|set|bumped)\\s+${THING}(?:'s)?\\s+port(?:\\s+from\\s+\\d{1,5})?\\s+to${REST}`, 'change', thingFact('port', readPort, 0.85)),
-  // A number without the word "port": after a verb only a listener has ("listens on 5433"), or said of a server ("staging is on 6543").
+  // A number without the word "port": after a verb only a listener has ("listens on 5433"), or said of a server ("staging is
+  // on 6543"; "at" is a level there: "the cluster is at 500").
   shape('port-listens', /\d\d/, `${THING}${NOW}\\s+(?:listens|is\\s+listening|binds|is\\s+bound|is\\s+exposed|exposes)${NOW}(?:\\s+(?:on|to|at))?\\s+(?<rest>\\d.*)`, 'change', thingFact('port', (t) => readBarePort(t, 2), 0.85)),
-  shape('port-server', /\d\d\d/, `${THING}(?:'s)?${NOW}(?:\\s+(?:is|runs|is\\s+running|lives|sits|moved|has\\s+moved|was\\s+moved|got\\s+moved|is\\s+served))?${NOW}\\s+(?:on|at)\\s+(?<rest>\\d.*)`, 'change', serverFact('port', (t) => readBarePort(t, 3), 0.75)),
+  shape('port-server', /\d\d\d/, `${THING}(?:'s)?${NOW}(?:\\s+(?:is|runs|is\\s+running|lives|sits|moved|has\\s+moved|was\\s+moved|got\\s+moved|is\\s+served))?${NOW}\\s+on\\s+(?<rest>\\d.*)`, 'change', serverFact('port', (t) => readBarePort(t, 3), 0.75)),
   shape('port-server-moved', /\d\d\d/, `${CHANGED_BY}(?:moved|switched|changed|bumped|put|migrated)\\s+${THING}(?:\\s+over)?\\s+(?:to|onto)\\s+(?<rest>\\d.*)`, 'change', serverFact('port', (t) => readBarePort(t, 3), 0.75)),
 
   // Hosts: "api host is api.internal", "the API is hosted on api.internal", "we moved the API to api2.internal".
