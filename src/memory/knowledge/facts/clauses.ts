@@ -3,6 +3,7 @@
 // speech and past habits state no fact: a wrong fact that supersedes a right one is worse than a
 // missed one.
 import { stripControl } from '../../../core/text.js';
+import { subjectFirst } from './lead.js';
 
 /** Texts longer than this are read in their first part: a memory is short, a pasted log is no statement. */
 export const MAX_TEXT = 20_000;
@@ -25,7 +26,7 @@ const REPORTED =
   /\b(?:said|says|say|told|tells|tell|heard|hears|according to|claims?|claimed|reportedly|apparently|supposedly|rumou?red|rumou?rs?|asked|asks|wonders?|wondered|thinks?|thought|believes?|believed|guess|sagte|sagt|dijo|dice|a dit|dit)\b/u;
 /** Past states that are over ("used to live in"): not current, and with no date to place them in history. */
 const PAST_HABIT = /\b(?:used to|formerly|previously|back then|at the time|was living|were living)\b|(?<!(?:'ve|have|has)\s+)\blived in\b/u;
-const FUTURE = /\b(?:will|shall|going to|gonna|planning|plan to|plans to|intend|intends|next)\b|'ll\b/u;
+const FUTURE = /\b(?:will|shall|going to|gonna|planning|plan to|plans to|intend|intends|next)\b(?!\.\w)|'ll\b/u; // not Next.js
 
 /** Clause breaks inside a sentence: ";", ", and/but/so/while", " but ", a dash between words. */
 const CLAUSE_BREAK = /\s*;\s*|,\s+(?:and|but|so|while|whereas|though|although)\s+|\s+but\s+|\s+[—–]\s+|\s+-\s+/iu;
@@ -42,11 +43,13 @@ export function statementClauses(text: string): Clause[] {
     if (/[?¿]/u.test(s) || QUESTION_START.test(lower)) continue;
     if (REPORTED.test(lower) || /"/u.test(s)) continue; // quoted or reported: someone else's words
     for (const part of s.split(CLAUSE_BREAK)) {
-      const c = part.trim().replace(/^(?:(?:and|but|so|also|anyway|btw|by the way|oh|ok|okay|well|actually|update|fyi|note|yes|yeah|good news|great news|heads up)\b[\s,:!-]*)+/iu, '').replace(/[\s.!…]+$/u, '');
-      if (c === '' || c.length > MAX_CLAUSE) continue;
+      const trimmed = part.trim().replace(/[\s.!…]+$/u, '');
+      if (trimmed === '' || trimmed.length > MAX_CLAUSE) continue;
+      const future = FUTURE.test(trimmed.toLowerCase());
+      const c = subjectFirst(trimmed, future);
       const lc = c.toLowerCase();
-      if (NEGATION.test(lc) || HYPOTHETICAL.test(lc) || PAST_HABIT.test(lc)) continue;
-      out.push({ text: c, future: FUTURE.test(lc) });
+      if (c === '' || NEGATION.test(lc) || HYPOTHETICAL.test(lc) || PAST_HABIT.test(lc)) continue;
+      out.push({ text: c, future });
     }
   }
   return out;

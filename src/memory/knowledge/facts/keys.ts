@@ -93,7 +93,7 @@ const ATTRIBUTE_FORMS: Readonly<Record<string, string>> = {
  * launch" → `date of launch`).
  */
 export function attributeKey(attribute: string): string {
-  const a = foldText(attribute).replace(/\bfavou?rites?\b|\bfave\b/gu, 'favourite');
+  const a = foldText(attribute).replace(/\bfavou?rites?\b|\bfave\b|\bgo-to\b/gu, 'favourite');
   const dated = /^(?:the\s+)?date\s+of\s+(.+)$/u.exec(a) ?? /^(.+?)\s+date$/u.exec(a);
   if (dated) {
     const event = dated[1]!.replace(DETERMINERS, '').trim();

@@ -43,6 +43,11 @@ export const AUX = String.raw`(?:\s*'(?:m|re|s|ve)|\s+(?:am|are|is|have|has|had)
 /** A thing named before its verb: "the staging database", "our API" (up to six words). */
 export const THING = String.raw`(?<thing>[^\s,;:]+(?:\s+[^\s,;:]+){0,5}?)`;
 
+/** Who changed a thing, written before the verb: "we", "I have", "we finally" (or no one: "bumped React to 19"). */
+export const CHANGED_BY = String.raw`(?:[^\s,;:]+\s+)?(?:(?:have|has|had|just|finally|now|recently|also)\s+)*`;
+/** "now", "currently", "still" around a verb. */
+export const NOW = String.raw`(?:\s+(?:now|currently|still))?`;
+
 export function shape(name: string, cue: RegExp, re: string, dates: DateRule, read: Shape['read'], future = false): Shape {
   return { name, cue, re: new RegExp(`^${re}$`, 'iu'), dates, read, future };
 }

@@ -35,7 +35,7 @@ function decision(g: Groups, c: ShapeContext): Draft[] {
   const text = (g.what ?? g.rest ?? '').replace(CHOICE_VERB, '');
   const instead = /\s+instead\s+of\s+(.+)$/iu.exec(text);
   const value = readPhrase(instead ? text.slice(0, instead.index) : text, subject ? 6 : 12, ACTION_STOPS);
-  if (!value) return [];
+  if (!value || /^(?:in|down|up|back|out|on|for|with)$/iu.test(value)) return []; // "we settled in for the night"
   const replaces = instead ? readPhrase(instead[1]!, 6, ACTION_STOPS) : null;
   const f: Draft = { subject: subject ?? c.owner, attribute: 'decided', value, confidence: subject ? 0.75 : 0.65 };
   return [replaces ? { ...f, replaces } : f];

@@ -1,7 +1,8 @@
 // Fact shapes about things: ports, hosts, paths and versions of systems, and dates of events. The
 // subject is the thing ("the staging database", "Node", "the launch"), never the speaker.
 import { attributeKey } from './keys.js';
-import { THING, shape, type Draft, type Groups, type Shape, type ShapeContext } from './shape.js';
+import { CHANGED_BY, NOW, THING, shape, type Draft, type Groups, type Shape, type ShapeContext } from './shape.js';
+import { VERSION_SHAPES } from './shapes-versions.js';
 import { endsValue, readHost, readPath, readPort, readThing } from './values.js';
 import { findDate } from './when.js';
 
@@ -13,29 +14,43 @@ function thingFact(attribute: string, read: (text: string) => string | null, con
   };
 }
 
-/** Words that take a number without being software: "page 3", "day 3", "sprint 12". */
-const NOT_TOOLS = new Set(
-  ('day days week weeks month months year years page pages chapter step steps floor level round season episode part phase ' +
-    'sprint iteration lap mile miles km hour hours minute minutes track line item number issue ticket pr port version top ' +
-    'the a an my our their team room table seat gate platform row slide question task point points percent times grade ' +
-    'monday tuesday wednesday thursday friday saturday sunday january february march april may june july august ' +
-    'september october november december').split(' '),
+const REST = String.raw`\s+(?<rest>.+)`;
+
+const DETERMINER = /^(?:the|our|my|your|their|this|that)\s+/iu;
+
+/** Words that name a server or a service: a bare number said of one of these is its port ("staging is on 6543"). */
+const SERVER_WORDS = new Set(
+  ('staging prod production dev development qa uat sandbox preprod database databases db server servers api apis service svc ' +
+    'cache redis postgres postgresql pg mysql mariadb mongo mongodb nginx proxy gateway backend frontend endpoint broker kafka ' +
+    'rabbitmq elasticsearch opensearch grafana prometheus dashboard container instance cluster daemon worker webserver ssh sshd ' +
+    'smtp imap dns ftp grpc websocket metrics admin console minio keycloak mailhog jaeger kibana consul vault etcd memcached ' +
+    'clickhouse influxdb traefik haproxy caddy jenkins app site devserver vm box pod ingress listener').split(' '),
 );
 
-/** A version of a tool: "Node 20", "Postgres 16", "python 3.12", but not "page 3" or "tests 3 times". */
-function versionFact(g: Groups): Draft[] {
-  const tool = g.tool ?? '';
-  const ver = g.ver ?? '';
-  if (NOT_TOOLS.has(tool.toLowerCase()) || !endsValue(g.after ?? '')) return [];
-  const looksLikeSoftware = /^\p{Lu}/u.test(tool) || /[\d.+#]/u.test(tool) || /\./u.test(ver);
-  return looksLikeSoftware ? [{ subject: tool, attribute: 'version', value: ver, confidence: 0.8 }] : [];
+function isServer(thing: string): boolean {
+  return thing
+    .toLowerCase()
+    .split(/\s+/u)
+    .some((w) => SERVER_WORDS.has(w.replace(/'s$/u, '')));
 }
 
-const TOOL = String.raw`(?<tool>\p{L}[\p{L}\p{N}.+#_-]*)`;
-const VER = String.raw`(?:v(?:ersion)?\s*)?(?<ver>v?\d+(?:\.\d+){0,3}(?:-[0-9a-z.]+)?)(?<after>.*)`;
-const CHANGED_BY = String.raw`(?:[^\s,;:]+\s+)?(?:(?:have|has|had|just|finally|now|recently|also)\s+)*`;
-const REST = String.raw`\s+(?<rest>.+)`;
-const NOW = String.raw`(?:\s+(?:now|currently|still))?`;
+function fact(subject: string | null, attribute: string, value: string | null, confidence: number): Draft[] {
+  return subject && value ? [{ subject, attribute, value, confidence }] : [];
+}
+
+/** Like thingFact, for a subject that must be a server or a service. */
+function serverFact(attribute: string, read: (text: string) => string | null, confidence: number): Shape['read'] {
+  return (g) => {
+    const subject = readThing(g.thing ?? '');
+    return subject && isServer(subject) ? fact(subject, attribute, read(g.rest ?? ''), confidence) : [];
+  };
+}
+
+/** A port written without the word "port": at least `digits` digits ("is on 5" is no port). */
+function readBarePort(text: string, digits: number): string | null {
+  const port = readPort(text);
+  return port && port.length >= digits ? port : null;
+}
 
 /** Events whose date is a fact ("the launch is on March 3"); other nouns with a date are too often something else. */
 const EVENT_NOUNS = new Set(
@@ -79,16 +94,32 @@ const EVENT = String.raw`(?<event>[^\s,;:]+(?:\s+[^\s,;:]+){0,4}?)`;
 
 export const THING_SHAPES: readonly Shape[] = [
   // Ports: "the staging database runs on port 5433", "staging db port is 5433", "we moved the staging database to port 6543".
-  shape('port-on', /port/i, `${THING}${NOW}\\s+(?:runs|is\\s+running|listens|is\\s+listening|is|lives|sits|serves|is\\s+served|is\\s+exposed|is\\s+available|moved|has\\s+moved|was\\s+moved|got\\s+moved)${NOW}\\s+(?:on|at|to)\\s+port${REST}`, 'change', thingFact('port', readPort, 0.9)),
-  shape('port-is', /port/i, `${THING}\\s*(?:'s)?\\s+port\\s+(?:is|=|:|was\\s+changed\\s+to|changed\\s+to|has\\s+changed\\s+to|is\\s+now|now\\s+is|moved\\s+to)${NOW}${REST}`, 'change', thingFact('port', readPort, 0.9)),
-  shape('port-of', /port/i, `(?:the\\s+)?port\\s+(?:of|for)\\s+${THING}\\s+(?:is|is\\s+now|was\\s+changed\\s+to|changed\\s+to|moved\\s+to)${REST}`, 'change', thingFact('port', readPort, 0.9)),
-  shape('port-moved', /port/i, `${CHANGED_BY}(?:moved|switched|changed|migrated|put|set|bumped|reconfigured|remapped)\\s+${THING}(?:'s\\s+port)?(?:\\s+from\\s+(?:port\\s+)?\\d{1,5})?\\s+(?:to|onto|on)\\s+port${REST}`, 'change', thingFact('port', readPort, 0.85)),
-  shape('port-moved-bare', /port/i, `${CHANGED_BY}(?:moved|switched|changed|set|bumped)\\s+${THING}'s\\s+port(?:\\s+from\\s+\\d{1,5})?\\s+to${REST}`, 'change', thingFact('port', readPort, 0.85)),
+  shape('port-on', /port/i, `${THING}${NOW}\\s+(?:(?:runs|is\\s+running|listens|is\\s+listening|is|lives|sits|serves|is\\s+served|is\\s+exposed|is\\s+available|is\\s+reachable|moved|has\\s+moved|was\\s+moved|got\\s+moved|binds|is\\s+bound)${NOW}\\s+(?:on|at|to|onto)|uses|is\\s+using|exposes|is\\s+exposing)\\s+port${REST}`, 'change', thingFact('port', readPort, 0.9)),
+  shape('port-is', /port/i, `${THING}\\s*(?:'s)?\\s+port\\s+(?:is|=|:|now\\s+is|(?:(?:was|has|has\\s+been|got)\\s+)?(?:changed|moved|switched|bumped)(?:\\s+from\\s+\\d{1,5})?\\s+to)${NOW}${REST}`, 'change', thingFact('port', readPort, 0.9)),
+  // "the port of the cache is 6379", and with the tool first: "postgres port for staging is 6543" (staging postgres).
+  shape('port-of', /port/i, `(?:the\\s+)?(?:(?<tool>[\\p{L}\\p{N}.-]+)\\s+)?port\\s+(?:of|for)\\s+${THING}\\s+(?:is|was\\s+changed\\s+to|changed\\s+to|moved\\s+to)${NOW}${REST}`, 'change', (g) => {
+    const thing = readThing(g.thing ?? '');
+    const subject = thing && g.tool && !/^(?:the|our|my|a)$/iu.test(g.tool) ? `${thing.replace(DETERMINER, '')} ${g.tool}` : thing;
+    return fact(subject, 'port', readPort(g.rest ?? ''), 0.9);
+  }),
+  shape('port-moved', /port/i, `${CHANGED_BY}(?:moved|switched|changed|migrated|put|set|bumped|reconfigured|remapped)\\s+${THING}(?:'s\\s+port)?(?:\\s+from\\s+(?:port\\s+)?\\d{1,5})?(?:\\s+over)?\\s+(?:to|onto|on)\\s+port${REST}`, 'change', thingFact('port', readPort, 0.85)),
+  shape('port-moved-bare', /port/i, `${CHANGED_BY}(?:moved|switched|changed|set|bumped)\\s+${THING}(?:'s)?\\s+port(?:\\s+from\\s+\\d{1,5})?\\s+to${REST}`, 'change', thingFact('port', readPort, 0.85)),
+  // A number without the word "port": after a verb only a listener has ("listens on 5433"), or said of a server ("staging is
+  // on 6543"; "at" is a level there: "the cluster is at 500").
+  shape('port-listens', /\d\d/, `${THING}${NOW}\\s+(?:listens|is\\s+listening|binds|is\\s+bound|is\\s+exposed|exposes)${NOW}(?:\\s+(?:on|to|at))?\\s+(?<rest>\\d.*)`, 'change', thingFact('port', (t) => readBarePort(t, 2), 0.85)),
+  shape('port-server', /\d\d\d/, `${THING}(?:'s)?${NOW}(?:\\s+(?:is|runs|is\\s+running|lives|sits|moved|has\\s+moved|was\\s+moved|got\\s+moved|is\\s+served))?${NOW}\\s+on\\s+(?<rest>\\d.*)`, 'change', serverFact('port', (t) => readBarePort(t, 3), 0.75)),
+  shape('port-server-moved', /\d\d\d/, `${CHANGED_BY}(?:moved|switched|changed|bumped|put|migrated)\\s+${THING}(?:\\s+over)?\\s+(?:to|onto)\\s+(?<rest>\\d.*)`, 'change', serverFact('port', (t) => readBarePort(t, 3), 0.75)),
 
   // Hosts: "api host is api.internal", "the API is hosted on api.internal", "we moved the API to api2.internal".
   shape('host-is', /host/i, `${THING}\\s*(?:'s)?\\s+(?:host|hostname|host\\s+name)\\s+(?:is|=|:|is\\s+now|now\\s+is|changed\\s+to|was\\s+changed\\s+to|moved\\s+to)${REST}`, 'change', thingFact('host', readHost, 0.85)),
   shape('host-of', /host/i, `(?:the\\s+)?(?:host|hostname)\\s+(?:of|for)\\s+${THING}\\s+(?:is|is\\s+now|changed\\s+to)${REST}`, 'change', thingFact('host', readHost, 0.85)),
-  shape('host-on', /\.|localhost/i, `${THING}${NOW}\\s+(?:is\\s+hosted|runs|is\\s+running|is\\s+deployed|is\\s+served|lives|moved|was\\s+moved|has\\s+moved|is\\s+reachable|is\\s+available)${NOW}\\s+(?:on|at|to)(?:\\s+host)?${REST}`, 'change', thingFact('host', readHost, 0.8)),
+  shape('host-on', /\.|localhost/i, `${THING}${NOW}\\s+(?:is\\s+hosted|runs|is\\s+running|is\\s+deployed|is\\s+served|lives|moved|was\\s+moved|has\\s+moved|is\\s+reachable|is\\s+available|points|is\\s+pointing|is\\s+pointed|resolves)${NOW}\\s+(?:on|at|to|from)(?:\\s+host)?${REST}`, 'change', thingFact('host', readHost, 0.8)),
+  // "redis is on localhost:6379": "is on/at" names a host only for a server, or with a port or address ("Ana is at Booking.com" is no host).
+  shape('host-is-on', /\.|localhost/i, `${THING}(?:'s|\\s+is)${NOW}\\s+(?:on|at)${REST}`, 'change', (g, c) => {
+    const host = readHost(g.rest ?? '');
+    const plain = host !== null && !/:\d+$|^localhost|^(?:\d{1,3}\.){3}\d{1,3}/u.test(host);
+    return plain ? serverFact('host', readHost, 0.75)(g, c) : thingFact('host', readHost, 0.75)(g, c);
+  }),
   shape('host-moved', /\.|localhost/i, `${CHANGED_BY}(?:moved|migrated|switched|pointed|repointed)\\s+${THING}\\s+(?:to|at)(?:\\s+host)?${REST}`, 'change', thingFact('host', readHost, 0.8)),
 
   // Paths: "config lives at /etc/x", "the logs go to /var/log/app", "we moved the config to ~/.cairn".
@@ -96,22 +127,10 @@ export const THING_SHAPES: readonly Shape[] = [
   shape('path-is', /[/\\]/, `${THING}\\s*(?:'s)?\\s+(?:path|location|directory|dir|folder)\\s+is${NOW}${REST}`, 'change', thingFact('path', readPath, 0.8)),
   shape('path-moved', /[/\\]/, `${CHANGED_BY}(?:moved|put|relocated|migrated)\\s+${THING}\\s+(?:to|into|under)${REST}`, 'change', thingFact('path', readPath, 0.8)),
 
-  // Versions: "we upgraded to Node 20", "we upgraded Node to 20", "running Postgres 16", "X is on version 3.2".
-  shape('version-to', /\d/, `${CHANGED_BY}(?:upgraded|updated|moved|migrated|bumped|switched|downgraded|went)(?:\\s+from\\s+(?:\\S+\\s+)?v?\\d[\\w.-]*)?\\s+to\\s+${TOOL}\\s+${VER}`, 'change', versionFact),
-  shape('version-tool-to', /\d/, `${CHANGED_BY}(?:upgraded|updated|bumped|moved|migrated|downgraded)\\s+${TOOL}(?:\\s+from\\s+v?\\d[\\w.-]*)?\\s+to\\s+${VER}`, 'change', versionFact),
-  shape('version-on', /\d/, `(?:[^\\s,;:]+\\s+){0,3}?(?:(?:now|currently|still)\\s+)?(?:running|using|on|runs|uses|run|use)\\s+${TOOL}\\s+${VER}`, 'since', versionFact),
-  shape('version-is', /\d/, `${THING}\\s*(?:'s)?\\s+(?:is${NOW}\\s+(?:on|at)\\s+(?:version|v|release)\\s*|version\\s+is${NOW}\\s+)(?<ver>v?\\d+(?:\\.\\d+){0,3}(?:-[0-9a-z.]+)?)(?<after>.*)`, 'change', (g) =>
-    versionOfThing(g)),
-  shape('version-of', /\d/, `(?:the\\s+)?(?:current\\s+)?version\\s+of\\s+${THING}\\s+is${NOW}\\s+(?<ver>v?\\d+(?:\\.\\d+){0,3}(?:-[0-9a-z.]+)?)(?<after>.*)`, 'change', (g) =>
-    versionOfThing(g)),
+  ...VERSION_SHAPES,
 
   // Dates of events: "the launch is on March 3", "wedding on 2026-06-12", "we moved the launch to March 10".
   shape('date-is', DATE_CUE, `${EVENT}\\s+(?:is|'s|will\\s+be|was|has\\s+been|got|is\\s+now)${NOW}(?:\\s+(?:on|scheduled\\s+for|planned\\s+for|set\\s+for|booked\\s+for|due|due\\s+on|moved\\s+to|pushed\\s+to|rescheduled\\s+(?:to|for)|postponed\\s+(?:to|until)|happening\\s+on|taking\\s+place\\s+on))?${REST}`, 'none', eventDate, true),
   shape('date-bare', DATE_CUE, `${EVENT}\\s*(?:\\s+on|:|\\s+-)${REST}`, 'none', eventDate, true),
   shape('date-moved', DATE_CUE, `${CHANGED_BY}(?:moved|pushed|rescheduled|postponed|set|scheduled|booked|planned)\\s+${EVENT}\\s+(?:to|for|on|until)${REST}`, 'none', eventDate, true),
 ];
-
-function versionOfThing(g: Groups): Draft[] {
-  const subject = readThing(g.thing ?? '');
-  return subject && endsValue(g.after ?? '') ? [{ subject, attribute: 'version', value: g.ver!, confidence: 0.8 }] : [];
-}

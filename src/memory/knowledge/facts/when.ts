@@ -41,10 +41,18 @@ export function findDate(text: string, refIso: string, ahead: boolean): FoundDat
     const m = c.get('month');
     const d = c.get('day');
     if (y === null || m === null) continue;
+    // "now" is the memory's own time, not a date the text gives.
+    if (/^(?:right\s+)?now$/iu.test(r.text.trim())) continue;
     // A recurring day ("on Mondays") is no date.
     if (/s$/iu.test(r.text) && c.isCertain('weekday')) continue;
     const dayKnown = c.isCertain('day') || c.isCertain('weekday');
-    if (dayKnown && d !== null) return { iso: isoDay(y, m, d), precision: 'day', index: r.index, text: r.text };
+    if (dayKnown && d !== null) {
+      // A bare weekday in a change that happened ("changed it on Tuesday") is the last one; chrono-node may pick the next.
+      const weekdayOnly = !ahead && c.isCertain('weekday') && !c.isCertain('day');
+      const at = Date.UTC(y, m - 1, d) - (weekdayOnly && Date.UTC(y, m - 1, d) > ref.getTime() ? 7 * 86_400_000 : 0);
+      const day = new Date(at);
+      return { iso: isoDay(day.getUTCFullYear(), day.getUTCMonth() + 1, day.getUTCDate()), precision: 'day', index: r.index, text: r.text };
+    }
     if (c.isCertain('month')) return { iso: `${pad(y, 4)}-${pad(m, 2)}`, precision: 'month', index: r.index, text: r.text };
   }
   const year = YEAR.exec(text);
