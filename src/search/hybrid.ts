@@ -13,11 +13,17 @@ import { anchorTurnId, contextFor, contextProvenance, matchTurn, neighbourIndex,
 import type { VectorIndex } from './vector-index.js';
 import { bestPassage, PASSAGE_CHARS, passagesOf } from '../embed/passages.js';
 import { inTimeWindow, type TimeWindow } from './query-time.js';
+import { currentAt, hasFilter, passes } from './entry-filter.js';
 
 /** When filters leave fewer than the limit among ANN candidates, exact-scan at most this many. */
 const EXACT_FALLBACK_MAX = 20_000;
 /** People mention an event for days after it: an entry this long after the time a query names still counts as from then. */
 const TIME_GRACE_DAYS = 7;
+/**
+ * Relevance kept by an entry no longer current, when a search asks for superseded ones too: what
+ * was replaced ranks below what replaced it (history stays findable, the current answer first).
+ */
+const SUPERSEDED_FACTOR = 0.5;
 /** BM25 terms of a rewritten search: the query's own and the expansion's, in that order. */
 const MAX_EXPANDED_TERMS = 48;
 
@@ -120,30 +126,6 @@ function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
-/** The memory-id filter as a set, built once per filter object. */
-const memoryIdSets = new WeakMap<readonly string[], ReadonlySet<string>>();
-function inMemoryIds(ids: readonly string[], id: string): boolean {
-  let set = memoryIdSets.get(ids);
-  if (!set) memoryIdSets.set(ids, (set = new Set(ids)));
-  return set.has(id);
-}
-
-function passes(e: IndexEntry, f: EntryFilter): boolean {
-  // As of a moment, what was superseded only after it still counts as current.
-  if (!f.includeSuperseded && !e.current && !(f.validAt !== undefined && e.validTo !== null && e.validTo > f.validAt)) return false;
-  if (f.memoryIds && !(e.kind === 'memory' && inMemoryIds(f.memoryIds, e.refId))) return false;
-  if (f.kinds?.length && !f.kinds.includes(e.kind)) return false;
-  if (f.layers?.length && !f.layers.includes(e.layer)) return false;
-  if (f.categories?.length && (e.category === null || !f.categories.includes(e.category))) return false;
-  if (f.minImportance !== undefined && (e.importance === null || e.importance < f.minImportance)) return false;
-  if (f.since && e.time < f.since) return false;
-  if (f.until && e.time > f.until) return false;
-  return true;
-}
-
-function hasFilter(f: EntryFilter): boolean {
-  return Boolean(f.kinds?.length || f.layers?.length || f.categories?.length || f.minImportance !== undefined || f.since || f.until || f.memoryIds);
-}
 
 export async function hybridSearch(deps: HybridDeps, params: SearchParams): Promise<SearchResult[]> {
   const { store, ranking } = deps;
@@ -304,7 +286,8 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
       (window && inTimeWindow(window, e.time, params.timeZone ?? 'UTC', TIME_GRACE_DAYS) ? 1 + ranking.timeBoost : 1) *
       (askedWhen && statesTime(e.text) ? 1 + ranking.whenBoost : 1);
     const about = e.kind === 'memory' && params.entityMemories?.has(e.refId) ? 1 + ranking.entityBoost : 1;
-    const relevance = ((s.own + lambda * nb) / (1 + lambda)) * speaker * when * about;
+    const stale = currentAt(e, params.filter.validAt) ? 1 : SUPERSEDED_FACTOR;
+    const relevance = ((s.own + lambda * nb) / (1 + lambda)) * speaker * when * about * stale;
     const rel: Relevance = { bm25: s.b, vector: s.v, cosine: s.cos, own: s.own, neighbours: nb, speaker, when, relevance };
     const { score, parts } = finalScore(rel, e.importance, e.time, now, weights);
     return { e, score, parts };

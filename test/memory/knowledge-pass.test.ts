@@ -41,6 +41,7 @@ describe('knowledge pass', () => {
     const all = await cairn.search('staging database port', { kinds: ['memory'], includeSuperseded: true });
     const oldHit = all.results.find((r) => r.id === old.memory.id);
     assert.equal(oldHit?.supersededBy, now.memory.id);
+    assert.ok(all.results.findIndex((r) => r.id === now.memory.id) < all.results.indexOf(oldHit!), 'the current answer ranks above the one it replaced');
 
     assert.deepEqual((await cairn.history(now.memory.id)).map((m) => m.id), [old.memory.id, now.memory.id]);
     const facts = await cairn.store.listFacts(NS, { subject: 'staging database', attribute: 'port', includeSuperseded: true });

@@ -39,7 +39,7 @@ export function formatMemory(m: Memory): string {
 }
 
 export function formatResult(r: SearchResult, rank: number, explain: boolean): string {
-  const head = `${rank}. ${r.score.toFixed(3)}  [${r.kind}${r.category ? `/${r.category}` : ''}] ${r.time.slice(0, 10)}  ${r.id}${r.current ? '' : '  (superseded)'}`;
+  const head = `${rank}. ${r.score.toFixed(3)}  [${r.kind}${r.category ? `/${r.category}` : ''}] ${r.time.slice(0, 10)}  ${r.id}${r.current && !r.validTo ? '' : `  (superseded${r.validTo ? ` ${r.validTo.slice(0, 10)}` : ''}${r.supersededBy ? ` by ${r.supersededBy}` : ''})`}`;
   // "+" marks another hit of the same session; arrows mark the turns just before and after.
   const ctx = (offsetSign: number) =>
     r.context.filter((c) => Math.sign(c.offset) === offsetSign).map((c) => `   ${c.match ? '+' : offsetSign < 0 ? '↑' : '↓'} ${contextLine(c)}`);

@@ -69,6 +69,8 @@ export function registerMemoryTools({ server, cairn, ns, maxTextChars, run }: To
           category: r.category,
           importance: r.importance,
           current: r.current,
+          ...(r.validTo ? { validTo: r.validTo } : {}),
+          ...(r.supersededBy ? { supersededBy: r.supersededBy } : {}),
           provenance: r.provenance,
           context: r.context,
           path: compat[i]!.path,
@@ -80,7 +82,7 @@ export function registerMemoryTools({ server, cairn, ns, maxTextChars, run }: To
         const lines = results.length
           ? results.map(
               (r, i) =>
-                `${i + 1}. ${r.score.toFixed(3)} ${r.id} [${r.kind}${r.category ? `/${r.category}` : ''}] ${r.time.slice(0, 10)} ${r.path}#L${r.startLine}-L${r.endLine}\n` +
+                `${i + 1}. ${r.score.toFixed(3)} ${r.id} [${r.kind}${r.category ? `/${r.category}` : ''}] ${r.time.slice(0, 10)} ${r.path}#L${r.startLine}-L${r.endLine}${supersededNote(r)}\n` +
                 [...r.context.filter((c) => c.offset < 0), null, ...r.context.filter((c) => c.offset > 0)].map((c) => `   ${c ? contextLine(c) : r.snippet}`).join('\n'),
             )
           : [`No results for "${res.query}".`];
@@ -170,4 +172,10 @@ export function registerMemoryTools({ server, cairn, ns, maxTextChars, run }: To
         return ok(out, `Marked ${args.id} ${args.important ? 'important' : 'not important'}${effect}${made}`);
       }),
   );
+}
+
+/** ` (superseded 2026-03-15 by m_…)` for a hit that is no longer current, else ''. */
+function supersededNote(r: { current: boolean; validTo?: string | null; supersededBy?: string }): string {
+  if (r.current && !r.validTo) return '';
+  return ` (superseded${r.validTo ? ` ${r.validTo.slice(0, 10)}` : ''}${r.supersededBy ? ` by ${r.supersededBy}` : ''})`;
 }
