@@ -52,6 +52,8 @@ describe('entity types: places the gazetteer knows', () => {
       ['Austin said the build is green', 'Austin', 'person'],
       ['Thanks, Sydney! See you Monday.', 'Sydney', 'person'],
       ['Hey Charlotte, are you coming?', 'Charlotte', 'person'],
+      ['Thanks Sydney for the help', 'Sydney', 'person'],
+      ["Hey, Boston's music scene is awesome", 'Boston', 'place'],
       ['I talked to Austin about it', 'Austin', 'person'],
       ["Austin's mom is a nurse", 'Austin', 'person'],
       ['Dr Florence reviewed the scan', 'Florence', 'person'],
@@ -81,6 +83,23 @@ describe('entity types: prepositions before an unknown name', () => {
       ['My friend lives near Fox Hollow', 'Fox Hollow', 'place'],
       ['We had coffee at Starbucks', 'Starbucks', 'place'],
       ['booked two flights to Nuuk', 'Nuuk', 'place'],
+      ["I've never been to Jasper", 'Jasper', 'place'],
+    ]);
+  });
+
+  it('a place word in the name, "the city of X", "mount X", or "City, Region"', () => {
+    expectTypes([
+      ['We hiked the Grand Canyon and the Smoky Mountains', 'Grand Canyon', 'place'],
+      ['We hiked the Grand Canyon and the Smoky Mountains', 'Smoky Mountains', 'place'],
+      ['Saw the Cliffs of Moher and Lake Tahoe', 'Cliffs of Moher', 'place'],
+      ['Saw the Cliffs of Moher and Lake Tahoe', 'Lake Tahoe', 'place'],
+      ['a game at Fenway Park on Sunday', 'Fenway Park', 'place'],
+      ['Mount Rainier was out this morning', 'Mount Rainier', 'place'],
+      ['The city of Nuuk, if you know it.', 'Nuuk', 'place'],
+      ['yoga on top of mount Talkeetna', 'Talkeetna', 'place'],
+      ['Edinburgh, Scotland would be great', 'Scotland', 'place'],
+      ['I moved to Austin, Texas', 'Texas', 'place'],
+      ['Ana Souza, Rowan and Carl came', 'Rowan', 'person'],
     ]);
   });
 

@@ -9,7 +9,8 @@
 // "Jon moved") and the word does not end like a common word (-ing, -ly, -ness…). Two or more
 // capitalised words at a sentence start are a name ("Ana Souza called").
 //
-// The type: a known tool or company, an organisation suffix ("Corp", "University"), a place from
+// The type: a known tool or company, an organisation suffix ("Corp", "University"), a place word
+// ("Grand Canyon", "Lake Tahoe"), a place from
 // the gazetteer (a country or a large city anywhere, a smaller one after a locating word) unless the
 // sentence makes it a person (type-cues.ts), after "works at" an organisation, after "Mr"/"Dr" a
 // person, after a preposition of location a place; otherwise a person, with less confidence.
@@ -17,7 +18,7 @@ import { foldDiacritics, type Gazetteer, type Place } from '../../places/gazette
 import type { Found } from './code-refs.js';
 import { COMMON_ACRONYMS, isCommonWord } from './common-words.js';
 import { knownName, ORG_PREFIXES, ORG_SUFFIXES } from './known-names.js';
-import { isHonorific, isStrongPlace, personCue, placeCue, SUBJECT_VERBS } from './type-cues.js';
+import { isHonorific, isStrongPlace, personCue, placeCue, PLACE_PREFIXES, PLACE_SUFFIXES, SUBJECT_VERBS } from './type-cues.js';
 
 interface Word {
   text: string;
@@ -158,10 +159,13 @@ function judgeRun(text: string, words: readonly Word[], run: readonly number[], 
   if (known) return { name: known.name === name || known.name.toLowerCase() === name.toLowerCase() ? name : known.name, type: known.type, confidence: 0.85, ...at };
   const lastWord = bare(last.text);
   if (!single && (ORG_SUFFIXES.has(lastWord) || ORG_PREFIXES.has(first.text))) return { name, type: 'organization', confidence: 0.85, ...at };
+  if (!single && (PLACE_SUFFIXES.has(lastWord) || PLACE_PREFIXES.has(first.text))) return { name, type: 'place', confidence: 0.8, ...at };
   // A place by the gazetteer, or by a preposition before an unknown name, unless the sentence makes it a person.
   const person = personCue(text, words, run[0]!, run.at(-1)!, ctx.knownWords);
   const place = lookupPlace(name, ctx);
-  if (place && !person && (!single || isStrongPlace(place) || placeCue(text, words, run[0]!, true))) {
+  // "Edinburgh, Scotland", "Austin, Texas": a place after a place and a comma.
+  const afterPlace = before !== undefined && text.slice(before.end, first.start) === ', ' && lookupPlace(bare(before.text), ctx) !== null;
+  if (place && !person && (!single || isStrongPlace(place) || afterPlace || placeCue(text, words, run[0]!, true))) {
     return { name, type: 'place', confidence: !single || place.kind === 'country' ? 0.85 : isStrongPlace(place) ? 0.8 : 0.75, ...at };
   }
   // A person cue outweighed the gazetteer: as confident as the place would have been, so the pass does not file it under the place.

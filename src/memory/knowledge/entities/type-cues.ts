@@ -10,9 +10,20 @@
 // relative after the possessive ("Austin's mom"). A relation phrase ("my friend Georgia") is read
 // by relations.ts with more confidence and wins. A smaller place, or a name the gazetteer does not
 // know, reads as a place after a preposition of movement or location ("stayed in Woodhaven",
-// "flights to Eugene"), never when a person cue is there too.
+// "flights to Eugene", "the city of Nuuk"), never when a person cue is there too. A name with a
+// place word ("Grand Canyon", "Lake Tahoe") is a place, as a suffix makes an organisation.
 import type { Place } from '../../places/gazetteer.js';
 import { LOCATING, MOVING } from '../../places/place-keys.js';
+
+const words = (s: string): Set<string> => new Set(s.split(/\s+/).filter(Boolean));
+
+/** Last words of place names ("Grand Canyon", "Fenway Park"); PLACE_PREFIXES first words ("Lake Tahoe", "Cliffs of Moher"). */
+export const PLACE_SUFFIXES = words(`Mountain Mountains Lake River Island Islands Beach Park Bay Valley Canyon Falls Street Avenue Road Boulevard
+  Square Tower Bridge Coast Desert Forest Hills Hill Peak Parkway Trail Harbor Harbour Creek Springs Gardens Plaza Palace Castle
+  Cathedral Stadium Arena Airport Station Glacier Volcano Peninsula Cliffs Reef Trailhead Marina Pier Boardwalk`);
+export const PLACE_PREFIXES = words('Mount Mt Lake Cape Isle Cliffs Port Fort Lago Monte Rio Costa');
+/** Words before "of" that make what follows a place: "the city of Nuuk". */
+const PLACE_OF = words('city town village state province island country region county capital outskirts streets suburbs shores coast');
 
 /** A word of the text, as names.ts reads it. */
 export interface CueWord {
@@ -33,8 +44,6 @@ export const STRONG_PLACE_POPULATION = 300_000;
 export function isStrongPlace(place: Place): boolean {
   return place.kind === 'country' || place.population >= STRONG_PLACE_POPULATION;
 }
-
-const words = (s: string): Set<string> => new Set(s.split(/\s+/).filter(Boolean));
 
 export const SUBJECT_VERBS = words(`said says told asks asked texted called messaged emailed wrote loves loved likes liked wants wanted thinks thought
   knows knew went goes came comes moved joined started visited bought gave sent got gets took made makes met meets
@@ -66,7 +75,7 @@ const NOT_LOCATING = words(`interested believe believes believed believing invol
   looks stare stared staring smile smiled smiling laugh laughed laughing yell yelled yelling shout shouted mad angry upset
   wave waved waving glance glanced point pointed good great bad better best worse worst`);
 /** Words before "to"/"from" that make it a direction, beside place-keys.ts's. */
-const MOVING_MORE = words(`flights vacation vacations holiday holidays getaway cruise trips tour moved relocate commute commuted
+const MOVING_MORE = words(`been flights vacation vacations holiday holidays getaway cruise trips tour moved relocate commute commuted
   migrated emigrated immigrated fled escaped drove`);
 
 function lower(w: CueWord | undefined): string {
@@ -85,7 +94,12 @@ export function personCue(text: string, all: readonly CueWord[], first: number, 
   if (before && /^(?:the|a|an)$/i.test(before.text)) return false;
   if (before && adjacent(before, name)) {
     const b = lower(before);
-    if (isHonorific(before.text) || GREETING.has(b) || DONE_TO_PERSON.has(b)) return true;
+    if (isHonorific(before.text) || DONE_TO_PERSON.has(b)) return true;
+    // "Thanks Sydney for…", "Thanks, Sydney!": after a comma the greeted name ends its phrase ("Hey, Boston's music scene…" greets nobody).
+    if (GREETING.has(b) && !/['’]s$/u.test(all[last]!.text)) {
+      const endsPhrase = /^\s*(?:[,.!?:;)]|$)/.test(text.slice(all[last]!.end, all[last]!.end + 3));
+      if (text.slice(before.end, name.start) === ' ' || endsPhrase) return true;
+    }
     if ((b === 'to' || b === 'with') && TO_PERSON.has(lower(all[first - 2]))) return true;
   }
   const last_ = all[last]!;
@@ -116,6 +130,9 @@ export function placeCue(text: string, all: readonly CueWord[], i: number, known
     return known && LOCATING.has(b);
   };
   if (locates(i - 1)) return true;
+  if (lower(all[i - 1]) === 'of' && joined(i - 1) && joined(i - 2) && PLACE_OF.has(lower(all[i - 2]))) return true;
+  // "mount Talkeetna", "lake Tahoe" written in lower case.
+  if (joined(i - 1) && PLACE_PREFIXES.has(`${all[i - 1]?.text.slice(0, 1).toUpperCase()}${all[i - 1]?.text.slice(1)}`) && /^\p{Ll}/u.test(all[i - 1]!.text)) return true;
   const between = all[i - 1];
   return known && between !== undefined && joined(i - 1) && /^\p{Ll}/u.test(between.text) && !AT_PLACE.has(lower(between)) && locates(i - 2);
 }
