@@ -1,6 +1,7 @@
 // Offline entity extraction, measured: precision, recall and F1 against 100 LoCoMo turns labelled
 // by hand (bench/data/entities-locomo-labels.json: names only, keyed by sample id and dia_id; the
-// turns are a seeded sample, seed 25), then extraction speed over 100k generated memories.
+// turns are a seeded sample, seed 25), how stable each name's type is over every turn, then
+// extraction speed over 100k generated memories.
 // A name matches a label when their alias keys are equal. The speaker is not passed: the bench
 // measures what the text gives.
 // Usage: npm run bench:entities [-- --data PATH] [-- --texts 100000] [-- --show]
@@ -70,6 +71,35 @@ function accuracy(): void {
   }
 }
 
+/**
+ * Whether a name keeps one type across a whole conversation set: the pass files mentions by alias
+ * key, and a confident reading of another type makes a second entity. Every turn, speaker passed.
+ */
+function typeStability(): void {
+  const conversations = loadLocomo(dataPath);
+  if (!conversations) return;
+  const types = new Map<string, Map<string, number>>();
+  for (const c of conversations) {
+    for (const t of c.turns) {
+      for (const m of extractEntities(t.text, { time: t.timestamp, speaker: t.speaker })) {
+        const perType = types.get(aliasKey(m.name)) ?? new Map<string, number>();
+        perType.set(m.type, (perType.get(m.type) ?? 0) + 1);
+        types.set(aliasKey(m.name), perType);
+      }
+    }
+  }
+  const mixed = [...types].filter(([, perType]) => perType.size > 1);
+  const minority = mixed.reduce((sum, [, perType]) => sum + [...perType.values()].reduce((a, b) => a + b, 0) - Math.max(...perType.values()), 0);
+  const byType = new Map<string, number>();
+  for (const [, perType] of types) {
+    const top = [...perType].sort((a, b) => b[1] - a[1])[0]![0];
+    byType.set(top, (byType.get(top) ?? 0) + 1);
+  }
+  const counts = [...byType].sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t} ${n}`).join(', ');
+  console.log(`types over every LoCoMo turn: ${types.size} names (${counts}); ${mixed.length} read as more than one type, ${minority} mentions off their name's usual type`);
+  if (show) console.log(`mixed: ${mixed.map(([k, perType]) => `${k} ${JSON.stringify(Object.fromEntries(perType))}`).join('; ') || 'none'}`);
+}
+
 function speed(): void {
   const corpus = new Corpus({ seed: 25 });
   const batch: string[] = [];
@@ -95,4 +125,5 @@ function speed(): void {
 }
 
 accuracy();
+typeStability();
 speed();

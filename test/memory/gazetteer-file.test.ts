@@ -35,10 +35,19 @@ describe('compiled gazetteer file', () => {
     assert.deepEqual([...compiled], [...fromPackages]);
   });
 
+  it('a division named like a city carries the largest such city\'s population; other divisions none', () => {
+    const lisbon = fromPackages.get('Lisbon');
+    assert.equal(lisbon?.kind, 'division');
+    assert.ok(lisbon.population > 400_000, `Lisbon: ${lisbon.population}`);
+    assert.equal(fromPackages.get('California')?.population, 0, 'no city of that size is called California');
+  });
+
   it('another version, a missing file, and damaged or hostile contents are not used', () => {
     const path = join(dir, 'v.json');
     writeCompiledGazetteer(fromPackages, version, path);
     assert.equal(readCompiledGazetteer(`${version}-other`, path), null, 'compiled for other data or rules');
+    writeFileSync(path, JSON.stringify({ version, keys: ['country'], places: [['Italy', 'country', 0, 0]] }));
+    assert.equal(readCompiledGazetteer(version, path), null, 'written before divisions carried their city\'s population');
     assert.equal(readCompiledGazetteer(version, join(dir, 'absent.json')), null);
     const cases: Record<string, string> = {
       empty: '',

@@ -13,6 +13,16 @@ type Row = [string, PlaceKind, number, number];
 interface CompiledFile { version: string; keys: string[]; places: Row[] }
 
 const KINDS: ReadonlySet<string> = new Set<PlaceKind>(['country', 'division', 'city']);
+/**
+ * What the rows hold, beside the gazetteer version: raise when buildFromPackages keeps other data
+ * without changing any place's keys (so the search's stored keys need not be recomputed).
+ * 2: a division named like a city carries that city's population.
+ */
+const FILE_FORMAT = 2;
+
+function fileVersion(version: string): string {
+  return `${version};file=${FILE_FORMAT}`;
+}
 
 export function writeCompiledGazetteer(byName: ReadonlyMap<string, Place>, version: string, path = COMPILED_GAZETTEER): void {
   const keyIndex = new Map<string, number>();
@@ -22,7 +32,7 @@ export function writeCompiledGazetteer(byName: ReadonlyMap<string, Place>, versi
     if (k === undefined) keyIndex.set(p.keys, (k = keyIndex.size));
     places.push([name, p.kind, p.population, k]);
   }
-  const file: CompiledFile = { version, keys: [...keyIndex.keys()], places };
+  const file: CompiledFile = { version: fileVersion(version), keys: [...keyIndex.keys()], places };
   // Written aside and renamed: a reader never sees half a file.
   writeFileSync(`${path}.tmp`, JSON.stringify(file));
   renameSync(`${path}.tmp`, path);
@@ -32,7 +42,7 @@ export function writeCompiledGazetteer(byName: ReadonlyMap<string, Place>, versi
 export function readCompiledGazetteer(version: string, path = COMPILED_GAZETTEER): Map<string, Place> | null {
   try {
     const file = JSON.parse(readFileSync(path, 'utf8')) as Partial<CompiledFile>;
-    if (file.version !== version || !Array.isArray(file.keys) || !Array.isArray(file.places)) return null;
+    if (file.version !== fileVersion(version) || !Array.isArray(file.keys) || !Array.isArray(file.places)) return null;
     const byName = new Map<string, Place>();
     for (const row of file.places) {
       const [name, kind, population, k] = row;

@@ -12,7 +12,10 @@ export type PlaceKind = 'country' | 'division' | 'city';
 
 export interface Place {
   kind: PlaceKind;
-  /** Cities only: people living there (0 for countries and divisions). */
+  /**
+   * People living in the city of this name; for a division, in its largest city of the same name
+   * ("Lisbon", "Chihuahua"), 0 when it has none; 0 for countries.
+   */
   population: number;
   /** The words the place implies: its division, country, continent, and what kind of place each is. */
   keys: string;
@@ -88,6 +91,8 @@ export function buildFromPackages(): Map<string, Place> {
       if (!known) byName.set(n, place);
       // A country that is also another country's division ("Georgia") implies both.
       else if (known.kind === 'country' && place.kind === 'division') byName.set(n, { ...known, keys: words([known.keys, place.keys]) });
+      // A division named like a city keeps the division's keys and learns the city's size (cities come largest first).
+      else if (known.kind === 'division' && place.kind === 'city' && known.population === 0) byName.set(n, { ...known, population: place.population });
     }
   };
 

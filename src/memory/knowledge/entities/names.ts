@@ -4,20 +4,21 @@
 // once common words are cut away: a capitalised common word ("The", "Thanks", "Monday", "Hey")
 // ends a run and names nothing. A single word that starts a sentence is capitalised anyway, so it
 // counts only when (a) the text also writes it capitalised where no sentence starts, (b) it is a
-// known name (the speaker, the user's names, a tool, a country or big city), (c) it has a
+// known name (the speaker, the user's names, a tool, a country or large city), (c) it has a
 // possessive ("Ana's"), or (d) the next word is a verb people are the subject of ("Ana said",
 // "Jon moved") and the word does not end like a common word (-ing, -ly, -ness…). Two or more
 // capitalised words at a sentence start are a name ("Ana Souza called").
 //
-// The type: a known tool or company, an organisation suffix ("Corp", "University"), a place from
-// the gazetteer where it reads as one (as place-keys.ts does), after "works at" an organisation,
-// after "Mr"/"Dr" a person; otherwise a person, with less confidence.
-import type { EntityType } from '../../../core/types.js';
-import { BIG_CITY, foldDiacritics, type Gazetteer, type Place } from '../../places/gazetteer.js';
-import { LOCATING, MOVING } from '../../places/place-keys.js';
+// The type: a known tool or company, an organisation suffix ("Corp", "University"), a place word
+// ("Grand Canyon", "Lake Tahoe"), a place from
+// the gazetteer (a country or a large city anywhere, a smaller one after a locating word) unless the
+// sentence makes it a person (type-cues.ts), after "works at" an organisation, after "Mr"/"Dr" a
+// person, after a preposition of location a place; otherwise a person, with less confidence.
+import { foldDiacritics, type Gazetteer, type Place } from '../../places/gazetteer.js';
 import type { Found } from './code-refs.js';
 import { COMMON_ACRONYMS, isCommonWord } from './common-words.js';
 import { knownName, ORG_PREFIXES, ORG_SUFFIXES } from './known-names.js';
+import { isHonorific, isStrongPlace, personCue, placeCue, PLACE_PREFIXES, PLACE_SUFFIXES, SUBJECT_VERBS } from './type-cues.js';
 
 interface Word {
   text: string;
@@ -31,15 +32,11 @@ interface Word {
 const WORD = /[\p{L}\p{N}](?:[\p{L}\p{M}\p{N}]|['’.&-](?=[\p{L}\p{N}]))*/gu;
 const CONNECTORS = new Set(['of', 'de', 'del', 'da', 'das', 'do', 'dos', 'di', 'du', 'van', 'von', 'der', 'den', 'la', 'le', 'bin', 'al', 'y', '&']);
 const MAX_NAME_WORDS = 5;
-const SUBJECT_VERBS = new Set(`said says told asks asked texted called messaged emailed wrote loves loved likes liked wants wanted thinks thought
-  knows knew went goes came comes moved joined started visited bought gave sent got gets took made makes met meets
-  lives lived works worked plays played finished won lost left arrived hired quit helped invited recommended suggested
-  mentioned shared posted cooked baked painted drew sang adopted`.split(/\s+/));
 /** Words after "X's" that make it "X has" or "X is". */
 const CONTRACTED = /^(?:been|got|gotten|gone|going|a|an|the|so|really|very|just|not|always|never|also|still|my|our|your|been|done|made|had|great|good|amazing|awesome|nice|fun|hard|tough|important|about)$/i;
 const COMMON_ENDING = /(?:ing|ly|ed|ness|tion|sion|ment|ity|ful|less|ous|ive|able|ible|ism|ist)$/i;
-const HONORIFIC = /^(?:mr|mrs|ms|mx|dr|prof|sir|madam|miss|aunt|uncle|grandma|grandpa|coach|captain|officer|father|sister|brother)\.?$/i;
-const WORKPLACE = /\b(?:works?|worked|working|job|jobs|internship|interned|hired|employed|interview(?:ed|ing)?|joined|joining|applied|offer|position|role|contract)\s+(?:at|for|with|by|from|to)?\s*$/i;
+/** "works at Helios", "joined Helios", "a job at Helios" (a noun needs its preposition: "your job Jon" calls Jon). */
+const WORKPLACE = /\b(?:(?:works?|worked|working|interned|hired|employed|interview(?:ed|ing)?|joined|joining|applied)\s+(?:at|for|with|by|from|to)?|(?:job|jobs|internship|offer|position|role|contract)\s+(?:at|for|with|by|from))\s*$/i;
 
 export interface NameContext {
   /** Lower-case words of the names the speaker and the user are known by. */
@@ -65,7 +62,22 @@ export function capitalisedNames(text: string, ctx: NameContext): Found[] {
     const found = judgeRun(text, words, run, namedElsewhere, ctx);
     if (found) out.push(found);
   }
-  return out;
+  return orgHeadsAsOrgs(out);
+}
+
+/**
+ * "Helios Labs hired me. Helios pays well.": a name the text also writes with an organisation's
+ * suffix is that organisation where it stands alone, unless read there with more confidence
+ * (a strong place: "Boston University" leaves "Boston" a city).
+ */
+function orgHeadsAsOrgs(found: Found[]): Found[] {
+  const heads = new Set<string>();
+  for (const f of found) {
+    const parts = f.name.split(' ');
+    if (f.type === 'organization' && parts.length > 1 && ORG_SUFFIXES.has(parts.at(-1)!)) heads.add(parts.slice(0, -1).join(' '));
+  }
+  if (heads.size === 0) return found;
+  return found.map((f) => (heads.has(f.name) && f.type !== 'organization' && f.confidence < 0.8 ? { ...f, type: 'organization', confidence: 0.7 } : f));
 }
 
 function readWords(text: string): Word[] {
@@ -140,38 +152,34 @@ function judgeRun(text: string, words: readonly Word[], run: readonly number[], 
     const possessive = /['’]s$/u.test(first.text) && !(after && CONTRACTED.test(after.text));
     const subject = after !== undefined && text.slice(first.end, after.start) === ' ' && SUBJECT_VERBS.has(after.text.toLowerCase()) && !COMMON_ENDING.test(name);
     const place = lookupPlace(name, ctx);
-    const strongPlace = place !== null && (place.kind === 'country' || place.population >= BIG_CITY);
+    const strongPlace = place !== null && isStrongPlace(place);
     if (!(seen || possessive || subject || strongPlace || acronym)) return null;
   }
   const at = { start: first.start, end: first.start + name.length };
   if (known) return { name: known.name === name || known.name.toLowerCase() === name.toLowerCase() ? name : known.name, type: known.type, confidence: 0.85, ...at };
   const lastWord = bare(last.text);
   if (!single && (ORG_SUFFIXES.has(lastWord) || ORG_PREFIXES.has(first.text))) return { name, type: 'organization', confidence: 0.85, ...at };
+  if (!single && (PLACE_SUFFIXES.has(lastWord) || PLACE_PREFIXES.has(first.text))) return { name, type: 'place', confidence: 0.8, ...at };
+  // A place by the gazetteer, or by a preposition before an unknown name, unless the sentence makes it a person.
+  const person = personCue(text, words, run[0]!, run.at(-1)!, ctx.knownWords);
   const place = lookupPlace(name, ctx);
-  if (place && readsAsPlace(words, run, place)) return { name, type: 'place', confidence: run.length > 1 || place.kind === 'country' ? 0.85 : 0.75, ...at };
+  // "Edinburgh, Scotland", "Austin, Texas": a place after a place and a comma.
+  const afterPlace = before !== undefined && text.slice(before.end, first.start) === ', ' && lookupPlace(bare(before.text), ctx) !== null;
+  if (place && !person && (!single || isStrongPlace(place) || afterPlace || placeCue(text, words, run[0]!, true))) {
+    return { name, type: 'place', confidence: !single || place.kind === 'country' ? 0.85 : isStrongPlace(place) ? 0.8 : 0.75, ...at };
+  }
+  // A person cue outweighed the gazetteer: as confident as the place would have been, so the pass does not file it under the place.
+  if (place && person) return { name, type: 'person', confidence: 0.8, ...at };
   const preceding = text.slice(Math.max(0, first.start - 40), first.start);
-  if (WORKPLACE.test(preceding)) return { name, type: 'organization', confidence: 0.7, ...at };
-  if (before && HONORIFIC.test(before.text) && text.slice(before.end, first.start).trim().length <= 1) return { name, type: 'person', confidence: 0.8, ...at };
+  if (!person && WORKPLACE.test(preceding)) return { name, type: 'organization', confidence: 0.7, ...at };
+  if (before && isHonorific(before.text) && text.slice(before.end, first.start).trim().length <= 1) return { name, type: 'person', confidence: 0.8, ...at };
   if (acronym) return { name, type: 'topic', confidence: 0.4, ...at };
-  const type: EntityType = 'person';
+  if (!person && placeCue(text, words, run[0]!, false) && !/['’]s$/u.test(last.text)) return { name, type: 'place', confidence: 0.6, ...at };
   const confidence = !single ? 0.6 : first.sentenceStart ? 0.5 : 0.55;
-  return { name, type, confidence, ...at };
+  return { name, type: 'person', confidence, ...at };
 }
 
 function lookupPlace(name: string, ctx: NameContext): Place | null {
   const places = ctx.places();
   return places.byName.get(name) ?? places.byName.get(foldDiacritics(name)) ?? null;
-}
-
-/** As place-keys.ts reads a place: several words, a country or a big city always; a smaller one after a locating word. */
-function readsAsPlace(words: readonly Word[], run: readonly number[], place: Place): boolean {
-  if (run.length > 1 || place.kind === 'country' || (place.kind === 'city' && place.population >= BIG_CITY)) return true;
-  const locates = (at: number): boolean => {
-    const w = words[at]?.text.toLowerCase();
-    if (w === undefined) return false;
-    if (w === 'to' || w === 'from') return MOVING.has(words[at - 1]?.text.toLowerCase() ?? '');
-    return LOCATING.has(w);
-  };
-  const i = run[0]!;
-  return locates(i - 1) || (words[i - 1] !== undefined && !words[i - 1]!.capital && locates(i - 2));
 }
