@@ -91,7 +91,21 @@ interface Features {
   names: Set<string>;
 }
 
+/** Features of recently compared texts: a pass compares each new memory with up to 8 candidates, often the same ones. */
+const featureCache = new Map<string, Features>();
+const FEATURE_CACHE_MAX = 4096;
+
 function featuresOf(text: string): Features {
+  if (typeof text !== 'string') return computeFeatures('');
+  let f = featureCache.get(text);
+  if (!f) {
+    if (featureCache.size >= FEATURE_CACHE_MAX) featureCache.clear();
+    featureCache.set(text, (f = computeFeatures(text)));
+  }
+  return f;
+}
+
+function computeFeatures(text: string): Features {
   const clean = typeof text === 'string' ? text : '';
   const lower = clean.normalize('NFKC').toLowerCase();
   const words = wordsOf(clean);

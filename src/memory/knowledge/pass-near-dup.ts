@@ -23,7 +23,9 @@ export async function findNearDuplicate(
   vectorModel: string | null,
   retired: ReadonlySet<string>,
 ): Promise<NearDupMatch | null> {
-  const terms = rules.nearDupQueryTerms(memory.text);
+  // The four most specific words: a near-duplicate shares most of them, and fewer common words
+  // keep the keyword lookup from reading long posting lists.
+  const terms = rules.nearDupQueryTerms(memory.text).slice(0, 4);
   if (terms.length === 0) return null;
   const own = await store.entryFor('memory', memory.id);
   if (!own) return null;

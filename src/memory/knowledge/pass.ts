@@ -76,6 +76,9 @@ export async function runKnowledgePass(deps: KnowledgePassDeps, namespace: strin
     conflicts = 0;
     add(report, run.report);
     options.onProgress?.(report.memories);
+    // The store answers synchronously: without a turn of the event loop a long pass would hold
+    // off a daemon's captures, timers and signals until it ends.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   return report;
 }
@@ -87,6 +90,16 @@ function add(into: KnowledgeReport, r: KnowledgeReport): void {
 /** The memory's valid time: when the remembered thing happened, else when it was stored. */
 export function validTimeOf(m: Memory): string {
   return m.eventTime ?? m.createdAt;
+}
+
+/**
+ * The text extractors read: a memory made from a turn starts with who said it ("Ana Souza: we moved
+ * staging to 6543", memory/from-turn.ts); the speaker is told in the context instead, so the
+ * statement reads as a sentence again.
+ */
+export function statementOf(m: Memory, ctx: ExtractionContext): string {
+  const prefix = ctx.speaker ? `${ctx.speaker}: ` : null;
+  return prefix && m.text.startsWith(prefix) ? m.text.slice(prefix.length) : m.text;
 }
 
 function contextOf(m: Memory, userNames: readonly string[]): ExtractionContext {
@@ -122,19 +135,23 @@ async function learnRun(deps: KnowledgePassDeps, namespace: string, memories: re
   }
 
   // A folded memory's entities are the survivor's (its mentions count there); its facts re-mention the survivor's.
-  const items = memories.filter((m) => !merged.has(m.id)).map((m) => ({ id: m.id, text: m.text, ctx: contextOf(m, userNames) }));
+  const items = memories.filter((m) => !merged.has(m.id)).map((m) => {
+    const ctx = contextOf(m, userNames);
+    return { id: m.id, text: statementOf(m, ctx), ctx };
+  });
   const byLlm = deps.llm && items.length ? await deps.llm.extract(namespace, items, signal) : null;
   for (const memory of memories) {
     const folded = merged.has(memory.id);
     const ctx = contextOf(memory, userNames);
+    const text = statementOf(memory, ctx);
     const llm = byLlm?.get(memory.id);
     if (llm) report.byLlm++;
     if (!folded) {
-      const mentions = llm?.entities ?? deps.rules.extractEntities(memory.text, ctx);
+      const mentions = llm?.entities ?? deps.rules.extractEntities(text, ctx);
       const names = await entities.resolve(memory.id, mentions);
       if (names.length || memory.entities.length) memoryEntities.push({ memoryId: memory.id, entities: names });
     }
-    const stated = llm?.facts ?? deps.rules.extractFacts(memory.text, ctx);
+    const stated = llm?.facts ?? deps.rules.extractFacts(text, ctx);
     if (stated.length === 0) continue;
     const placed = await facts.add({
       memory,
