@@ -8,6 +8,7 @@ import { NAMESPACE_PATTERN } from './namespace.js';
 import { llmConfigSchema } from './llm-config.js';
 import { alertsConfigSchema } from './alerts-config.js';
 import { consolidationConfigSchema } from './consolidation-config.js';
+import { knowledgeConfigSchema } from './knowledge-config.js';
 
 const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL');
 
@@ -159,6 +160,12 @@ export const searchConfigSchema = z.strictObject({
    */
   whenBoost: z.number().min(0).max(2).default(0.5),
   /**
+   * Extra weight for memories about an entity the query names ("what does Ana work on"):
+   * relevance × (1 + w) for memories that mention it (knowledge: `cairn entity`); people the
+   * query names as speakers get speakerBoost instead, not both (0 = none).
+   */
+  entityBoost: z.number().min(0).max(2).default(0.3),
+  /**
    * Weight of the query's focus (its content words without the names of speakers it mentions) in
    * the query vector: normalize(question + w·focus). Turns are embedded without their speaker's
    * name, so a name in the question pulls the vector towards everything about that person
@@ -234,6 +241,7 @@ export const configSchema = z.strictObject({
   index: indexConfigSchema.default(indexConfigSchema.parse({})),
   alerts: alertsConfigSchema.default(alertsConfigSchema.parse({})),
   consolidation: consolidationConfigSchema.default(consolidationConfigSchema.parse({})),
+  knowledge: knowledgeConfigSchema.default(knowledgeConfigSchema.parse({})),
   limits: z
     .strictObject({
       /** Longest text accepted for one memory. */

@@ -13,7 +13,9 @@ export type CrashPoint =
   /** A consolidation job rendered its file and is about to write it (the previous file is intact). */
   | 'digest-before-file'
   /** The job's file is written; its store row is not committed yet. */
-  | 'digest-after-file';
+  | 'digest-after-file'
+  /** Inside the transaction that applies a knowledge batch (store applyKnowledge), half of it written. */
+  | 'knowledge-mid-batch';
 
 function armedPoint(): { point: string; n: number } | null {
   if (process.env.CAIRN_TEST !== '1') return null;

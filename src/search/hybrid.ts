@@ -37,6 +37,8 @@ export interface SearchParams {
   /** The time the query names (query-time.ts), and the zone its days are read in. */
   timeWindow?: TimeWindow | null;
   timeZone?: string;
+  /** Memories about entities the query names (ids): ranked up by ranking.entityBoost. */
+  entityMemories?: ReadonlySet<string>;
 }
 
 export interface SearchResult {
@@ -51,6 +53,8 @@ export interface SearchResult {
   createdAt: string;
   validTo: string | null;
   current: boolean;
+  /** The memory that replaced this one, when it is no longer current (set by the service). */
+  supersededBy?: string;
   category: string | null;
   importance: number | null;
   provenance: Provenance[];
@@ -89,6 +93,8 @@ export interface ContextOptions {
   timeBoost: number;
   /** Extra weight, for a question that asks when, of texts that state a time ("yesterday", "in March"; 0 = none). */
   whenBoost: number;
+  /** Extra weight for memories about an entity the query names (0 = none). */
+  entityBoost: number;
 }
 
 export interface VectorSide {
@@ -114,8 +120,18 @@ function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
+/** The memory-id filter as a set, built once per filter object. */
+const memoryIdSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+function inMemoryIds(ids: readonly string[], id: string): boolean {
+  let set = memoryIdSets.get(ids);
+  if (!set) memoryIdSets.set(ids, (set = new Set(ids)));
+  return set.has(id);
+}
+
 function passes(e: IndexEntry, f: EntryFilter): boolean {
-  if (!f.includeSuperseded && !e.current) return false;
+  // As of a moment, what was superseded only after it still counts as current.
+  if (!f.includeSuperseded && !e.current && !(f.validAt !== undefined && e.validTo !== null && e.validTo > f.validAt)) return false;
+  if (f.memoryIds && !(e.kind === 'memory' && inMemoryIds(f.memoryIds, e.refId))) return false;
   if (f.kinds?.length && !f.kinds.includes(e.kind)) return false;
   if (f.layers?.length && !f.layers.includes(e.layer)) return false;
   if (f.categories?.length && (e.category === null || !f.categories.includes(e.category))) return false;
@@ -126,7 +142,7 @@ function passes(e: IndexEntry, f: EntryFilter): boolean {
 }
 
 function hasFilter(f: EntryFilter): boolean {
-  return Boolean(f.kinds?.length || f.layers?.length || f.categories?.length || f.minImportance !== undefined || f.since || f.until);
+  return Boolean(f.kinds?.length || f.layers?.length || f.categories?.length || f.minImportance !== undefined || f.since || f.until || f.memoryIds);
 }
 
 export async function hybridSearch(deps: HybridDeps, params: SearchParams): Promise<SearchResult[]> {
@@ -287,7 +303,8 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     const when =
       (window && inTimeWindow(window, e.time, params.timeZone ?? 'UTC', TIME_GRACE_DAYS) ? 1 + ranking.timeBoost : 1) *
       (askedWhen && statesTime(e.text) ? 1 + ranking.whenBoost : 1);
-    const relevance = ((s.own + lambda * nb) / (1 + lambda)) * speaker * when;
+    const about = e.kind === 'memory' && params.entityMemories?.has(e.refId) ? 1 + ranking.entityBoost : 1;
+    const relevance = ((s.own + lambda * nb) / (1 + lambda)) * speaker * when * about;
     const rel: Relevance = { bm25: s.b, vector: s.v, cosine: s.cos, own: s.own, neighbours: nb, speaker, when, relevance };
     const { score, parts } = finalScore(rel, e.importance, e.time, now, weights);
     return { e, score, parts };

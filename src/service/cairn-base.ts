@@ -220,8 +220,11 @@ export abstract class CairnBase {
       layers: input.layers,
       minImportance: input.minImportance,
       includeSuperseded: input.includeSuperseded,
+      ...(input.asOf !== undefined ? { validAt: input.asOf } : {}),
+      ...(input.entity !== undefined ? { memoryIds: await entityFilterIds(this.store, ns, input.entity, this.aliasKey, input.includeSuperseded) } : {}),
     };
     const timeWindow = await queryTimeWindow(input.query, now);
+    const entityMemories = this.config.search.entityBoost > 0 ? await queryEntityMemories(this.store, ns, input.query, this.aliasKey, speakers) : undefined;
     const ranked: RankedSearch = (f, limit) =>
       hybridSearch(
         { store: this.store, ranking: this.config.search, candidates: this.config.search.candidates, vectors },
@@ -234,6 +237,7 @@ export abstract class CairnBase {
           now,
           timeWindow,
           timeZone: this.config.timezone,
+          ...(entityMemories?.size ? { entityMemories } : {}),
           ...(rewrite?.status === 'used' ? { expansion: [...rewrite.keywords, ...rewrite.queries] } : {}),
           // Digests repeat what memories and turns say: a search naming no kind or layer leaves
           // them out; --layer, --kind digest and the layer-first strategy reach them.
@@ -241,6 +245,7 @@ export abstract class CairnBase {
         },
       );
     const results = input.strategy === 'layers' ? await layerFirstSearch(ranked, { limit: input.limit, filter }) : await ranked(filter, input.limit);
+    await markSuperseded(this.store, ns, results);
     return { namespace: ns, query: input.query, mode, results, ...(degraded ? { degraded } : {}), ...(rewrite ? { rewrite } : {}), ...(input.asOf ? { asOf: input.asOf } : {}) };
   }
 

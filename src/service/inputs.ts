@@ -116,7 +116,7 @@ export const searchInputSchema = z.strictObject({
    * The moment the question is asked (ISO, or an age like 30d for "as of a month ago"; default:
    * now). Times in the query ("last week"), ages in since/until and recency count from it, and
    * entries from after it are left out: a replayed conversation is searched as it stood then.
-   * Supersession stays as stored: a memory superseded since is still out unless includeSuperseded.
+   * What was true then is found: a memory superseded only after that moment counts as current.
    */
   asOf: isoOrRelative('asOf').optional(),
   categories: z.array(categorySchema).max(CATEGORIES.length).optional(),
@@ -130,6 +130,13 @@ export const searchInputSchema = z.strictObject({
   strategy: z.enum(SEARCH_STRATEGIES, { error: `a strategy is ${SEARCH_STRATEGIES.join(' or ')}` }).default('flat'),
   /** Rewrite the query with the configured chat model first (default: config search.queryRewrite). */
   rewrite: z.boolean().optional(),
+  /** Only memories about this entity (id, slug or any of its names: cairn entity list). */
+  entity: z
+    .string()
+    .transform((v) => stripControl(v).trim())
+    .refine((v) => v.length > 0, 'entity is empty')
+    .refine((v) => v.length <= 200, 'entity is longer than 200 characters')
+    .optional(),
 });
 
 export type SearchInput = z.input<typeof searchInputSchema>;

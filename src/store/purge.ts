@@ -57,7 +57,8 @@ export interface PurgeIdsResult extends PurgeChanges {
 export interface TextRewrite {
   /**
    * The text to keep for a text; the same string leaves it alone. `table` says where the text is
-   * kept (`turns`, `memories`, `documents`, `digests`, `judgments`, `feedback`, `hot_state`, and `entries` for
+   * kept (`turns`, `memories`, `documents`, `digests`, `judgments`, `feedback`, `hot_state`, `entities`,
+   * `entity_aliases`, `facts`, and `entries` for
    * the index's copy of a text already given from its own table).
    */
   rewrite(text: string, table: string): string;

@@ -8,6 +8,8 @@ import type { ReplaceDocumentInput, Store } from '../../src/store/store.js';
 import { collect, rejectsCode } from '../helpers/store-fixtures.js';
 import { purgeConformance } from './conformance-purge.js';
 import { digestConformance } from './conformance-digests.js';
+import { knowledgeConformance } from './conformance-knowledge.js';
+import { knowledgeEditConformance } from './conformance-knowledge-edits.js';
 
 export type StoreFactory = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
 
@@ -71,6 +73,8 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
 
     purgeConformance(() => store);
     digestConformance(() => store);
+    knowledgeConformance(() => store);
+    knowledgeEditConformance(() => store);
 
     describe('memories', () => {
       it('addMemory applies defaults and returns what getMemory returns', async () => {

@@ -12,7 +12,7 @@ import { memoryFromRow, type MemoryRow } from './rows.js';
 import { ensureNamespaceTx } from './namespaces.js';
 
 /** Provenance entries kept per memory: re-mentions add theirs until this cap. */
-const MAX_PROVENANCE = 20;
+export const MAX_PROVENANCE = 20;
 
 export function memoryEntryBody(m: Pick<Memory, 'text' | 'tags' | 'entities'>): string {
   return [m.text, ...m.tags, ...m.entities].join('\n');
@@ -21,9 +21,9 @@ export function memoryEntryBody(m: Pick<Memory, 'text' | 'tags' | 'entities'>): 
 function insertEntry(db: Database, m: Memory): void {
   const body = memoryEntryBody(m);
   stmt(db, 
-    `INSERT INTO entries (namespace, kind, ref_id, body, keys, time, category, importance, current)
-     VALUES (?, 'memory', ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(m.namespace, m.id, body, keysOf(db, body), m.eventTime ?? m.createdAt, m.category, m.importance, m.validTo === null ? 1 : 0);
+    `INSERT INTO entries (namespace, kind, ref_id, body, keys, time, category, importance, current, valid_to)
+     VALUES (?, 'memory', ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(m.namespace, m.id, body, keysOf(db, body), m.eventTime ?? m.createdAt, m.category, m.importance, m.validTo === null ? 1 : 0, m.validTo);
 }
 
 function insertRow(db: Database, m: Memory): void {
@@ -81,7 +81,7 @@ function currentDuplicate(db: Database, namespace: string, text: string): Memory
 }
 
 /** Raises the mention count of an existing memory and merges what the re-mention brought. */
-function remention(db: Database, row: MemoryRow, input: Pick<NewMemory, 'tags' | 'provenance' | 'importance'>, now: string, count = 1): Memory {
+export function remention(db: Database, row: MemoryRow, input: Pick<NewMemory, 'tags' | 'provenance' | 'importance'>, now: string, count = 1): Memory {
   const existing = memoryFromRow(row);
   const tags = [...new Set([...existing.tags, ...(input.tags ?? [])])];
   const provenance: Provenance[] = [...existing.provenance, ...(input.provenance ?? [])].slice(0, MAX_PROVENANCE);
@@ -176,7 +176,7 @@ export function supersedeMemory(db: Database, namespace: string, id: string, rep
           };
       if (!dup) insertRow(db, current);
       stmt(db, 'UPDATE memories SET valid_to = ?, superseded_by = ?, updated_at = ? WHERE seq = ?').run(now, current.id, now, oldRow.seq);
-      stmt(db, `UPDATE entries SET current = 0 WHERE kind = 'memory' AND ref_id = ?`).run(previous.id);
+      stmt(db, `UPDATE entries SET current = 0, valid_to = ? WHERE kind = 'memory' AND ref_id = ?`).run(now, previous.id);
       return { previous: { ...previous, validTo: now, supersededBy: current.id, updatedAt: now }, current };
     })
     .immediate();

@@ -321,7 +321,77 @@ CREATE TABLE consolidation_state (
 );
 `;
 
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12];
+// Knowledge (issue 25): entities with their aliases and the memories that mention them, facts with
+// both times (valid_from/valid_to, recorded_at), and each namespace's knowledge cursor (the seq of
+// the last memory the knowledge pass took in). An alias key names one entity per namespace; a
+// mention or fact goes with its memory (purge) and an alias or mention with its entity. Every table
+// has a namespace column, so renameNamespace moves them with the rest; the entity-id references
+// follow an id rewrite (ON UPDATE CASCADE) the way digest_sources do.
+// entries.valid_to: when an entry stopped being current (its memory superseded, or the turns that
+// said the superseded thing), so search can answer "as of" a date. Backfilled for memory entries
+// already retired from memories.valid_to.
+const V13 = `
+CREATE TABLE entities (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  namespace TEXT NOT NULL REFERENCES namespaces(id),
+  name TEXT NOT NULL,
+  slug TEXT NOT NULL,
+  type TEXT NOT NULL,
+  relation TEXT,
+  locked INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (namespace, slug)
+);
+CREATE TABLE entity_aliases (
+  namespace TEXT NOT NULL,
+  key TEXT NOT NULL,
+  entity_id TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE ON UPDATE CASCADE,
+  display TEXT NOT NULL,
+  pinned INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (namespace, key)
+);
+CREATE INDEX entity_aliases_entity ON entity_aliases (entity_id);
+CREATE TABLE entity_mentions (
+  entity_id TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE ON UPDATE CASCADE,
+  memory_id TEXT NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+  namespace TEXT NOT NULL,
+  PRIMARY KEY (entity_id, memory_id)
+) WITHOUT ROWID;
+CREATE INDEX entity_mentions_memory ON entity_mentions (memory_id);
+CREATE TABLE facts (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  namespace TEXT NOT NULL REFERENCES namespaces(id),
+  subject TEXT NOT NULL,
+  subject_name TEXT NOT NULL,
+  entity_id TEXT REFERENCES entities(id) ON DELETE SET NULL ON UPDATE CASCADE,
+  attribute TEXT NOT NULL,
+  value TEXT NOT NULL,
+  memory_id TEXT NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+  valid_from TEXT NOT NULL,
+  valid_to TEXT,
+  recorded_at TEXT NOT NULL,
+  confidence REAL NOT NULL,
+  superseded_by TEXT,
+  mentions INTEGER NOT NULL DEFAULT 1,
+  extractor TEXT NOT NULL,
+  provenance TEXT NOT NULL DEFAULT '[]'
+);
+CREATE INDEX facts_ns_subject_attr ON facts (namespace, subject, attribute);
+CREATE INDEX facts_memory ON facts (memory_id);
+CREATE INDEX facts_entity ON facts (entity_id) WHERE entity_id IS NOT NULL;
+CREATE TABLE knowledge_state (
+  namespace TEXT PRIMARY KEY REFERENCES namespaces(id),
+  cursor INTEGER NOT NULL DEFAULT 0
+);
+ALTER TABLE entries ADD COLUMN valid_to TEXT;
+UPDATE entries SET valid_to = (SELECT m.valid_to FROM memories m WHERE m.id = entries.ref_id)
+  WHERE kind = 'memory' AND current = 0;
+`;
+
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

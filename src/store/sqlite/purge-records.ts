@@ -1,11 +1,13 @@
 // Purging records by id for SQLite (store.ts purgeRecords): memories and document chunks are
 // deleted, a turn becomes a tombstone, and everything derived goes with them — index entries (and
-// so the keyword index and, by cascade, vectors), feedback, judgments' links and statements, the
+// so the keyword index and, by cascade, vectors), feedback, judgments' links and statements, a
+// memory's entity mentions and facts (and an entity only it named), the
 // memory the judge made of a purged turn, and the digests that cite a purged memory or turn. One
 // immediate transaction; a dry run is the same transaction rolled back, so its counts are exactly
 // what a real run would do.
 import type { Database } from 'better-sqlite3';
 import { PURGED_MARKER, type PurgeChanges, type PurgeIdsResult, type PurgeScope, type PurgedKind, type RemovedDigest } from '../purge.js';
+import { purgeMemoryKnowledge } from './knowledge.js';
 import { stmt } from './statements.js';
 
 /** Thrown inside a dry run's transaction to roll it back once everything was counted. */
@@ -76,6 +78,7 @@ function purgeMemory(db: Database, id: string, out: PurgeChanges): void {
   stmt(db, 'UPDATE memories SET superseded_by = ? WHERE superseded_by = ?').run(row.superseded_by, id);
   stmt(db, 'UPDATE memories SET supersedes = ? WHERE supersedes = ?').run(row.supersedes, id);
   dropEntry(db, 'memory', id, out);
+  purgeMemoryKnowledge(db, id);
   stmt(db, 'DELETE FROM memories WHERE id = ?').run(id);
   stmt(db, 'DELETE FROM feedback WHERE ref_id = ?').run(id);
   // The judgment that made it keeps its score; its restatement was this memory's text.

@@ -153,7 +153,7 @@ function rewriteMemories(ctx: Ctx, scope: PurgeScope): void {
       : undefined;
     stmt(ctx.db, 'UPDATE memories SET text = ?, dedup_key = ?, tags = ?, entities = ?, provenance = ?, valid_to = COALESCE(?, valid_to), superseded_by = COALESCE(?, superseded_by) WHERE seq = ?')
       .run(text, key, tags, entities, provenance, twin ? ctx.now : null, twin ?? null, r.k);
-    if (twin) stmt(ctx.db, "UPDATE entries SET current = 0 WHERE kind = 'memory' AND ref_id = ?").run(r.id);
+    if (twin) stmt(ctx.db, "UPDATE entries SET current = 0, valid_to = ? WHERE kind = 'memory' AND ref_id = ?").run(ctx.now, r.id);
   });
 }
 
@@ -223,6 +223,51 @@ function rewritePlain(ctx: Ctx, scope: PurgeScope): void {
   });
 }
 
+/**
+ * Knowledge (entities, aliases, facts): names and values repeat what memories said, so a secret in
+ * them must go too. A slug that held it becomes the entity's id (a slug names a folder, and the
+ * rule's replacement need not be file-safe); an alias whose rewritten key another alias already
+ * holds is dropped (that one names the same text now).
+ */
+function rewriteKnowledge(ctx: Ctx, scope: PurgeScope): void {
+  const rw = (table: string) => (s: string) => ctx.rule.rewrite(s, table);
+  const e = filter(scope, ctx.rule, [{ name: 'name' }, { name: 'slug' }, { name: 'relation' }]);
+  type E = { k: number; id: string; namespace: string; name: string; slug: string; relation: string | null };
+  pages<E>(ctx, `SELECT seq AS k, id, namespace, name, slug, relation FROM entities WHERE seq > @after${e.where} ORDER BY seq LIMIT @limit`, e.params, (r) => {
+    const name = rw('entities')(r.name);
+    const slug = rw('entities')(r.slug) === r.slug ? r.slug : r.id.toLowerCase();
+    const relation = r.relation === null ? null : rw('entities')(r.relation);
+    if (name === r.name && slug === r.slug && relation === r.relation) return;
+    count(ctx, 'entities', r.namespace);
+    if (!ctx.dryRun) stmt(ctx.db, 'UPDATE entities SET name = ?, slug = ?, relation = ?, updated_at = ? WHERE seq = ?').run(name, slug, relation, ctx.now, r.k);
+  });
+  const a = filter(scope, ctx.rule, [{ name: 'key' }, { name: 'display' }]);
+  type A = { k: number; namespace: string; key: string; display: string };
+  pages<A>(ctx, `SELECT rowid AS k, namespace, key, display FROM entity_aliases WHERE rowid > @after${a.where} ORDER BY rowid LIMIT @limit`, a.params, (r) => {
+    const key = rw('entity_aliases')(r.key);
+    const display = rw('entity_aliases')(r.display);
+    if (key === r.key && display === r.display) return;
+    count(ctx, 'entity_aliases', r.namespace);
+    if (ctx.dryRun) return;
+    const moved = stmt(ctx.db, 'UPDATE OR IGNORE entity_aliases SET key = ?, display = ? WHERE rowid = ?').run(key, display, r.k).changes;
+    if (moved === 0) stmt(ctx.db, 'DELETE FROM entity_aliases WHERE rowid = ?').run(r.k);
+  });
+  const f = filter(scope, ctx.rule, [{ name: 'subject' }, { name: 'subject_name' }, { name: 'attribute' }, { name: 'value' }, { name: 'provenance', json: true }]);
+  type F = { k: number; namespace: string; subject: string; subject_name: string; attribute: string; value: string; provenance: string };
+  const sql = `SELECT seq AS k, namespace, subject, subject_name, attribute, value, provenance FROM facts WHERE seq > @after${f.where} ORDER BY seq LIMIT @limit`;
+  pages<F>(ctx, sql, f.params, (r) => {
+    const next = {
+      subject: rw('facts')(r.subject), subject_name: rw('facts')(r.subject_name), attribute: rw('facts')(r.attribute), value: rw('facts')(r.value),
+      provenance: rewriteJson(r.provenance, rw('facts')),
+    };
+    if (Object.entries(next).every(([key, v]) => v === r[key as keyof F])) return;
+    count(ctx, 'facts', r.namespace);
+    if (!ctx.dryRun) {
+      stmt(ctx.db, 'UPDATE facts SET subject = @subject, subject_name = @subject_name, attribute = @attribute, value = @value, provenance = @provenance WHERE seq = @k').run({ ...next, k: r.k });
+    }
+  });
+}
+
 /** What the index holds beyond the rows above (a turn's index text carries its context, speaker and date). */
 function rewriteEntries(ctx: Ctx, scope: PurgeScope): void {
   const f = filter(scope, ctx.rule, [{ name: 'body' }]);
@@ -241,6 +286,7 @@ export function rewriteTexts(db: Database, scope: PurgeScope, rule: TextRewrite,
   rewriteDocuments(ctx, scope);
   rewriteDigests(ctx, scope);
   rewritePlain(ctx, scope);
+  rewriteKnowledge(ctx, scope);
   rewriteEntries(ctx, scope);
   ctx.out.namespaces = [...ctx.namespaces].sort();
   return ctx.out;

@@ -19,15 +19,11 @@ import type {
   Store,
   EntryKeys,
   DigestFilter,
-  ApplyKnowledgeResult,
   EntityEdit,
   EntityListFilter,
-  EntityWithStats,
   FactFilter,
   KnowledgeBatch,
-  SeqMemory,
 } from '../store.js';
-import type { Entity, Fact } from '../../core/types.js';
 import { useEntryKeys } from './keys.js';
 import { openDatabase, mapSqliteError, type OpenOptions } from './open.js';
 import { openReadOnlyDatabase } from './open-read-only.js';
@@ -41,6 +37,8 @@ import * as judgments from './judgments.js';
 import * as hotState from './hot-state.js';
 import * as tokens from './tokens.js';
 import * as context from './context.js';
+import * as knowledge from './knowledge.js';
+import * as knowledgeEntities from './knowledge-entities.js';
 import * as purgeLog from './purge-log.js';
 import { purgeRecords } from './purge-records.js';
 import { rewriteTexts } from './purge-text.js';
@@ -101,7 +99,7 @@ export class SqliteStore implements Store {
         if (check !== 'ok') problems.push(`quick_check: ${check}`);
       }
       // A cheap read of every table the engine depends on proves the schema is usable.
-      for (const table of ['namespaces', 'memories', 'turns', 'documents', 'entries', 'vectors', 'hot_state', 'api_tokens', 'digests', 'consolidation_state']) this.db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get();
+      for (const table of ['namespaces', 'memories', 'turns', 'documents', 'entries', 'vectors', 'hot_state', 'api_tokens', 'digests', 'consolidation_state', 'entities', 'facts']) this.db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get();
       const version = this.db.pragma('user_version', { simple: true }) as number;
       if (version !== SCHEMA_VERSION) problems.push(`schema version ${version}, expected ${SCHEMA_VERSION}`);
       const journal = this.db.pragma('journal_mode', { simple: true }) as string;
@@ -306,36 +304,35 @@ export class SqliteStore implements Store {
     return this.run(() => digests.putConsolidationState(this.db, namespace, state, nowIso()));
   }
 
-  // Knowledge (issue 25): the store helper implements these in ./knowledge.ts.
-  knowledgeCursor(_namespace: string): Promise<number> {
-    return Promise.reject(new Error('not implemented yet'));
+  knowledgeCursor(namespace: string) {
+    return this.run(() => knowledge.knowledgeCursor(this.db, namespace));
   }
-  memoriesAfter(_namespace: string, _afterSeq: number, _limit: number): Promise<SeqMemory[]> {
-    return Promise.reject(new Error('not implemented yet'));
+  memoriesAfter(namespace: string, afterSeq: number, limit: number) {
+    return this.run(() => knowledge.memoriesAfter(this.db, namespace, afterSeq, limit));
   }
-  applyKnowledge(_batch: KnowledgeBatch): Promise<ApplyKnowledgeResult> {
-    return Promise.reject(new Error('not implemented yet'));
+  applyKnowledge(batch: KnowledgeBatch) {
+    return this.run(() => knowledge.applyKnowledge(this.db, batch));
   }
-  entitiesByAliasKeys(_namespace: string, _keys: readonly string[]): Promise<Map<string, Entity>> {
-    return Promise.reject(new Error('not implemented yet'));
+  entitiesByAliasKeys(namespace: string, keys: readonly string[]) {
+    return this.run(() => knowledgeEntities.entitiesByAliasKeys(this.db, namespace, keys));
   }
-  listEntities(_namespace: string, _filter?: EntityListFilter): Promise<EntityWithStats[]> {
-    return Promise.reject(new Error('not implemented yet'));
+  listEntities(namespace: string, filter?: EntityListFilter) {
+    return this.run(() => knowledgeEntities.listEntities(this.db, namespace, filter));
   }
-  getEntity(_namespace: string, _idOrSlug: string): Promise<EntityWithStats | null> {
-    return Promise.reject(new Error('not implemented yet'));
+  getEntity(namespace: string, idOrSlug: string) {
+    return this.run(() => knowledgeEntities.getEntity(this.db, namespace, idOrSlug));
   }
-  entityMemoryIds(_namespace: string, _entityIds: readonly string[], _limit: number, _options?: { includeSuperseded?: boolean }): Promise<string[]> {
-    return Promise.reject(new Error('not implemented yet'));
+  entityMemoryIds(namespace: string, entityIds: readonly string[], limit: number, options?: { includeSuperseded?: boolean }) {
+    return this.run(() => knowledgeEntities.entityMemoryIds(this.db, namespace, entityIds, limit, options?.includeSuperseded));
   }
-  listFacts(_namespace: string, _filter?: FactFilter): Promise<Fact[]> {
-    return Promise.reject(new Error('not implemented yet'));
+  listFacts(namespace: string, filter?: FactFilter) {
+    return this.run(() => knowledgeEntities.listFacts(this.db, namespace, filter));
   }
-  editEntities(_edit: EntityEdit): Promise<void> {
-    return Promise.reject(new Error('not implemented yet'));
+  editEntities(edit: EntityEdit) {
+    return this.run(() => knowledgeEntities.editEntities(this.db, edit));
   }
-  resetKnowledge(_namespace: string): Promise<void> {
-    return Promise.reject(new Error('not implemented yet'));
+  resetKnowledge(namespace: string) {
+    return this.run(() => knowledge.resetKnowledge(this.db, namespace));
   }
 
   getHotState(namespace: string) {

@@ -1,0 +1,168 @@
+// The knowledge pass: takes in the memories stored since it last ran (in seq order), and for each
+// one decides whether it repeats an older memory in other words (then it folds into that one),
+// which entities it names, and which facts it states, placing each fact on its timeline so a newer
+// value supersedes an older one. Everything one run of memories taught is written in one
+// transaction with the pass's cursor: a crash loses the run, never half of it, and the next pass
+// takes it in again. The rules live beside this file; the store only keeps what they decided.
+import type { Memory } from '../../core/types.js';
+import type { MemoryRetirement, Store } from '../../store/store.js';
+import type { EntityMention, ExtractedFact, ExtractionContext } from './contracts.js';
+import { EntityOverlay } from './pass-entities.js';
+import { FactOverlay } from './pass-facts.js';
+import { findNearDuplicate } from './pass-near-dup.js';
+import type { KnowledgeRules, KnowledgeSwitches } from './rules.js';
+
+/** An LLM extractor (llm-extract.ts): null, or no entry for a memory, means "use the offline extractors". */
+export interface KnowledgeLlm {
+  readonly extractor: string;
+  extract(namespace: string, items: ReadonlyArray<{ id: string; text: string; ctx: ExtractionContext }>, signal?: AbortSignal): Promise<Map<string, { entities: EntityMention[]; facts: ExtractedFact[] }> | null>;
+}
+
+export interface KnowledgePassDeps {
+  store: Store;
+  rules: KnowledgeRules;
+  switches: KnowledgeSwitches;
+  llm?: KnowledgeLlm | null;
+  /** The embedder's model id when vectors exist (near-duplicates then also compare meaning). */
+  vectorModel: string | null;
+  /** Names the person is known by ("I" resolves to the first). */
+  userNames?: readonly string[];
+  now?: () => string;
+}
+
+export interface KnowledgeReport {
+  /** Memories taken in. */
+  memories: number;
+  /** Memories folded into an older one that says the same. */
+  merged: number;
+  /** Memories retired because a newer fact superseded everything they stated. */
+  superseded: number;
+  entities: number;
+  mentions: number;
+  facts: number;
+  /** Memories whose knowledge the LLM extracted (the rest: offline). */
+  byLlm: number;
+}
+
+export interface KnowledgePassOptions {
+  batchSize?: number;
+  /** Stop after about this many memories (a daemon interleaves the pass with capture). */
+  limit?: number;
+  signal?: AbortSignal;
+  onProgress?: (done: number) => void;
+}
+
+/** Attempts at one run when another process keeps moving the cursor first. */
+const MAX_CONFLICTS = 5;
+
+export function emptyKnowledgeReport(): KnowledgeReport {
+  return { memories: 0, merged: 0, superseded: 0, entities: 0, mentions: 0, facts: 0, byLlm: 0 };
+}
+
+export async function runKnowledgePass(deps: KnowledgePassDeps, namespace: string, options: KnowledgePassOptions = {}): Promise<KnowledgeReport> {
+  const report = emptyKnowledgeReport();
+  const batchSize = Math.max(1, Math.min(options.batchSize ?? 200, options.limit ?? Infinity));
+  let conflicts = 0;
+  while (report.memories < (options.limit ?? Infinity) && !options.signal?.aborted) {
+    const cursor = await deps.store.knowledgeCursor(namespace);
+    const page = await deps.store.memoriesAfter(namespace, cursor, batchSize);
+    if (page.length === 0) break;
+    const run = await learnRun(deps, namespace, page.map((p) => p.memory), options.signal);
+    const applied = await deps.store.applyKnowledge({ ...run.batch, namespace, expectCursor: cursor, cursor: page[page.length - 1]!.seq });
+    if (!applied.applied) {
+      if (++conflicts > MAX_CONFLICTS) break;
+      continue;
+    }
+    conflicts = 0;
+    add(report, run.report);
+    options.onProgress?.(report.memories);
+  }
+  return report;
+}
+
+function add(into: KnowledgeReport, r: KnowledgeReport): void {
+  for (const k of Object.keys(into) as Array<keyof KnowledgeReport>) into[k] += r[k];
+}
+
+/** The memory's valid time: when the remembered thing happened, else when it was stored. */
+export function validTimeOf(m: Memory): string {
+  return m.eventTime ?? m.createdAt;
+}
+
+function contextOf(m: Memory, userNames: readonly string[]): ExtractionContext {
+  const p = m.provenance.find((x) => x.speaker !== undefined || x.role !== undefined) ?? m.provenance[0];
+  return {
+    ...(p?.speaker ? { speaker: p.speaker } : {}),
+    ...(p?.role ? { role: p.role } : {}),
+    userNames,
+    time: validTimeOf(m),
+  };
+}
+
+async function learnRun(deps: KnowledgePassDeps, namespace: string, memories: readonly Memory[], signal?: AbortSignal) {
+  const now = deps.now?.() ?? new Date().toISOString();
+  const entities = new EntityOverlay(deps.store, namespace, deps.rules, now);
+  const facts = new FactOverlay(deps.store, namespace, deps.rules, deps.switches, now);
+  const report = emptyKnowledgeReport();
+  const userNames = deps.userNames ?? [];
+  const retirements: MemoryRetirement[] = [];
+  const merged = new Set<string>();
+  const memoryEntities: Array<{ memoryId: string; entities: string[] }> = [];
+
+  const fresh: Memory[] = [];
+  for (const memory of memories) {
+    report.memories++;
+    if (deps.switches.nearDuplicates && memory.validTo === null) {
+      const match = await findNearDuplicate(deps.store, namespace, deps.rules, memory, deps.vectorModel, merged);
+      if (match) {
+        merged.add(memory.id);
+        retirements.push({ memoryId: memory.id, by: match.survivor, validTo: now, reason: 'duplicate' });
+        report.merged++;
+        continue;
+      }
+    }
+    fresh.push(memory);
+  }
+
+  const items = fresh.map((m) => ({ id: m.id, text: m.text, ctx: contextOf(m, userNames) }));
+  const byLlm = deps.llm && items.length ? await deps.llm.extract(namespace, items, signal) : null;
+  for (const [i, memory] of fresh.entries()) {
+    const ctx = items[i]!.ctx;
+    const llm = byLlm?.get(memory.id);
+    if (llm) report.byLlm++;
+    const mentions = llm?.entities ?? deps.rules.extractEntities(memory.text, ctx);
+    const names = await entities.resolve(memory.id, mentions);
+    if (names.length || memory.entities.length) memoryEntities.push({ memoryId: memory.id, entities: names });
+    const stated = llm?.facts ?? deps.rules.extractFacts(memory.text, ctx);
+    if (stated.length === 0) continue;
+    const placed = await facts.add({
+      memory,
+      facts: stated,
+      time: ctx.time,
+      extractor: llm ? deps.llm!.extractor : deps.rules.offlineLabel,
+      entityIdOf: async (subject) => {
+        await entities.prefetch([subject]);
+        return entities.idOf(subject);
+      },
+    });
+    report.facts += placed.added;
+  }
+  await facts.retireOutdated();
+  report.superseded = facts.retirements.length;
+  report.entities = entities.createdRows().length;
+  report.mentions = entities.mentions.length;
+  return {
+    report,
+    batch: {
+      entities: entities.createdRows(),
+      entityUpdates: [...entities.updates.values()],
+      aliases: entities.aliases,
+      mentions: entities.mentions,
+      memoryEntities,
+      facts: facts.created,
+      factUpdates: [...facts.updates.values()],
+      retirements: [...retirements, ...facts.retirements.filter((r) => !merged.has(r.memoryId))],
+      now,
+    },
+  };
+}
