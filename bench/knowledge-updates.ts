@@ -14,7 +14,6 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate, jsonl, names, WEEKS, START_DAY, type Persona, type Question, type Shape } from './knowledge-updates-data.js';
-import { parseConfig } from '../src/core/config.js';
 import { dist, int, pct, table, type Dist } from './stats.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -30,18 +29,8 @@ interface Variant {
   asOfFlag: boolean;
 }
 
-const KNOWLEDGE_OFF = { knowledge: { autoSupersede: false, nearDuplicates: false } };
-/** A build without the knowledge switches has no knowledge pass to switch off: its defaults are plain. */
-const switchable = (() => {
-  try {
-    parseConfig(KNOWLEDGE_OFF);
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const PLAIN = switchable ? KNOWLEDGE_OFF : {};
-const PLAIN_NOTE = switchable ? 'knowledge off (`knowledge.autoSupersede: false`, `knowledge.nearDuplicates: false`)' : 'this build has no knowledge switches: its defaults';
+const PLAIN = { knowledge: { autoSupersede: false, nearDuplicates: false } };
+const PLAIN_NOTE = 'knowledge off (`knowledge.autoSupersede: false`, `knowledge.nearDuplicates: false`)';
 
 const VARIANTS: readonly Variant[] = [
   { name: 'plain search', description: `${PLAIN_NOTE}; as-of questions without \`--as-of\``, config: PLAIN, asOfFlag: false },
