@@ -28,6 +28,7 @@ import { prepareBrief, preparedBrief } from './context-prep.js';
 import { readNamespaceFile, type ReadFileInput, type ReadFileResult } from './files.js';
 import { createToken, hasTokens, listTokens, revokeToken, verifyToken, type ApiToken, type CreatedToken } from './tokens.js';
 import { gatedStore, gateText, totalRedactions, type RedactionCounts } from './redaction-gate.js';
+import { entityFilterIds, markSuperseded, queryEntityMemories } from './search-knowledge.js';
 
 export interface StoreResult {
   memory: Memory;
@@ -95,6 +96,8 @@ export abstract class CairnBase {
   protected readonly busyTimeoutMs: number | undefined;
   /** Built on first use; null without a chat model. */
   protected rewriter: QueryRewriter | null | undefined;
+  /** How entity names are keyed (the memory part's alias rule). */
+  protected aliasKey: (name: string) => string = (name) => name.normalize('NFKC').toLowerCase().trim();
   protected llmTransport: TransportOptions = {};
 
   protected constructor(paths: HomePaths, config: CairnConfig, store: Store, embedder: Embedder | null, namespace: string, busyTimeoutMs?: number) {
