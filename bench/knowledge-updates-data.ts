@@ -312,6 +312,41 @@ export function generate(seed: number, personas = 40): Dataset {
   return { seed, personas: out };
 }
 
+/**
+ * `n` fact-bearing user turns for throughput runs: many subjects (projects × shapes), each stated,
+ * changed, re-mentioned and restated over a year, so most turns become memories and many facts
+ * supersede others. Deterministic for a seed.
+ */
+export function* factTurns(seed: number, n: number): Generator<ChatLine> {
+  const rng = seeded(seed);
+  const shapes: Shape[] = ['lives', 'works', 'role', 'version', 'coffee', 'editor', 'port', 'host'];
+  const subjects = Math.max(8, Math.floor(n / 10));
+  const current = new Map<number, { subject: Subject; values: string[]; at: number }>();
+  const t0 = Date.parse(`${START_DAY}T08:00:00Z`);
+  for (let i = 0; i < n; i++) {
+    const k = Math.floor(rng() * subjects);
+    let tl = current.get(k);
+    let text: string;
+    if (!tl) {
+      const shape = shapes[k % shapes.length]!;
+      const project = `${PROJECTS[k % PROJECTS.length]}${Math.floor(k / PROJECTS.length)}`;
+      const { values, thing } = timelineValues(rng, shape, 3, project.toLowerCase());
+      tl = { subject: { shape, project, thing }, values, at: 0 };
+      current.set(k, tl);
+      text = pick(rng, SAY[shape].first)(values[0]!, tl.subject, '');
+    } else if (rng() < 0.2) {
+      const old = tl.values[tl.at]!;
+      tl.at = (tl.at + 1) % tl.values.length;
+      const say = SAY[tl.subject.shape];
+      text = rng() < 0.3 ? pick(rng, say.fromOld)(tl.values[tl.at]!, tl.subject, old) : pick(rng, say.change)(tl.values[tl.at]!, tl.subject, '');
+    } else {
+      text = pick(rng, SAY[tl.subject.shape].again)(tl.values[tl.at]!, tl.subject, '');
+    }
+    const ts = new Date(t0 + i * Math.floor((365 * 86_400_000) / n)).toISOString();
+    yield { role: 'user', content: text, timestamp: ts, id: `f${i}`, session: `s${Math.floor(i / 50)}`, speaker: FIRST[k % FIRST.length]! };
+  }
+}
+
 export const jsonl = (lines: readonly ChatLine[]): string => lines.map((l) => JSON.stringify(l)).join('\n') + (lines.length ? '\n' : '');
 
 /** Whether a text names a value (case-insensitive, as a whole word or phrase). */

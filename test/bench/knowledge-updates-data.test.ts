@@ -3,7 +3,7 @@
 // as-of date), read back from the lines themselves rather than from the generator's timelines.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dayDate, generate, jsonl, names, START_DAY, WEEKS, type ChatLine, type Persona } from '../../bench/knowledge-updates-data.js';
+import { dayDate, factTurns, generate, jsonl, names, START_DAY, WEEKS, type ChatLine, type Persona } from '../../bench/knowledge-updates-data.js';
 
 const SMALL = 10;
 
@@ -106,4 +106,15 @@ test('names matches whole values only', () => {
   assert.ok(names('PORT 5433, not the default', '5433'));
   assert.ok(!names('', '5433'));
   assert.ok(names('a (weird) value [x]', '(weird) value [x]'));
+});
+
+test('factTurns: n turns in time order, the same for a seed, with changes among them', () => {
+  const a = [...factTurns(7, 500)];
+  assert.deepEqual(a, [...factTurns(7, 500)]);
+  assert.equal(a.length, 500);
+  assert.deepEqual(a.map((l) => l.timestamp), a.map((l) => l.timestamp).sort());
+  assert.equal(new Set(a.map((l) => l.id)).size, 500);
+  assert.ok(a.filter((l) => /\b(now|moved|switched|upgraded|migrated|started|joined|bumped)\b/i.test(l.content)).length > 25);
+  assert.notDeepEqual(a, [...factTurns(8, 500)]);
+  assert.deepEqual([...factTurns(7, 0)], []);
 });
