@@ -184,7 +184,8 @@ function render(results: readonly ScaleRun[], m: Meta): string {
     const base = r.runs.baseline;
     for (const mode of Object.keys(MODES) as Mode[]) {
       const x = r.runs[mode];
-      const extra = mode === 'baseline' ? '' : `${((x.ms - base.ms) / 1000).toFixed(1)} s (${perSec(x.memories, Math.max(0, x.ms - base.ms))} memories/s)`;
+      const over = x.ms - base.ms;
+      const extra = mode === 'baseline' ? '' : over > 0 ? `${(over / 1000).toFixed(1)} s (${perSec(x.memories, over)} memories/s)` : `none measurable (${(over / 1000).toFixed(1)} s)`;
       rows.push([
         scaleLabel(r.scale), MODES[mode].label, int(x.turns), int(x.memories), `${(x.ms / 1000).toFixed(1)} s`, perSec(x.memories, x.ms), msPair(x.perBatch),
         extra, int(x.retired), int(x.facts), int(x.entities), mb(x.rssPeak),

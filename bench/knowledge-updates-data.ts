@@ -312,6 +312,9 @@ export function generate(seed: number, personas = 40): Dataset {
   return { seed, personas: out };
 }
 
+const LEADS = ['', '', 'FYI: ', 'Note for later: ', 'Just confirming: ', 'As discussed, ', 'For the record, ', 'Quick update: ', 'Heads up, ', 'To be clear, '];
+const TAILS = ['.', '.', ' (checked again today).', ', see the runbook.', ', as agreed with the team.', ' for the foreseeable future.', ', per the latest notes.', ', if anyone asks.'];
+
 /**
  * `n` fact-bearing user turns for throughput runs: many subjects (projects × shapes), each stated,
  * changed, re-mentioned and restated over a year, so most turns become memories and many facts
@@ -342,8 +345,11 @@ export function* factTurns(seed: number, n: number): Generator<ChatLine> {
     } else {
       text = pick(rng, SAY[tl.subject.shape].again)(tl.values[tl.at]!, tl.subject, '');
     }
+    // Lead-ins and tails keep repeated statements from being exact duplicates (which never reach the pass).
+    const lead = pick(rng, LEADS);
+    const content = `${lead}${lead && !/^I\b/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text}`.replace(/\.$/, pick(rng, TAILS));
     const ts = new Date(t0 + i * Math.floor((365 * 86_400_000) / n)).toISOString();
-    yield { role: 'user', content: text, timestamp: ts, id: `f${i}`, session: `s${Math.floor(i / 50)}`, speaker: FIRST[k % FIRST.length]! };
+    yield { role: 'user', content, timestamp: ts, id: `f${i}`, session: `s${Math.floor(i / 50)}`, speaker: FIRST[k % FIRST.length]! };
   }
 }
 
