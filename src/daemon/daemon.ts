@@ -26,6 +26,8 @@ import { WorkQueue, type CaptureTask } from './work-queue.js';
 const EMBED_SLICE = 64;
 /** Turns judged per slice (an LLM judge sends them in its own batches). */
 const JUDGE_SLICE = 64;
+/** Memories the knowledge pass takes in per slice (one transaction each). */
+const LEARN_SLICE = 64;
 
 export interface DaemonOptions {
   logger: Logger;
@@ -75,7 +77,7 @@ export class Daemon {
       batchLines: capture.batchLines,
     };
     // Views are updated right after each capture; vectors come later, in slices, from the queue.
-    this.deps = { ...cairn.captureDeps(), embed: null, judge: null };
+    this.deps = { ...cairn.captureDeps(), embed: null, judge: null, learn: null };
     this.state = { pid: process.pid, startedAt: new Date().toISOString(), lastScanAt: null, sources: 0, queued: 0, turnsCaptured: 0 };
   }
 
@@ -162,6 +164,8 @@ export class Daemon {
   private async queueBacklog(): Promise<void> {
     await this.queueJudging();
     const model = this.cairn.modelId;
+    // Memories the knowledge pass has not taken in yet (a crash mid-pass): cheap to ask when there are none.
+    for (const namespace of await this.cairn.store.namespaceIds()) this.queue.addLearn(namespace);
     if (!this.embeds || model === null) return;
     for (const [namespace, missing] of await missingVectors(this.cairn.store, model)) if (missing > 0) this.queue.addEmbed(namespace);
   }
@@ -228,7 +232,8 @@ export class Daemon {
         if ('capture' in job) await this.capture(job.capture);
         else if ('scan' in job) await this.scan(job.scan);
         else if ('judge' in job) await this.judge(job.judge, job.fallbacksOnly);
-        else await this.embed(job.embed);
+        else if ('embed' in job) await this.embed(job.embed);
+        else await this.learn(job.learn);
       } catch (err) {
         this.log.error({ err: (err as Error).message }, 'capture job failed');
       }
@@ -294,6 +299,7 @@ export class Daemon {
       }
       if (report.judged < JUDGE_SLICE) this.queue.doneJudge(namespace);
       if (this.embeds && report.judged > 0) this.queue.addEmbed(namespace);
+      else if (report.promoted > 0) this.queue.addLearn(namespace);
     } catch (err) {
       this.queue.doneJudge(namespace);
       this.log.error({ namespace, err: (err as Error).message }, 'judging failed; the turns stay unjudged and are retried at the next rescan');
@@ -303,7 +309,11 @@ export class Daemon {
   private async embed(namespace: string): Promise<void> {
     try {
       const progress = await this.cairn.embedPending({ namespace, limit: EMBED_SLICE });
-      if (progress.done < EMBED_SLICE) this.queue.doneEmbed(namespace);
+      if (progress.done < EMBED_SLICE) {
+        this.queue.doneEmbed(namespace);
+        // Vectors first, so the knowledge pass also compares new memories by meaning.
+        this.queue.addLearn(namespace);
+      }
       if (this.embedErrors.delete(namespace)) this.log.info({ namespace }, 'embedding works again');
     } catch (err) {
       this.queue.doneEmbed(namespace);
@@ -312,6 +322,18 @@ export class Daemon {
       if (this.embedErrors.get(namespace) === message) return;
       this.embedErrors.set(namespace, message);
       this.log.warn({ namespace, err: message }, 'embedding failed; turns stay searchable by keyword and are embedded at a later rescan');
+    }
+  }
+
+  /** One slice of the knowledge pass; requeued while memories remain. */
+  private async learn(namespace: string): Promise<void> {
+    try {
+      const report = await this.cairn.learn({ namespace, limit: LEARN_SLICE, signal: this.abort.signal });
+      if (report.memories < LEARN_SLICE) this.queue.doneLearn(namespace);
+      if (report.memories > 0) this.log.info({ namespace, ...report }, 'knowledge updated');
+    } catch (err) {
+      this.queue.doneLearn(namespace);
+      this.log.error({ namespace, err: (err as Error).message }, 'knowledge pass failed; its memories are taken in at the next rescan');
     }
   }
 

@@ -1,6 +1,6 @@
 // The daemon's one line of work, by priority: captures (they make new turns searchable), scans,
-// judging (important turns become memories), then embedding, the last two in small slices so a
-// long backfill never delays a fresh line.
+// judging (important turns become memories), embedding, then knowledge (entities, facts,
+// near-duplicates), the last three in small slices so a long backfill never delays a fresh line.
 import type { Source } from '../core/types.js';
 import type { CaptureUnit } from '../capture/sources/units.js';
 
@@ -15,6 +15,7 @@ export class WorkQueue {
   private readonly scans = new Set<number>();
   private readonly judges = new Map<string, { fallbacksOnly: boolean }>();
   private readonly embeds = new Set<string>();
+  private readonly learns = new Set<string>();
   private wake: (() => void) | null = null;
 
   private notify(): void {
@@ -55,12 +56,21 @@ export class WorkQueue {
     this.embeds.delete(namespace);
   }
 
+  addLearn(namespace: string): void {
+    this.learns.add(namespace);
+    this.notify();
+  }
+
+  doneLearn(namespace: string): void {
+    this.learns.delete(namespace);
+  }
+
   get size(): number {
-    return this.captures.size + this.scans.size + this.judges.size + this.embeds.size;
+    return this.captures.size + this.scans.size + this.judges.size + this.embeds.size + this.learns.size;
   }
 
   /** The next job by priority, or null when idle. */
-  next(): { capture: CaptureTask } | { scan: number } | { judge: string; fallbacksOnly: boolean } | { embed: string } | null {
+  next(): { capture: CaptureTask } | { scan: number } | { judge: string; fallbacksOnly: boolean } | { embed: string } | { learn: string } | null {
     for (const [key, task] of this.captures) {
       this.captures.delete(key);
       return { capture: task };
@@ -71,6 +81,7 @@ export class WorkQueue {
     }
     for (const [ns, job] of this.judges) return { judge: ns, fallbacksOnly: job.fallbacksOnly };
     for (const ns of this.embeds) return { embed: ns };
+    for (const ns of this.learns) return { learn: ns };
     return null;
   }
 

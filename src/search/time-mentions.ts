@@ -13,10 +13,10 @@ const ASKS_WHEN = new RegExp(
   'i',
 );
 
-const MONTHS = 'January|February|March|April|June|July|August|September|October|November|December';
+export const MONTHS = 'January|February|March|April|June|July|August|September|October|November|December';
 /** Abbreviated only before a day or year: "Jan" alone is as often a name. */
 const MONTHS_SHORT = 'Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec';
-const WEEKDAYS = 'Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday';
+export const WEEKDAYS = 'Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday';
 const UNITS = 'days?|weeks?|weekends?|months?|years?|nights?|summers?|winters?|springs?|autumns?|falls?|semesters?|decades?';
 const NUMBERS = '\\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|few|several|a couple of|couple of|some';
 

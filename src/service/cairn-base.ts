@@ -96,8 +96,10 @@ export abstract class CairnBase {
   protected readonly busyTimeoutMs: number | undefined;
   /** Built on first use; null without a chat model. */
   protected rewriter: QueryRewriter | null | undefined;
-  /** How entity names are keyed (the memory part's alias rule). */
-  protected aliasKey: (name: string) => string = (name) => name.normalize('NFKC').toLowerCase().trim();
+  /** How entity names are keyed (the memory part's alias rule, given by the subclass). */
+  protected abstract aliasKey(name: string): string;
+  /** Runs after a memory was stored and embedded (the knowledge pass, in the subclass). */
+  protected abstract afterStore(namespace: string): Promise<void>;
   protected llmTransport: TransportOptions = {};
 
   protected constructor(paths: HomePaths, config: CairnConfig, store: Store, embedder: Embedder | null, namespace: string, busyTimeoutMs?: number) {
@@ -132,6 +134,7 @@ export abstract class CairnBase {
     const redactions: RedactionCounts = {};
     const { memory, duplicate } = await gatedStore(this.rawStore, redactions).addMemory({ ...data, namespace: ns, provenance: data.provenance ?? [{ source: 'api' }] });
     const warning = await this.embedMemory(memory.id);
+    await this.afterStore(ns);
     return { memory, duplicate, embedded: this.embedder !== null && warning === undefined, ...(warning ? { warning } : {}), ...(totalRedactions(redactions) ? { redactions } : {}) };
   }
 

@@ -36,6 +36,10 @@ import { createBackup, listBackups, type BackupInfo, type BackupKind } from '../
 import { nightlyBackup, rotateBackups, type RotationPolicy, type RotationReport } from '../consolidate/backup-rotation.js';
 import { restoreBackup, type RestoreReport } from '../consolidate/backup-restore.js';
 import { CairnBase } from './cairn-base.js';
+import { learnPending } from './learning.js';
+import { emptyKnowledgeReport, type KnowledgeLlm, type KnowledgeReport } from '../memory/knowledge/pass.js';
+import { createLlmKnowledgeExtractor } from '../memory/knowledge/llm-extract.js';
+import { aliasKey } from '../memory/knowledge/entities/aliases.js';
 
 export type { SearchOptions, SearchResponse, StoreResult } from './cairn-base.js';
 
@@ -132,7 +136,32 @@ export class Cairn extends CairnBase {
     const embed = this.embedder && this.config.capture.embed ? async (ns: string, onProgress?: (p: IndexProgress) => void) => (await this.embedPending({ namespace: ns, onProgress })).done : null;
     const judge = async (ns: string, onProgress?: (done: number) => void) => (await this.judging().judgePending(ns, { onProgress })).judged;
     // Capture redacts every turn and chunk itself (the same redact, counted per source).
-    return { store: this.rawStore, paths: this.paths, timeZone: this.config.timezone, embed, judge, vectorModel: embed ? this.embedder!.modelId : null };
+    const learn = async (ns: string) => (await this.learn({ namespace: ns })).memories;
+    return { store: this.rawStore, paths: this.paths, timeZone: this.config.timezone, embed, judge, learn, vectorModel: embed ? this.embedder!.modelId : null };
+  }
+
+  private knowledgeLlm: KnowledgeLlm | null | undefined;
+
+  protected aliasKey(name: string): string {
+    return aliasKey(name);
+  }
+
+  // Knowledge: the pass that folds near-duplicates, counts entities and places facts on timelines.
+  /**
+   * Takes in the memories stored since the knowledge pass last ran (every namespace when none is
+   * given): near-duplicates fold into the older memory, entities are counted, facts placed on their
+   * timelines (a newer value supersedes the memory that stated the old one).
+   */
+  async learn(options: { namespace?: string; limit?: number; signal?: AbortSignal; onProgress?: (done: number) => void } = {}): Promise<KnowledgeReport> {
+    if (this.readOnly) return emptyKnowledgeReport();
+    const namespaces = options.namespace !== undefined ? [this.namespace(options.namespace)] : await this.store.namespaceIds();
+    this.knowledgeLlm ??= createLlmKnowledgeExtractor({ config: this.config, runtime: this.llm(), transport: this.llmTransport });
+    const vectorModel = this.embedder && this.config.capture.embed ? this.embedder.modelId : null;
+    return learnPending({ store: this.store, config: this.config, llm: this.knowledgeLlm, vectorModel }, namespaces, options);
+  }
+
+  protected override async afterStore(namespace: string): Promise<void> {
+    await this.learn({ namespace });
   }
 
   /** The judge stage (one per facade: the LLM's breaker and budget live as long as the process). */
@@ -168,6 +197,7 @@ export class Cairn extends CairnBase {
     if (total.promoted > 0 && this.embedder && this.config.capture.embed) {
       for (const ns of namespaces) await this.embedPending({ namespace: ns }).catch(() => undefined);
     }
+    if (total.promoted > 0) for (const ns of namespaces) await this.learn({ namespace: ns });
     return total;
   }
 
@@ -267,6 +297,8 @@ export class Cairn extends CairnBase {
     // behind and then fail, so it is refused before any file is touched.
     if (this.readOnly) throw new CairnError(ERROR_CODES.READ_ONLY, `Consolidation writes into the data directory, which is read-only here: ${this.readOnly}`);
     const prose = createProseWriter({ config: this.config, runtime: this.llm(), transport: this.llmTransport });
+    // life/ is rendered from the knowledge: take in what was stored since the last pass first.
+    await this.learn({ namespace: options.namespace, signal: options.signal });
     return runConsolidation({ store: this.store, paths: this.paths, config: this.config, prose, redact: gateText }, options);
   }
 

@@ -19,6 +19,8 @@ export interface CaptureDeps {
   judge: ((namespace: string, onProgress?: (done: number) => void) => Promise<number>) | null;
   /** The model `embed` makes vectors with (to count a backlog before capture); null or absent: none. */
   vectorModel?: string | null;
+  /** Takes the namespace's new memories into its knowledge (entities, facts, near-duplicates); null or absent: not here. */
+  learn?: ((namespace: string) => Promise<number>) | null;
 }
 
 export interface AfterCapture {
@@ -26,6 +28,8 @@ export interface AfterCapture {
   embedded: number;
   /** Turns appended to realtime views. */
   viewed: number;
+  /** Memories the knowledge pass took in. */
+  learned?: number;
   warning?: string;
 }
 
@@ -74,7 +78,7 @@ export interface StageTargets {
 }
 
 /**
- * Runs the stages after capture for the namespaces named: realtime view, judge, then vectors.
+ * Runs the stages after capture for the namespaces named: realtime view, judge, vectors, then knowledge.
  * Judging and embedding take everything pending in a namespace, new or left by an earlier run.
  */
 export async function runStages(deps: CaptureDeps, targets: StageTargets): Promise<AfterCapture & { byNamespace: Map<string, { judged: number; embedded: number }> }> {
@@ -111,6 +115,18 @@ export async function runStages(deps: CaptureDeps, targets: StageTargets): Promi
       } catch (err) {
         // The turns are stored and searchable by keyword; vectors can be rebuilt with reembed.
         warnings.push(`captured, but not embedded: ${(err as Error).message}; run "cairn reembed"`);
+        break;
+      }
+    }
+  }
+  if (deps.learn) {
+    // After vectors, so near-duplicates are also compared by meaning.
+    for (const ns of targets.judge) {
+      try {
+        out.learned = (out.learned ?? 0) + (await deps.learn(ns));
+      } catch (err) {
+        // The memories are stored; the pass takes them in at its next run (its cursor did not move).
+        warnings.push(`captured, but knowledge not updated: ${(err as Error).message}; it is retried at the next capture`);
         break;
       }
     }

@@ -160,17 +160,20 @@ export function knowledgeEditConformance(current: () => Store): void {
       const m = await remember(store, 'the vault is Hunter2-free');
       await apply(store, {
         entities: [entity('e_s', `Vault hunter2`, { slug: 'vault-hunter2', relation: `owner of hunter2` })],
-        aliases: [{ key: 'vault hunter2', entityId: 'e_s', display: 'Vault hunter2' }, { key: 'vault', entityId: 'e_s', display: 'Vault' }],
+        aliases: [
+          { key: 'vault hunter2', entityId: 'e_s', display: 'Vault hunter2' }, { key: 'vault', entityId: 'e_s', display: 'Vault' },
+          { key: 'safe hunter2', entityId: 'e_s', display: 'Safe hunter2' }, { key: 'safe [X]', entityId: 'e_s', display: 'Safe [X]' },
+        ],
         facts: [fact({ id: 'f_s', memoryId: m.id, subject: 'vault hunter2', subjectName: 'Vault hunter2', value: `password hunter2`, provenance: [{ heading: 'hunter2' }] })],
       });
       const rule = { mustContain: SECRET, rewrite: (s: string) => s.replaceAll(SECRET, '[X]') };
       const dry = await store.rewriteTexts(NS, rule, { dryRun: true });
-      assert.deepEqual([dry.rewritten.entities, dry.rewritten.entity_aliases, dry.rewritten.facts], [1, 1, 1]);
+      assert.deepEqual([dry.rewritten.entities, dry.rewritten.entity_aliases, dry.rewritten.facts], [1, 2, 1]);
       assert.equal((await store.getEntity(NS, 'e_s'))!.entity.name, 'Vault hunter2', 'a dry run writes nothing');
       await store.rewriteTexts(NS, rule);
       const e = (await store.getEntity(NS, 'e_s'))!.entity;
       assert.deepEqual([e.name, e.slug, e.relation], ['Vault [X]', 'e_s', 'owner of [X]']);
-      assert.deepEqual(e.aliases, ['Vault [X]', 'Vault']);
+      assert.deepEqual(e.aliases, ['Vault [X]', 'Vault', 'Safe [X]'], 'an alias whose new key is taken is dropped');
       assert.equal((await store.entitiesByAliasKeys(NS, ['vault [X]'])).get('vault [X]')!.id, 'e_s');
       const [f] = await store.listFacts(NS);
       assert.deepEqual([f!.subject, f!.subjectName, f!.value, f!.provenance], ['vault [X]', 'Vault [X]', 'password [X]', [{ heading: '[X]' }]]);

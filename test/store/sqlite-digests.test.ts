@@ -24,7 +24,7 @@ describe('SQLite digests', () => {
       raw.close();
 
       const store = new SqliteStore(path);
-      assert.equal(SCHEMA_VERSION, 12);
+      assert.ok(SCHEMA_VERSION >= 12, 'steps after 12 apply on top');
       assert.equal(store.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
       assert.equal((await store.keywordSearch(NS, ['lighthouse'], 5)).length, 1);
       const { digest } = await store.putDigest({

@@ -36,6 +36,11 @@ export interface ExtractedFact {
   value: string;
   /** When the text says it became true ("since March", "on 2026-03-02"), ISO; otherwise the memory's time applies. */
   validFrom?: string;
+  /**
+   * The value this statement says it replaced, as written ("cortado" in "I switched from cortado to
+   * flat white"): for attributes that hold several values at once, only a named value is superseded.
+   */
+  replaces?: string;
   /** 0–1. */
   confidence: number;
 }

@@ -5,6 +5,7 @@
 // (word overlap, cosine of the memories' vectors); a set of vetoes then refuses the merge when the
 // texts differ on something that matters (numbers, dates, negation, a name or value word), since a
 // wrong merge hides a fact while a missed one only leaves a duplicate in view.
+import { stemmer } from 'stemmer';
 import { NOT_NAMES, NUMBER_WORDS, TIME_RE } from '../../judge/lexicon.js';
 import { isStopWord } from '../../search/query-terms.js';
 import type { NearDupCandidate, NearDupVerdict } from './contracts.js';
@@ -55,13 +56,9 @@ const NUMBER_WORD_RE = new RegExp(`\\b(?:${NUMBER_WORDS})\\b`, 'gi');
 const DIGITS_RE = /\d+(?:[.,:/-]\d+)*/g;
 const WORDS = new Intl.Segmenter('en', { granularity: 'word' });
 
-/** A word's comparable form: plural and -ed/-ing endings and a final e trimmed ("decided", "decides" → "decid"). */
+/** A word's comparable form: the Porter stem of a lower-case Latin word ("decided", "decides" → "decid"); other words as they are. */
 export function stemWord(word: string): string {
-  if (!/^[a-z]{3,}$/.test(word)) return word;
-  let s = word.replace(/ies$/, 'i').replace(/sses$/, 'ss').replace(/(?<![su])s$/, '');
-  const bare = s.replace(/(?:ing|ed)$/, '');
-  if (bare !== s && bare.length >= 2 && /[aeiouy]/.test(bare)) s = /([b-df-hj-np-tv-z])\1$/.test(bare) && !/[lsz]$/.test(bare) ? bare.slice(0, -1) : bare;
-  return s.length > 2 ? s.replace(/e$/, '') : s;
+  return /^[a-z]{3,}$/.test(word) ? stemmer(word) : word;
 }
 
 const WORDING_STEMS = new Set([...WORDING].map(stemWord));

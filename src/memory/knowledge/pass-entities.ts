@@ -1,28 +1,28 @@
-// Entity resolution inside one knowledge batch: names a memory mentions become entity ids, known
-// ones looked up in the store by alias key, new ones created once even when several memories of
-// the batch name them. Aliases merge conservatively: an exact key, or a first name that starts
-// exactly one known person's full name; anything ambiguous becomes its own entity (a person can
-// merge later; a wrong merge would mix two people's facts).
-import type { Entity, EntityType } from '../../core/types.js';
+// Entities inside one knowledge batch: the entities part decides which entity each mention is
+// (resolveMentions); this overlay gives it what the store and the batch so far know, and turns its
+// answers into rows: new entities (one per group, created once even when several memories of the
+// batch name them), new aliases, a longer name learned, a relation, and one mention per memory.
+import type { EntityType } from '../../core/types.js';
 import { newId } from '../../core/ids.js';
 import type { Store, NewEntityRow, AliasRow, MentionRow } from '../../store/store.js';
 import type { EntityMention } from './contracts.js';
+import { firstNameKeys, mentionKeys, resolveMentions, type KnownEntity } from './entities/resolve.js';
 import type { KnowledgeRules } from './rules.js';
 
-interface KnownEntity {
-  id: string;
-  name: string;
+interface Known extends KnownEntity {
   slug: string;
-  type: EntityType;
   relation: string | null;
 }
 
 export class EntityOverlay {
-  readonly updates = new Map<string, { id: string; name?: string; slug?: string; relation?: string | null }>();
+  readonly updates = new Map<string, { id: string; name?: string; relation?: string | null }>();
   readonly aliases: AliasRow[] = [];
   readonly mentions: MentionRow[] = [];
-  private readonly byKey = new Map<string, KnownEntity | null>();
-  private readonly byId = new Map<string, KnownEntity>();
+  /** Alias key → entity (null: the store has none), for what the store was asked and the batch made. */
+  private readonly byKey = new Map<string, Known | null>();
+  /** First-name key → the persons whose name starts with it. */
+  private readonly byFirst = new Map<string, Known[]>();
+  private readonly byId = new Map<string, Known>();
   private readonly createdIds = new Set<string>();
   private readonly slugs = new Set<string>();
 
@@ -33,37 +33,45 @@ export class EntityOverlay {
     private readonly now: string,
   ) {}
 
-  /** Loads what the store knows about these keys (once per key per batch). */
+  /** Loads what the store knows about these alias keys (once per key per batch). */
   async prefetch(keys: readonly string[]): Promise<void> {
     const todo = [...new Set(keys)].filter((k) => k !== '' && !this.byKey.has(k));
     if (todo.length === 0) return;
     const found = await this.store.entitiesByAliasKeys(this.namespace, todo);
     for (const k of todo) {
       const e = found.get(k);
-      if (!e) {
-        this.byKey.set(k, null);
-        continue;
-      }
-      // One object per entity, so a name learned through one key shows through every other.
-      const entity = this.byId.get(e.id) ?? known(e);
-      this.byId.set(e.id, entity);
-      this.byKey.set(k, entity);
+      this.byKey.set(k, e ? this.adopt({ id: e.id, name: e.name, type: e.type, slug: e.slug, relation: e.relation }) : null);
     }
+  }
+
+  /** The entity this batch knows by an alias key (after prefetch), or null. */
+  idOf(key: string): string | null {
+    return this.byKey.get(key)?.id ?? null;
   }
 
   /** Resolves a memory's mentions to entities (creating new ones) and records the mentions; returns the display names. */
   async resolve(memoryId: string, mentions: readonly EntityMention[]): Promise<string[]> {
-    const keyed = mentions.map((m) => ({ m, key: this.rules.aliasKey(m.name) })).filter((x) => x.key !== '');
-    const firstNames = keyed.filter((x) => x.m.type === 'person').map((x) => x.key.split(' ')[0]!);
-    await this.prefetch([...keyed.map((x) => x.key), ...firstNames]);
+    await this.prefetch(mentionKeys(mentions));
+    for (const first of firstNameKeys(mentions)) await this.prefetchFirstName(first);
+    const resolutions = resolveMentions(
+      mentions,
+      (keys) => new Map(keys.flatMap((k) => (this.byKey.get(k) ? [[k, this.byKey.get(k)!] as const] : []))),
+      (first) => this.byFirst.get(first) ?? [],
+    );
+    const groups = new Map<number, Known>();
     const names: string[] = [];
     const seen = new Set<string>();
-    for (const { m, key } of keyed) {
-      const entity = this.lookup(m, key) ?? (await this.create(m, key));
-      if (m.relation && !entity.relation) {
-        entity.relation = m.relation;
-        this.update(entity.id, { relation: m.relation });
+    for (const r of resolutions) {
+      let entity: Known;
+      if (r.kind === 'known') {
+        entity = this.byId.get(r.entityId)!;
+        if (r.rename) this.update(entity, { name: r.rename });
+        if (r.relation && !entity.relation) this.update(entity, { relation: r.relation });
+      } else {
+        entity = groups.get(r.group) ?? (await this.create(r.name, r.type, r.relation));
+        groups.set(r.group, entity);
       }
+      for (const a of r.aliases) this.addAlias(a.key, entity, a.display);
       if (seen.has(entity.id)) continue;
       seen.add(entity.id);
       this.mentions.push({ entityId: entity.id, memoryId });
@@ -72,61 +80,52 @@ export class EntityOverlay {
     return names;
   }
 
-  private lookup(m: EntityMention, key: string): KnownEntity | null {
-    const exact = this.byKey.get(key);
-    if (exact) return exact;
-    if (m.type !== 'person') return null;
-    const parts = key.split(' ');
-    // "Ana Souza" after "Ana": the full name joins the person known by the first name, and
-    // becomes the display name (unless a person named the entity).
-    if (parts.length > 1) {
-      const first = this.byKey.get(parts[0]!);
-      if (first && first.type === 'person' && !first.name.includes(' ')) {
-        this.addAlias(key, first, m.name);
-        first.name = m.name;
-        this.update(first.id, { name: m.name });
-        return first;
-      }
-    }
-    // "Ana" after "Ana Souza": the first name of exactly one known full name.
-    if (parts.length === 1) {
-      const owners = new Set<KnownEntity>();
-      for (const [k, e] of this.byKey) if (e && e.type === 'person' && k.startsWith(`${key} `)) owners.add(e);
-      if (owners.size === 1) {
-        const [owner] = owners;
-        this.addAlias(key, owner!, m.name);
-        return owner!;
-      }
-    }
-    return null;
+  /** New entities, as they stand at the end of the batch (a name may have grown since creation). */
+  createdRows(): NewEntityRow[] {
+    return [...this.createdIds].map((id) => {
+      const e = this.byId.get(id)!;
+      return { id: e.id, name: e.name, slug: e.slug, type: e.type, relation: e.relation };
+    });
   }
 
-  private async create(m: EntityMention, key: string): Promise<KnownEntity> {
-    const e: KnownEntity = { id: newId('e', Date.parse(this.now)), name: m.name, slug: await this.freeSlug(m.name), type: m.type, relation: m.relation ?? null };
+  private async prefetchFirstName(first: string): Promise<void> {
+    if (this.byFirst.has(first)) return;
+    const stored = await this.store.listEntities(this.namespace, { type: 'person', prefix: first, limit: 50 });
+    const persons = stored
+      .map((s) => this.adopt({ id: s.entity.id, name: s.entity.name, type: s.entity.type, slug: s.entity.slug, relation: s.entity.relation }))
+      .filter((e) => firstWordKey(this.rules.aliasKey(e.name)) === first);
+    this.byFirst.set(first, persons);
+  }
+
+  /** One object per entity, so a name learned through one key shows through every other. */
+  private adopt(e: Known): Known {
+    const have = this.byId.get(e.id);
+    if (have) return have;
     this.byId.set(e.id, e);
-    this.createdIds.add(e.id);
-    this.addAlias(key, e, m.name);
     return e;
   }
 
-  /** The entity this batch knows by an alias key (after prefetch), or null. */
-  idOf(key: string): string | null {
-    return this.byKey.get(key)?.id ?? null;
+  private async create(name: string, type: EntityType, relation: string | null): Promise<Known> {
+    const e: Known = { id: newId('e', Date.parse(this.now)), name, type, relation, slug: await this.freeSlug(name) };
+    this.byId.set(e.id, e);
+    this.createdIds.add(e.id);
+    if (type === 'person') {
+      const first = firstWordKey(this.rules.aliasKey(name));
+      if (this.byFirst.has(first)) this.byFirst.get(first)!.push(e);
+    }
+    return e;
   }
 
-  /** New entities, as they stand at the end of the batch (a name may have grown since creation). */
-  createdRows(): NewEntityRow[] {
-    return [...this.createdIds].map((id) => ({ ...this.byId.get(id)! }));
-  }
-
-  private addAlias(key: string, entity: KnownEntity, display: string): void {
+  private addAlias(key: string, entity: Known, display: string): void {
+    if (this.byKey.get(key)) return; // a key names one entity; the first keeps it
     this.byKey.set(key, entity);
     this.aliases.push({ key, entityId: entity.id, display });
   }
 
-  private update(id: string, patch: { name?: string; relation?: string | null }): void {
-    if (this.createdIds.has(id)) return; // the created row carries it
-    this.updates.set(id, { ...this.updates.get(id), id, ...patch });
+  private update(entity: Known, patch: { name?: string; relation?: string | null }): void {
+    Object.assign(entity, patch);
+    if (this.createdIds.has(entity.id)) return; // the created row carries it
+    this.updates.set(entity.id, { ...this.updates.get(entity.id), id: entity.id, ...patch });
   }
 
   /** A slug no entity of the namespace (or of this batch) has. */
@@ -139,6 +138,6 @@ export class EntityOverlay {
   }
 }
 
-function known(e: Entity): KnownEntity {
-  return { id: e.id, name: e.name, slug: e.slug, type: e.type, relation: e.relation };
+function firstWordKey(key: string): string {
+  return key.split(' ')[0] ?? '';
 }

@@ -52,7 +52,7 @@ export class FactOverlay {
       seen.add(once);
       const validFrom = f.validFrom ?? input.time;
       const timeline = await this.timeline(subject, attribute);
-      const decision = this.rules.decideFact(timeline, { value, validFrom });
+      const decision = this.rules.decideFact(timeline, { value, validFrom, ...(f.replaces ? { replaces: f.replaces } : {}) });
       const provenance = input.memory.provenance.slice(0, 3);
       if (decision.action === 'remention') {
         const old = timeline.find((x) => x.id === decision.factId);

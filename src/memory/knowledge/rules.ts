@@ -13,7 +13,7 @@ export interface KnowledgeRules {
   slugify(name: string): string;
   /** Normalised fact subject: statements about the same thing share it. */
   subjectKey(subject: string): string;
-  decideFact(known: readonly Fact[], incoming: { value: string; validFrom: string }): FactDecision;
+  decideFact(known: readonly Fact[], incoming: { value: string; validFrom: string; replaces?: string }): FactDecision;
   nearDuplicate(a: NearDupCandidate, b: NearDupCandidate): NearDupVerdict;
   /** Words to look near-duplicate candidates up by, rarest first. */
   nearDupQueryTerms(text: string): string[];

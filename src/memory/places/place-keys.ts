@@ -16,7 +16,7 @@ const NON_ASCII = /[^\x00-\x7f]/;
 /** Lower-case words inside a place name ("Rio de Janeiro", "Stratford upon Avon"). */
 const CONNECTORS = new Set(['de', 'del', 'da', 'do', 'la', 'le', 'les', 'los', 'las', 'of', 'on', 'upon', 'am', 'an', 'der', 'di', 'el', 'y']);
 /** Words after which a name is where someone is, goes or comes from. */
-const LOCATING = new Set([
+export const LOCATING = new Set([
   'in', 'at', 'near', 'around', 'outside', 'inside', 'toward', 'towards', 'via', 'through', 'into', 'across',
   'visit', 'visits', 'visited', 'visiting', 'trip', 'flew', 'fly', 'flying', 'drove', 'drive', 'driving',
   'moved', 'move', 'moving', 'live', 'lives', 'lived', 'living', 'based', 'born', 'stay', 'stayed', 'staying',
@@ -24,7 +24,7 @@ const LOCATING = new Set([
 ]);
 
 /** Words before "to"/"from" that make it a direction. */
-const MOVING = new Set([
+export const MOVING = new Set([
   'go', 'goes', 'going', 'gone', 'went', 'come', 'comes', 'coming', 'came', 'back', 'trip', 'trips', 'travel', 'traveled', 'travelled',
   'traveling', 'travelling', 'flew', 'fly', 'flying', 'flight', 'drove', 'drive', 'driving', 'move', 'moved', 'moving', 'headed',
   'heading', 'return', 'returned', 'returning', 'relocated', 'relocating', 'way', 'road', 'ride', 'train', 'bus', 'tickets', 'ticket',
