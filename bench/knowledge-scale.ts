@@ -2,8 +2,10 @@
 // generated turns (bench/knowledge-updates-data.ts factTurns: fact statements, changes, re-mentions
 // over a year, one namespace) are ingested through `Cairn.ingest` in batches of 1,000 turns into
 // two fresh homes: the baseline with knowledge off (capture + judge + store) and the defaults
-// (the same, plus entities, facts, supersede and near-duplicates). No embedder in either: it would
-// time the embedder (see bench:capture), and near-duplicates then compare words only.
+// (the same, plus supersede and near-duplicates; ingest runs the knowledge pass in both, so the
+// extraction is in both). Then the pass alone: the knowledge home's derived knowledge is reset and
+// `Cairn.learn` takes every memory in again, timed per batch. No embedder anywhere: it would time
+// the embedder (see bench:capture), and near-duplicates then compare words only.
 //
 //   npm run build && npm run bench:knowledge-scale -- [--scales 10k,100k] [--seed 25] [--keep]
 //
@@ -24,7 +26,7 @@ const NAMESPACE = 'scale';
 const BATCH_TURNS = 1000;
 
 const MODES = {
-  baseline: { label: 'knowledge off (capture + judge + store)', knowledge: { autoSupersede: false, nearDuplicates: false } },
+  baseline: { label: 'supersede and near-duplicates off', knowledge: { autoSupersede: false, nearDuplicates: false } },
   knowledge: { label: 'knowledge on (defaults)', knowledge: {} },
 } as const;
 type Mode = keyof typeof MODES;
@@ -85,6 +87,43 @@ async function phaseFill(p: { home: string; files: string[]; mode: Mode }): Prom
   }
 }
 
+interface RelearnResult {
+  memories: number;
+  facts: number;
+  entities: number;
+  superseded: number;
+  merged: number;
+  ms: number;
+  /** Per batch the pass applies (its default size). */
+  perBatch: Dist;
+  rssPeak: number;
+}
+
+/** Child process: forgets the home's derived knowledge and times the pass taking every memory in again. */
+async function phaseRelearn(p: { home: string }): Promise<RelearnResult> {
+  const cairn = await Cairn.open({ home: p.home, config: { embedder: { provider: 'none' as const } }, embedder: null });
+  try {
+    await cairn.store.resetKnowledge(NAMESPACE);
+    const batchMs: number[] = [];
+    let last = performance.now();
+    const t0 = last;
+    const report = await cairn.learn({
+      namespace: NAMESPACE,
+      onProgress: () => {
+        const t = performance.now();
+        batchMs.push(t - last);
+        last = t;
+      },
+    });
+    return {
+      memories: report.memories, facts: report.facts, entities: report.entities, superseded: report.superseded, merged: report.merged,
+      ms: performance.now() - t0, perBatch: dist(batchMs), rssPeak: process.resourceUsage().maxRSS * 1024,
+    };
+  } finally {
+    await cairn.close();
+  }
+}
+
 /** Writes the turns as batch files of BATCH_TURNS lines; returns their paths in order. */
 function writeBatches(dir: string, seed: number, n: number): string[] {
   mkdirSync(dir, { recursive: true });
@@ -107,14 +146,17 @@ function writeBatches(dir: string, seed: number, n: number): string[] {
 interface ScaleRun {
   scale: number;
   runs: Record<Mode, FillResult>;
+  relearn: RelearnResult;
 }
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const phase = argValue(args, '--phase');
   if (phase) {
-    if (phase !== 'fill') throw new Error(`unknown phase ${phase}`);
-    writeFileSync(argValue(args, '--out')!, JSON.stringify(await phaseFill(JSON.parse(argValue(args, '--params')!))));
+    const params = JSON.parse(argValue(args, '--params')!);
+    const result = phase === 'fill' ? await phaseFill(params) : phase === 'relearn' ? await phaseRelearn(params) : null;
+    if (!result) throw new Error(`unknown phase ${phase}`);
+    writeFileSync(argValue(args, '--out')!, JSON.stringify(result));
     return;
   }
   const scales = (argValue(args, '--scales') ?? '10k,100k').split(',').map(parseScale);
@@ -130,14 +172,20 @@ async function main(): Promise<void> {
     for (const scale of scales) {
       const files = writeBatches(join(root, `turns-${scale}`), seed, scale);
       const runs = {} as Record<Mode, FillResult>;
+      const script = fileURLToPath(import.meta.url);
+      let relearn: RelearnResult | null = null;
       for (const mode of Object.keys(MODES) as Mode[]) {
         const home = join(root, `home-${scale}-${mode}`);
         mkdirSync(home, { mode: 0o700 });
-        runs[mode] = await runPhase<FillResult>(fileURLToPath(import.meta.url), 'fill', { home, files, mode }, process.execArgv);
+        runs[mode] = await runPhase<FillResult>(script, 'fill', { home, files, mode }, process.execArgv);
         log(`${scaleLabel(scale)} ${mode}: ${int(runs[mode].memories)} memories in ${(runs[mode].ms / 1000).toFixed(1)} s`);
+        if (mode === 'knowledge') {
+          relearn = await runPhase<RelearnResult>(script, 'relearn', { home }, process.execArgv);
+          log(`${scaleLabel(scale)} pass alone: ${int(relearn.memories)} memories in ${(relearn.ms / 1000).toFixed(1)} s`);
+        }
         rmSync(home, { recursive: true, force: true });
       }
-      results.push({ scale, runs });
+      results.push({ scale, runs, relearn: relearn! });
     }
     const md = render(results, {
       seed, args, date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '?',
@@ -176,7 +224,7 @@ function render(results: readonly ScaleRun[], m: Meta): string {
     '',
     `Turns: bench/knowledge-updates-data.ts factTurns seed ${m.seed} (fact statements about many subjects: first values, changes, re-mentions over a year), one namespace, ` +
       `ingested through \`Cairn.ingest\` in batches of ${int(BATCH_TURNS)} turns (heuristic judge, no embedder) into a fresh home per row. ` +
-      'The baseline switches knowledge off; the knowledge pass costs the difference.',
+      'Ingest runs the knowledge pass in every home; the baseline switches supersede and near-duplicates off (`knowledge.autoSupersede`, `knowledge.nearDuplicates`), so the ingest difference is what those two cost.',
     '',
   );
   const rows: string[][] = [];
@@ -192,7 +240,13 @@ function render(results: readonly ScaleRun[], m: Meta): string {
       ]);
     }
   }
-  out.push(table(['turns', 'home', 'turns in', 'memories', 'ingest', 'memories/s', `per batch of ${int(BATCH_TURNS)} p50 / p95`, 'knowledge pass (over baseline)', 'memories retired', 'facts', 'entities', 'peak RSS'], rows));
+  out.push('## The knowledge pass alone', '', 'Derived knowledge reset (`Store.resetKnowledge`), then `Cairn.learn` takes every memory in again (offline extractors, defaults).', '');
+  out.push(table(['turns', 'memories taken in', 'time', 'memories/s', 'per batch p50 / p95', 'facts', 'entities', 'superseded', 'merged', 'peak RSS'], results.map((r) => {
+    const x = r.relearn;
+    return [scaleLabel(r.scale), int(x.memories), `${(x.ms / 1000).toFixed(1)} s`, `**${perSec(x.memories, x.ms)}**`, msPair(x.perBatch), int(x.facts), int(x.entities), int(x.superseded), int(x.merged), mb(x.rssPeak)];
+  })));
+  out.push('', '## Ingest with knowledge off and on', '');
+  out.push(table(['turns', 'home', 'turns in', 'memories', 'ingest', 'memories/s', `per batch of ${int(BATCH_TURNS)} p50 / p95`, 'over the baseline', 'memories retired', 'facts', 'entities', 'peak RSS'], rows));
   return out.join('\n');
 }
 
