@@ -48,6 +48,16 @@ describe('knowledge pass', () => {
     assert.deepEqual(facts.map((f) => [f.value, f.validTo !== null]), [['5433', true], ['6543', false]]);
   });
 
+  it('a memory that only said the old value again is superseded with it', async () => {
+    await cairn.remember({ text: 'The staging database runs on port 5433', eventTime: '2026-03-01T10:00:00Z' });
+    const again = await cairn.remember({ text: 'Reminder: the staging database is on port 5433; update the deploy checklist, the runbook and the alerting rules before Friday', eventTime: '2026-03-05T10:00:00Z' });
+    const now = await cairn.remember({ text: 'We moved the staging database to port 6543', eventTime: '2026-03-15T10:00:00Z' });
+    const stale = await cairn.get(again.memory.id);
+    assert.equal(stale.supersededBy, now.memory.id);
+    const current = await cairn.search('staging database port', { kinds: ['memory'] });
+    assert.deepEqual(current.results.map((r) => r.id), [now.memory.id]);
+  });
+
   it('an older fact captured after a newer one becomes history, not current', async () => {
     const newer = await cairn.remember({ text: 'We moved the staging database to port 6543', eventTime: '2026-03-15T10:00:00Z' });
     const older = await cairn.remember({ text: 'The staging database runs on port 5433', eventTime: '2026-03-01T10:00:00Z' });

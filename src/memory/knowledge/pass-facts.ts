@@ -55,13 +55,16 @@ export class FactOverlay {
       const validFrom = f.validFrom ?? input.time;
       const timeline = await this.timeline(subject, attribute);
       const decision = this.rules.decideFact(timeline, { value, validFrom, ...(f.replaces ? { replaces: f.replaces } : {}) });
-      const provenance = input.memory.provenance.slice(0, 3);
+      // Each entry names the memory that stated it: a memory that only re-mentions a fact is found
+      // (and retired with it) when the fact is superseded.
+      const provenance = input.memory.provenance.slice(0, 3).map((p) => ({ ...p, memoryIds: [input.memory.id] }));
+      if (provenance.length === 0) provenance.push({ memoryIds: [input.memory.id] });
       if (decision.action === 'remention') {
         const old = timeline.find((x) => x.id === decision.factId);
         if (old) {
           old.mentions += 1;
-          if (this.created.includes(old)) old.provenance = [...old.provenance, ...provenance].slice(0, MAX_FACT_PROVENANCE);
-          else this.patch(old.id, { mentionsDelta: (this.updates.get(old.id)?.mentionsDelta ?? 0) + 1, provenance: [...(this.updates.get(old.id)?.provenance ?? []), ...provenance].slice(0, MAX_FACT_PROVENANCE) });
+          old.provenance = [...old.provenance, ...provenance].slice(0, MAX_FACT_PROVENANCE);
+          if (!this.created.includes(old)) this.patch(old.id, { mentionsDelta: (this.updates.get(old.id)?.mentionsDelta ?? 0) + 1, provenance: [...(this.updates.get(old.id)?.provenance ?? []), ...provenance].slice(0, MAX_FACT_PROVENANCE) });
         }
         continue;
       }
@@ -112,14 +115,18 @@ export class FactOverlay {
    */
   async retireOutdated(): Promise<void> {
     if (!this.switches.autoSupersede) return;
-    const touched = new Set<string>();
-    for (const f of [...this.created, ...this.changedFacts()]) if (f.validTo !== null) touched.add(f.memoryId);
-    for (const memoryId of touched) {
+    // Every memory that stated or re-mentioned a fact superseded in this batch, with those facts.
+    const touched = new Map<string, Fact[]>();
+    for (const f of [...this.created, ...this.changedFacts()]) {
+      if (f.validTo === null) continue;
+      for (const m of statersOf(f)) touched.set(m, [...(touched.get(m) ?? []), f]);
+    }
+    for (const [memoryId, stated] of touched) {
       if (this.retired.has(memoryId)) continue;
-      const facts = await this.factsOfMemory(memoryId);
-      if (facts.length === 0 || facts.some((f) => f.validTo === null)) continue;
-      // The successor: the fact that replaced this memory's latest-valid fact.
-      const latest = facts.reduce((a, b) => (b.validFrom > a.validFrom ? b : a));
+      const own = await this.factsOfMemory(memoryId);
+      if (own.some((f) => f.validTo === null)) continue;
+      // The successor: the memory that stated what replaced its latest-valid fact.
+      const latest = (own.length ? own : stated).reduce((a, b) => (b.validFrom > a.validFrom ? b : a));
       const successor = this.findFact(latest.supersededBy);
       if (!successor || successor.memoryId === memoryId) continue;
       this.retired.add(memoryId);
@@ -168,4 +175,9 @@ export class FactOverlay {
   private patch(id: string, change: Omit<FactUpdate, 'id'>): void {
     this.updates.set(id, { ...this.updates.get(id), id, ...change });
   }
+}
+
+/** The memory that stated a fact and those that stated it again (named in its provenance). */
+function statersOf(f: Fact): string[] {
+  return [...new Set([f.memoryId, ...f.provenance.flatMap((p) => p.memoryIds ?? [])])];
 }
