@@ -12,9 +12,10 @@ import { hashOf, type ResolvedVariant } from './variants.js';
 /**
  * Bump when the eval changes how it builds a home (the transcripts it writes, how it ingests):
  * every kept home is then rebuilt. Changes to the product's capture, judge or indexing code that
- * do not bump a version also need this bump, or `--fresh` (2: passage vectors).
+ * do not bump a version also need this bump, or `--fresh` (2: passage vectors; 3: the knowledge
+ * pass: near-duplicates fold, superseded facts retire memories and their turns).
  */
-export const EVAL_PIPELINE_VERSION = 2;
+export const EVAL_PIPELINE_VERSION = 3;
 
 const MANIFEST = 'eval-home.json';
 
