@@ -68,7 +68,8 @@ export function extractFacts(text: string, ctx: ExtractionContext): ExtractedFac
 /** When the clause dates the change, ISO, never after the memory's own time. */
 function datedFrom(clause: string, time: string, sinceOnly: boolean): string | undefined {
   if (sinceOnly ? !SINCE_WORD.test(clause) : !MAY_NAME_TIME.test(clause)) return undefined; // chrono-node costs ~50 µs a clause
-  const found = findDate(clause, time, false);
+  // Host names and paths are no dates: "mon-1.x.internal" is not a Monday. Blanked to keep the offsets.
+  const found = findDate(clause.replace(/[^\s]*\p{L}[^\s]*[./][^\s]+|[^\s]+[./][^\s]*\p{L}[^\s]*/gu, (t) => ' '.repeat(t.length)), time, false);
   if (!found) return undefined;
   if (sinceOnly && !SINCE_BEFORE.test(clause.slice(0, found.index)) && !SINCE_OPENS.test(found.text)) return undefined;
   const from = startOf(found);

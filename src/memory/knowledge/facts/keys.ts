@@ -38,17 +38,49 @@ export function foldText(text: string): string {
 /**
  * The key facts about one subject share: "the staging DB", "our staging database" and "Staging
  * database's" all give `staging database`. No leading article or possessive, no trailing "'s",
- * short forms (`db`, `prod`, `k8s`, `postgres`, …) spelled out. Empty for a subject of only
- * determiners or punctuation.
+ * short forms (`db`, `prod`, `k8s`, `postgres`, …) spelled out. A thing written in other word
+ * orders gets one key: "the Redis cache for Heron", "the Heron Redis cache" and "Heron's redis
+ * cache" all give `heron redis cache` (see thingKey). Empty for a subject of only determiners or punctuation.
  */
 export function subjectKey(subject: string): string {
-  const folded = foldText(subject).replace(/^["'`([{]+|["'`)\]}]+$/gu, '').replace(DETERMINERS, '').replace(/'s?$/u, '');
-  return folded
+  const written = subject.normalize('NFKC').replace(/\s+/gu, ' ').trim();
+  const folded = foldText(written).replace(/^["'`([{]+|["'`)\]}]+$/gu, '').replace(DETERMINERS, '').replace(/'s?$/u, '');
+  const words = folded
     .split(' ')
     .map((w) => WORD_FORMS[w] ?? w)
-    .join(' ')
-    .trim();
+    .filter((w) => w !== '');
+  return (isProperName(written) ? words : thingKey(words)).join(' ').trim();
 }
+
+/** Words that join a thing to what it belongs to: "the cache for Heron", "the port of the API", "redis on staging". */
+const OF_WORDS = new Set(['for', 'of', 'on']);
+const INNER_DETERMINERS = new Set(['the', 'a', 'an', 'our', 'my', 'your', 'their', 'his', 'her', 'its', 'this', 'that']);
+
+/**
+ * A thing's words in one order: the head noun (the last word before "for/of/on", or the last word)
+ * stays last, and every other word is a modifier, sorted. So "redis cache for heron" = "heron redis
+ * cache" = "redis heron cache", while "staging database replica" (a replica) stays apart from
+ * "staging database", and "database backup" from "backup database": the head decides what it is.
+ */
+function thingKey(words: readonly string[]): string[] {
+  const plain = words.map((w) => w.replace(/'s?$/u, '')).filter((w) => w !== '');
+  const split = plain.findIndex((w, i) => i > 0 && i < plain.length - 1 && OF_WORDS.has(w));
+  const head = split === -1 ? plain.length - 1 : split - 1;
+  if (head < 0) return [];
+  const modifiers = plain.filter((w, i) => i !== head && !OF_WORDS.has(w) && !INNER_DETERMINERS.has(w)).sort();
+  return [...modifiers, plain[head]!];
+}
+
+/**
+ * A proper name keeps its word order ("Bank of America", "Ana Souza", "Rio de Janeiro"): every
+ * word capitalised and not all capitals (API, DB and CI are nouns of a thing), joiners aside.
+ */
+function isProperName(written: string): boolean {
+  const ws = written.replace(DETERMINERS_CASED, '').split(' ').filter((w) => w !== '');
+  const content = ws.filter((w) => !/^(?:of|for|on|de|da|do|del|la|le|the|and|&)$/u.test(w));
+  return content.length > 0 && content.every((w) => /^[\p{Lu}\p{Lt}][\p{Ll}\p{M}'’.-]/u.test(w) || /^\p{Lo}/u.test(w));
+}
+const DETERMINERS_CASED = /^(?:(?:the|a|an|our|my|your|their|his|her|its|this|that)\s+)+/iu;
 
 /** Attribute names other extractors (the LLM) write for the ones the offline shapes use. */
 const ATTRIBUTE_FORMS: Readonly<Record<string, string>> = {

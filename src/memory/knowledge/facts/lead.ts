@@ -6,9 +6,9 @@
 
 /** Words that open a note or a chat turn; the ones that are also verbs need a ":" or "," after them. */
 const LEAD_WORDS =
-  /^(?:(?:and|but|so|also|anyway|btw|by the way|oh|ok|okay|well|actually|yes|yeah|yep|yup|lol|haha|hmm|ah|alright|fyi|fwiw|psa|til|nb|ps|p\.s\.|good news|great news|heads[- ]?up|quick note|side note|note to self|(?:quick |friendly )?reminder|just so you know|for the record|for reference|for context|update|note|noting that)\b[\s,:!-]*|(?:important|context|correction|edit|status|info|memo|remember|don't forget|do not forget|keep in mind|fun fact)\s*(?:[:,-]\s*|\s+that\s+))+/i;
+  /^(?:(?:and|but|so|also|anyway|btw|by the way|oh|ok|okay|well|actually|yes|yeah|yep|yup|lol|haha|hmm|ah|alright|fyi|fwiw|psa|til|nb|ps|p\.s\.|good news|great news|heads[- ]?up|quick note|side note|note to self|(?:quick |friendly )?reminder|just so you know|for the record|for reference|for context|update|note|noting that)\b[\s,:!-]*|(?:important|context|correction|edit|status|info|memo|remember|don't forget|do not forget|keep in mind|fun fact|role change|job change|career update|work update|job update)\s*(?:[:,-]\s*|\s+that\s+))+/i;
 /** "these days", "lately": the statement is about now, as every statement is. */
-const NOW_WORDS = /^(?:these days|nowadays|lately|currently|right now|at the moment|now|as of now|today)\b,?\s+/i;
+const NOW_WORDS = /^(?:these days|nowadays|lately|currently|right now|at the moment|now|as of now|today|from today|from now on|effective (?:today|immediately))\b,?\s+/i;
 
 const MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec';
 const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';

@@ -48,6 +48,7 @@ export const INTENT_SHAPES: readonly Shape[] = [
   shape('plan-cue-first', /'ll|will|going/i, `${CUE}\\s*,?\\s+(?:i|we)${WILL}\\s+(?<rest>.+)`, 'none', plan, true),
   shape('plan-cue-last', /'ll|will|going/i, `(?:i|we)${WILL}\\s+(?<rest>.+?)\\s+${CUE}`, 'none', plan, true),
   // With a purpose, the purpose is the subject: "we decided to use Postgres for the queue" → the queue decided Postgres.
-  shape('decided-for', /decided|agreed|chose|picked|settled|went/i, `${DECIDERS}\\s+(?:decided|agreed|chose|picked|settled|went)\\s+(?:to\\s+(?=(?:use|go\\s+with|adopt|switch\\s+to|move\\s+to|stick\\s+with|keep)\\s)|on\\s+|with\\s+)?(?<what>.+?)\\s+(?:for|as)\\s+(?<for>.+)`, 'change', decision),
+  // "went" only as "went with" ("I went back to Berlin for the weekend" is a trip).
+  shape('decided-for', /decided|agreed|chose|picked|settled|went/i, `${DECIDERS}\\s+(?:(?:decided|agreed|chose|picked|settled)\\s+(?:to\\s+(?=(?:use|go\\s+with|adopt|switch\\s+to|move\\s+to|stick\\s+with|keep)\\s)|on\\s+|with\\s+)?|went\\s+with\\s+)(?<what>.+?)\\s+(?:for|as)\\s+(?<for>.+)`, 'change', decision),
   shape('decided', /decided|agreed/i, `${DECIDERS}\\s+(?:decided|agreed)\\s+(?:to|on)\\s+(?<rest>.+)`, 'change', decision),
 ];

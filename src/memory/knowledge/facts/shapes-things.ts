@@ -15,6 +15,20 @@ function thingFact(attribute: string, read: (text: string) => string | null, con
 }
 
 const REST = String.raw`\s+(?<rest>.+)`;
+/** "from harbor-1.x.internal" before the new host: the host a move replaces. */
+const FROM_HOST = String.raw`(?:\s+from\s+(?:(?:the\s+)?(?:host|server|machine|box)\s+)?(?<from>[^\s,;]+))?`;
+/** "on the host build-3.internal", "to server x.internal": the word before the name says what it is. */
+const ON_HOST = String.raw`(?:\s+(?:the\s+|a\s+|new\s+)*(?:host|server|machine|box|vm|node))?`;
+
+/** A host fact, naming the host it replaces when the clause does ("moved from A to B"); a "from" that is no host states nothing. */
+function hostFact(confidence: number): Shape['read'] {
+  return (g, c) => {
+    const facts = thingFact('host', readHost, confidence)(g, c);
+    if (g.from === undefined) return facts;
+    const replaces = readHost(g.from);
+    return replaces ? facts.map((f) => ({ ...f, replaces })) : [];
+  };
+}
 
 const DETERMINER = /^(?:the|our|my|your|their|this|that)\s+/iu;
 
@@ -113,14 +127,15 @@ export const THING_SHAPES: readonly Shape[] = [
   // Hosts: "api host is api.internal", "the API is hosted on api.internal", "we moved the API to api2.internal".
   shape('host-is', /host/i, `${THING}\\s*(?:'s)?\\s+(?:host|hostname|host\\s+name)\\s+(?:is|=|:|is\\s+now|now\\s+is|changed\\s+to|was\\s+changed\\s+to|moved\\s+to)${REST}`, 'change', thingFact('host', readHost, 0.85)),
   shape('host-of', /host/i, `(?:the\\s+)?(?:host|hostname)\\s+(?:of|for)\\s+${THING}\\s+(?:is|is\\s+now|changed\\s+to)${REST}`, 'change', thingFact('host', readHost, 0.85)),
-  shape('host-on', /\.|localhost/i, `${THING}${NOW}\\s+(?:is\\s+hosted|runs|is\\s+running|is\\s+deployed|is\\s+served|lives|moved|was\\s+moved|has\\s+moved|is\\s+reachable|is\\s+available|points|is\\s+pointing|is\\s+pointed|resolves)${NOW}\\s+(?:on|at|to|from)(?:\\s+host)?${REST}`, 'change', thingFact('host', readHost, 0.8)),
+  // "the build server moved from harbor-1.internal to fjord-2.internal last night": the old host is named, and replaced.
+  shape('host-on', /\.|localhost/i, `${THING}${NOW}\\s+(?:is\\s+hosted|runs|is\\s+running|is\\s+deployed|is\\s+served|lives|moved|was\\s+moved|has\\s+moved|got\\s+moved|migrated|was\\s+migrated|has\\s+been\\s+migrated|is\\s+reachable|is\\s+available|points|is\\s+pointing|is\\s+pointed|resolves)${NOW}${FROM_HOST}(?:\\s+over)?\\s+(?:on|at|to|from|onto)${ON_HOST}${REST}`, 'change', hostFact(0.8)),
   // "redis is on localhost:6379": "is on/at" names a host only for a server, or with a port or address ("Ana is at Booking.com" is no host).
   shape('host-is-on', /\.|localhost/i, `${THING}(?:'s|\\s+is)${NOW}\\s+(?:on|at)${REST}`, 'change', (g, c) => {
     const host = readHost(g.rest ?? '');
     const plain = host !== null && !/:\d+$|^localhost|^(?:\d{1,3}\.){3}\d{1,3}/u.test(host);
     return plain ? serverFact('host', readHost, 0.75)(g, c) : thingFact('host', readHost, 0.75)(g, c);
   }),
-  shape('host-moved', /\.|localhost/i, `${CHANGED_BY}(?:moved|migrated|switched|pointed|repointed)\\s+${THING}\\s+(?:to|at)(?:\\s+host)?${REST}`, 'change', thingFact('host', readHost, 0.8)),
+  shape('host-moved', /\.|localhost/i, `${CHANGED_BY}(?:moved|migrated|switched|pointed|repointed|redeployed)\\s+${THING}${FROM_HOST}(?:\\s+over)?\\s+(?:to|at|onto)${ON_HOST}${REST}`, 'change', hostFact(0.8)),
 
   // Paths: "config lives at /etc/x", "the logs go to /var/log/app", "we moved the config to ~/.cairn".
   shape('path-at', /[/\\]/, `${THING}${NOW}\\s+(?:lives|is|are|sits|is\\s+stored|are\\s+stored|is\\s+located|is\\s+kept|are\\s+kept|goes|go|is\\s+written|are\\s+written|gets?\\s+written|moved|was\\s+moved|has\\s+moved|is\\s+saved|are\\s+saved)${NOW}\\s+(?:at|in|to|under|into)${REST}`, 'change', thingFact('path', readPath, 0.8)),

@@ -20,7 +20,7 @@ const NOT_NAMES = new Set([
   'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
   'thanks', 'thank', 'great', 'ok', 'okay', 'yes', 'no', 'hi', 'hello', 'hey', 'also', 'so', 'and', 'but', 'which', 'what',
   'who', 'home', 'work', 'user', 'assistant', 'anyone', 'mom', 'dad',
-  'just', 'finally', 'recently', 'officially', 'actually', 'still', 'currently', 'lately', 'nowadays', 'since', 'update', 'reminder',
+  'got', 'just', 'finally', 'recently', 'officially', 'actually', 'still', 'currently', 'lately', 'nowadays', 'since', 'update', 'reminder',
 ]);
 
 const NAME_WORD = /^(?:[\p{Lu}\p{Lo}][\p{L}\p{M}\p{N}&.'-]*|@[\p{L}\p{N}_.-]+)$/u;
@@ -72,6 +72,8 @@ export function readThing(text: string): string | null {
   if (content.length === 0 || content.length > 5) return null;
   if (content.length === 1 && /^(?:it|this|that|which|what|we|i|you|they|he|she|one|everything|something)$/iu.test(content[0]!)) return null;
   if (content.some((w) => !/^[\p{L}\p{N}][\p{L}\p{N}._/+#-]*(?:'s)?$/u.test(w))) return null;
+  // "Jenkins from ci-old.internal": a change's origin, not part of the thing's name.
+  if (content.some((w) => /^(?:from|to|into|onto)$/iu.test(w))) return null;
   return t;
 }
 
