@@ -252,6 +252,8 @@ export class Daemon {
     for (const e of scan.walkErrors) this.reportError(`${source.id}:${e.path}`, { source: source.id, path: e.path }, e.message);
     await this.handle(source, scan.results);
     this.state.lastScanAt = new Date().toISOString();
+    // Said at once, not only when the queue runs dry: a long backlog keeps it busy for minutes.
+    this.writeState();
   }
 
   private async handle(source: Source, results: UnitResult[]): Promise<void> {

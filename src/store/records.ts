@@ -102,6 +102,8 @@ export interface EntryFilter {
   validAt?: string;
   /** Only the memory entries of these memory ids (an entity filter resolved by the caller). */
   memoryIds?: readonly string[];
+  /** Keyword search only: entries holding every term (AND) rather than any (OR). */
+  allTerms?: boolean;
 }
 
 export interface KeywordHit {

@@ -23,13 +23,13 @@ export async function findNearDuplicate(
   vectorModel: string | null,
   retired: ReadonlySet<string>,
 ): Promise<NearDupMatch | null> {
-  // The four most specific words: a near-duplicate shares most of them, and fewer common words
-  // keep the keyword lookup from reading long posting lists.
-  const terms = rules.nearDupQueryTerms(memory.text).slice(0, 4);
+  // A near-duplicate holds the new memory's most specific words: asking for entries with all of the
+  // top three (not any) keeps the lookup to a few rows when the words are common in the namespace.
+  const terms = rules.nearDupQueryTerms(memory.text).slice(0, 3);
   if (terms.length === 0) return null;
   const own = await store.entryFor('memory', memory.id);
   if (!own) return null;
-  const hits = await store.keywordSearch(namespace, terms, CANDIDATES + 1, { kinds: ['memory'] });
+  const hits = await store.keywordSearch(namespace, terms, CANDIDATES + 1, { kinds: ['memory'], allTerms: true });
   const seqs = hits.map((h) => h.seq).filter((s) => s < own.seq);
   if (seqs.length === 0) return null;
   const entries = new Map((await store.getEntries(namespace, seqs)).map((e) => [e.seq, e]));

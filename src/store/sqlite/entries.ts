@@ -8,9 +8,9 @@ import { blobToVector, vectorToBlob } from './rows.js';
 import { digestSectionDetails, type DigestSectionDetail } from './digests.js';
 
 /** Quotes each term for FTS5 so no user text can become query syntax. */
-function ftsQuery(terms: readonly string[]): string {
+function ftsQuery(terms: readonly string[], all = false): string {
   // NUL would end the query string inside SQLite ("unterminated string"): drop it.
-  return terms.map((t) => `"${t.replace(/\0/g, '').replace(/"/g, '""')}"`).join(' OR ');
+  return terms.map((t) => `"${t.replace(/\0/g, '').replace(/"/g, '""')}"`).join(all ? ' AND ' : ' OR ');
 }
 
 function filterSql(filter: EntryFilter | undefined, params: Record<string, unknown>, alias = 'e'): string {
@@ -75,7 +75,7 @@ const FTS_OVERFETCH = 4;
 
 export function keywordSearch(db: Database, namespace: string, terms: readonly string[], limit: number, filter?: EntryFilter): KeywordHit[] {
   if (terms.length === 0) return [];
-  const q = ftsQuery(terms);
+  const q = ftsQuery(terms, filter?.allTerms === true);
   // Fast path: the top hits from FTS alone (no join, no full sort of every match), then the wall
   // and the filters. The survivors, taken in global BM25 order, are exactly the filtered top-k as
   // long as `limit` of them survive; otherwise fall back to the join over every match.
