@@ -36,7 +36,9 @@ export function startConsolidation(cairn: Cairn, log: Logger, signal: AbortSigna
       const started = Date.now();
       // The first catch-up of a home makes no backup: the first night does.
       const first = trigger === 'catch-up' && readMark(cairn) === NEVER;
-      const report = await cairn.sleep({ trigger: first ? 'first-start' : trigger, at, signal });
+      // The work queue runs the knowledge pass in slices; a consolidation that ran it too would hold
+      // the daemon (and compete with the queue) for as long as the backlog takes.
+      const report = await cairn.sleep({ trigger: first ? 'first-start' : trigger, at, signal, learn: false });
       // Stopped mid-run: no mark, so the next start catches up on what is left.
       if (signal.aborted) return;
       writeFileAtomic(markFile(cairn), JSON.stringify({ lastRunAt: at, trigger }) + '\n');

@@ -277,8 +277,9 @@ export class Cairn extends CairnKnowledge {
     // behind and then fail, so it is refused before any file is touched.
     if (this.readOnly) throw new CairnError(ERROR_CODES.READ_ONLY, `Consolidation writes into the data directory, which is read-only here: ${this.readOnly}`);
     const prose = createProseWriter({ config: this.config, runtime: this.llm(), transport: this.llmTransport });
-    // life/ is rendered from the knowledge: take in what was stored since the last pass first.
-    await this.learn({ namespace: options.namespace, signal: options.signal });
+    // life/ is rendered from the knowledge: take in what was stored since the last pass first
+    // (unless the caller runs the pass itself: the daemon's queue does, in slices).
+    if (options.learn !== false) await this.learn({ namespace: options.namespace, signal: options.signal });
     return runConsolidation({ store: this.store, paths: this.paths, config: this.config, prose, redact: gateText }, options);
   }
 
@@ -290,7 +291,7 @@ export class Cairn extends CairnKnowledge {
     return runSleep(
       {
         backup: (at) => nightlyBackup(this.paths, this.rawStore, this.rotationPolicy(), new Date(at)),
-        consolidate: (at, signal) => this.consolidate({ at, ...(signal ? { signal } : {}) }),
+        consolidate: (at, signal) => this.consolidate({ at, ...(signal ? { signal } : {}), ...(req.learn === false ? { learn: false } : {}) }),
         prepare: (ns) => this.prepareBrief(ns),
       },
       req,

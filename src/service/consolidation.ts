@@ -26,6 +26,8 @@ export interface ConsolidateOptions {
   force?: boolean;
   /** Stops between jobs; the namespace's bookkeeping is then not advanced, so the rest is redone. */
   signal?: AbortSignal;
+  /** False: render from the knowledge as it stands, without running the knowledge pass first (default true). */
+  learn?: boolean;
   onProgress?: (namespace: string, done: number, total: number, label: string) => void;
 }
 

@@ -11,6 +11,8 @@ export interface SleepRequest {
   at: string;
   /** Stops the run between jobs (a daemon shutting down); what was done stays, the rest is redone. */
   signal?: AbortSignal;
+  /** False: the knowledge pass is not run first (a daemon runs it in its own queue). */
+  learn?: boolean;
 }
 
 export interface SleepReport {
