@@ -222,6 +222,9 @@ export class Daemon {
       // The store answers synchronously (SQLite), so a busy queue would otherwise run on
       // microtasks alone and starve signals, file events and timers until it is empty.
       await new Promise((resolve) => setImmediate(resolve));
+      // Checked again after the turn of the loop: a stop that came meanwhile woke no one (nothing
+      // was waiting yet), so waiting now would wait for ever.
+      if (this.stopping) break;
       const job = this.queue.next();
       if (!job) {
         this.writeState();
