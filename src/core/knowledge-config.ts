@@ -7,8 +7,10 @@ export const knowledgeConfigSchema = z.strictObject({
   /**
    * Let the judge's chat model (judge.llm) extract entities and facts, within the judge's budget and
    * breaker; the offline extractor is the fallback and the only extractor when judge.llm is absent.
+   * Opt-in: it costs one model call per 12 new memories on top of judging, and shares the judge's
+   * breaker, so a bad extraction answer counts against the judge too.
    */
-  llm: z.boolean().default(true),
+  llm: z.boolean().default(false),
   /** Mentions (over memories) that promote a candidate entity into the knowledge graph. */
   promoteMentions: z.number().int().min(1).max(1000).default(3),
   /** A memory at least this important (1–10) promotes the entities it names (significant projects). */

@@ -10,7 +10,7 @@ const refused = (knowledge: unknown, key: RegExp) =>
 describe('knowledge config', () => {
   it('has the thresholds of the issue by default', () => {
     assert.deepEqual(parseConfig({}).knowledge, {
-      llm: true, promoteMentions: 3, promoteImportance: 8, archiveAfterDays: 90, nearDuplicates: true, autoSupersede: true,
+      llm: false, promoteMentions: 3, promoteImportance: 8, archiveAfterDays: 90, nearDuplicates: true, autoSupersede: true,
     });
   });
 

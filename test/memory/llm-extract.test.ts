@@ -58,7 +58,7 @@ describe('LLM knowledge extractor', () => {
     const config: CairnConfig = parseConfig({
       timezone: 'UTC',
       judge: { llm: { provider: wire, baseUrl: fake.baseUrl(wire), model: 'fake-extractor', maxRetries: 0, timeoutMs: 5000, ...llm }, ...judge },
-      knowledge,
+      knowledge: { llm: true, ...knowledge },
     });
     const store = new SqliteStore(join(tmp.dir, `cairn-${serial++}.db`));
     stores.push(store);

@@ -234,6 +234,10 @@ describe('Cairn facade (fake embedder)', () => {
   });
 
   it('ranking: importance 9 outranks importance 2 at equal text relevance', async () => {
+    // The same words in another order are a near-duplicate, which the knowledge pass would fold:
+    // this home keeps both to compare their ranking.
+    await cairn.close();
+    cairn = await Cairn.open({ home: tmp.dir, embedder, config: { knowledge: { nearDuplicates: false } } });
     const low = (await cairn.remember({ text: 'postgres tuning notes for the queue', importance: 2 })).memory;
     const high = (await cairn.remember({ text: 'the queue notes for postgres tuning', importance: 9 })).memory;
     for (const mode of ['hybrid', 'bm25', 'vector'] as const) {

@@ -147,8 +147,12 @@ async function learnRun(deps: KnowledgePassDeps, namespace: string, memories: re
     const llm = byLlm?.get(memory.id);
     if (llm) report.byLlm++;
     if (!folded) {
-      const mentions = llm?.entities ?? deps.rules.extractEntities(text, ctx);
-      const names = await entities.resolve(memory.id, mentions);
+      const found = llm?.entities ?? deps.rules.extractEntities(text, ctx);
+      // Names the memory was stored with (a caller's `entities`, or an earlier pass's) stay on it and
+      // count as mentions; unsure of their type, they join whatever entity already has the name.
+      const keys = new Set(found.map((m) => deps.rules.aliasKey(m.name)));
+      const given = memory.entities.filter((n) => !keys.has(deps.rules.aliasKey(n))).map((name) => ({ name, type: 'topic' as const, confidence: 0.5 }));
+      const names = await entities.resolve(memory.id, [...found, ...given]);
       if (names.length || memory.entities.length) memoryEntities.push({ memoryId: memory.id, entities: names });
     }
     const stated = llm?.facts ?? deps.rules.extractFacts(text, ctx);
