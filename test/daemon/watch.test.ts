@@ -189,7 +189,9 @@ describe('cairn watch over an OpenClaw home (JSONL sessions, archives, SQLite st
       const linesBefore = (await cliJson(['status', '--json'], { home })).capture.sources[0].stats.linesRead;
       renameSync(live, `${live}.reset.2026-08-10T11-00-00.000Z`);
       const renamedAt = Date.now();
-      db.append('b1', 2, [assistant('a0000002', 'First Monday it is, for all invoices')]);
+      // Not a restatement of the first row ("First Monday it is, for all invoices" would fold into it
+      // as a near-duplicate memory, and the search count below would not see it).
+      db.append('b1', 2, [assistant('a0000002', 'First Monday works; I will email all invoices and the reminders then')]);
       await eventually(async () => (await search(home, 'bob', 'invoices monday')).length === 2);
       // Rescans of both sources that started after the rename have seen the archive.
       await scansAfter(home, renamedAt, 3);
