@@ -1,0 +1,5 @@
+// Every agent-work scenario, in the order the dev set lists them.
+import type { Project } from './script.js';
+import { tidepool } from './project-tidepool.js';
+
+export const PROJECTS: readonly Project[] = [tidepool];
