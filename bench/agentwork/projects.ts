@@ -1,5 +1,6 @@
 // Every agent-work scenario, in the order the dev set lists them.
 import type { Project } from './script.js';
+import { quarry } from './project-quarry.js';
 import { tidepool } from './project-tidepool.js';
 
-export const PROJECTS: readonly Project[] = [tidepool];
+export const PROJECTS: readonly Project[] = [tidepool, quarry];
