@@ -1,6 +1,7 @@
 // Every agent-work scenario, in the order the dev set lists them.
 import type { Project } from './script.js';
+import { fernlight } from './project-fernlight.js';
 import { quarry } from './project-quarry.js';
 import { tidepool } from './project-tidepool.js';
 
-export const PROJECTS: readonly Project[] = [tidepool, quarry];
+export const PROJECTS: readonly Project[] = [tidepool, quarry, fernlight];
