@@ -1,7 +1,8 @@
 // Every agent-work scenario, in the order the dev set lists them.
 import type { Project } from './script.js';
 import { fernlight } from './project-fernlight.js';
+import { hearth } from './project-hearth.js';
 import { quarry } from './project-quarry.js';
 import { tidepool } from './project-tidepool.js';
 
-export const PROJECTS: readonly Project[] = [tidepool, quarry, fernlight];
+export const PROJECTS: readonly Project[] = [tidepool, quarry, fernlight, hearth];
