@@ -13,7 +13,7 @@ export const DEFAULT_SEED = 29;
 const VERSION = '2.1.37';
 const MODEL = 'claude-opus-4-6';
 /** How often a scripted session is followed by two routine sessions rather than one. */
-const ROUTINE_SECOND = 0.6;
+const ROUTINE_SECOND = 0.8;
 
 export interface GeneratedConversation {
   conversation: DevConversation;

@@ -100,7 +100,58 @@ function choreTask(rng: Rng, p: Project): Step[] {
   ];
 }
 
-const TASKS = [testTask, testTask, lintTask, whereTask, choreTask];
+const REVIEW_ASKS = [
+  'review the last few commits before I merge, anything risky?',
+  'write me a short overview of how the pieces fit together, for the new contractor',
+  'what would you refactor first in here if we had a free week?',
+  'can you do a quick code review of {a} and {b}',
+  'summarise the state of the repo, I have been away for a bit',
+];
+const RISKS = [
+  'error handling is uneven: some paths log and continue, others return the error unwrapped, so the caller cannot tell which failures are retryable',
+  'there is no test that exercises the two modules together; each is tested against a hand-written fake of the other, and the fakes have drifted',
+  'configuration is read in three places with slightly different defaults, which is how a wrong value survives a review',
+  'a few functions take six or more positional parameters; an options object would make call sites readable and future additions cheap',
+  'the module boundaries are fine, but names like `data`, `info` and `handle` make grep useless; renaming them is cheap now and expensive later',
+  'logging includes whole request bodies at debug level, which is a privacy problem if debug is ever turned on in production',
+];
+
+/** A long review message (one to a few thousand characters) that walks through several files. */
+function reviewTask(rng: Rng, p: Project): Step[] {
+  const files = [...p.routine.files].sort(() => rng() - 0.5).slice(0, 2 + Math.floor(rng() * 3));
+  const ask = pick(rng, REVIEW_ASKS).replace('{a}', files[0]!.path).replace('{b}', files[1]!.path);
+  const risks = [...RISKS].sort(() => rng() - 0.5).slice(0, 2 + Math.floor(rng() * 3));
+  const sections = files.map((f, i) =>
+    para(
+      `**${i + 1}. \`${f.path}\`** (${f.body.split('\n').length} lines)`,
+      code(f.path.split('.').pop() ?? '', f.body),
+      pick(rng, [
+        'This reads well. The one thing I would change is to move the constant next to where it is used and give it a comment saying where the number comes from.',
+        'Small and focused. It has no direct test; it is only covered through the higher-level tests, so a regression here would show up as a confusing failure somewhere else.',
+        'It mixes parsing and I/O in one function, which is why its tests need a temporary directory. Splitting the pure part out would make them trivial.',
+        'Fine as it is. If it grows, the branching in the middle is the part to pull out first.',
+      ]),
+    ),
+  );
+  return [
+    u(ask),
+    a('', files.map((f) => read(f.path, f.body))),
+    a(
+      para(
+        `I went through ${files.map((f) => `\`${f.path}\``).join(', ')} and the recent history. Overall the code is in decent shape; nothing here blocks a merge.`,
+        ...sections,
+        '**Things I would keep an eye on**',
+        risks.map((r) => `- ${r}`).join('\n'),
+        '**How I checked**',
+        code('sh', `${p.routine.testCommand}\n${p.routine.lint.command}`),
+        pick(rng, ['Both are green apart from the lint warnings we already know about.', 'Tests pass; lint has the usual two warnings.', 'All green.']),
+        `If you want one follow-up from this, I would pick: ${pick(rng, p.routine.chores)}.`,
+      ),
+    ),
+  ];
+}
+
+const TASKS = [testTask, testTask, lintTask, whereTask, choreTask, reviewTask, reviewTask];
 
 /** A routine session on `day`: two to four tasks, with short acknowledgements between some. */
 export function routineSession(rng: Rng, p: Project, day: number): Session {
