@@ -15,13 +15,19 @@ import { a, u, type Project } from '../../bench/agentwork/script.js';
 import { PROJECTS } from '../../bench/agentwork/projects.js';
 
 const CATEGORIES = ['decision', 'root-cause', 'config-value', 'command', 'location', 'preference', 'temporal', 'multi-hop', 'changed-value'];
+interface CapturedTurn {
+  role: string;
+  text: string;
+  session: string;
+}
+
 const contentWords = (text: string) => new Set(tokenize(text).filter((w) => !isStopWord(w) && (w.length > 2 || /\d/.test(w))));
 
 describe('agent-work dev set', () => {
   const set = loadAgentWork();
   const find = generate().conversations.map((c) => c.find);
   let dir: string;
-  let captured: Map<string, Map<string, { role: string; text: string; session: string }>>;
+  let captured: Map<string, Map<string, CapturedTurn>>;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cairn-agentwork-'));
@@ -39,7 +45,7 @@ describe('agent-work dev set', () => {
     const db = new Database(join(dir, 'home', 'cairn.db'), { readonly: true });
     captured = new Map();
     for (const row of db.prepare('SELECT namespace, session_id, message_id, role, text FROM turns').all() as Array<Record<string, string>>) {
-      const ns = captured.get(row.namespace!) ?? new Map();
+      const ns = captured.get(row.namespace!) ?? new Map<string, CapturedTurn>();
       ns.set(row.message_id!, { role: row.role!, text: row.text!, session: row.session_id! });
       captured.set(row.namespace!, ns);
     }
@@ -80,7 +86,7 @@ describe('agent-work dev set', () => {
       assert.ok(got, `${c.id}: nothing captured`);
       assert.deepEqual([...got.keys()].sort(), c.turns.map((t) => t.id).sort(), `${c.id}: captured ids differ`);
       for (const t of c.turns) {
-        const row = got.get(t.id)!;
+        const row: CapturedTurn = got.get(t.id)!;
         assert.equal(row.role, t.role, t.id);
         assert.equal(row.session, t.sessionId, t.id);
       }
