@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { seeded } from '../../test/helpers/prng.js';
 import type { DevConversation, DevQuestion, DevTurn } from '../eval/devset.js';
+import { ASIDES } from './asides.js';
 import { routineSession } from './routine.js';
 import type { Project, Session, Step } from './script.js';
 import { PROJECTS } from './projects.js';
@@ -12,8 +13,8 @@ import { PROJECTS } from './projects.js';
 export const DEFAULT_SEED = 29;
 const VERSION = '2.1.37';
 const MODEL = 'claude-opus-4-6';
-/** How often a scripted session is followed by two routine sessions rather than one. */
-const ROUTINE_SECOND = 0.8;
+/** How often a scripted session is followed by three routine sessions rather than two. */
+const ROUTINE_THIRD = 0.5;
 
 export interface GeneratedConversation {
   conversation: DevConversation;
@@ -30,17 +31,22 @@ const hex = (rng: Rng, n: number) => Array.from({ length: n }, () => '0123456789
 const b62 = (rng: Rng, n: number) => Array.from({ length: n }, () => B62[Math.floor(rng() * 62)]).join('');
 const uuid = (rng: Rng) => `${hex(rng, 8)}-${hex(rng, 4)}-4${hex(rng, 3)}-${'89ab'[Math.floor(rng() * 4)]}${hex(rng, 3)}-${hex(rng, 12)}`;
 
-/** Scripted sessions with one or two routine ones on the days between each and the next, in time order. */
+/**
+ * Scripted sessions with two or three routine ones on the days between each and the next, in
+ * time order; the project's asides are spread over the routine sessions in a seeded order.
+ */
 function withRoutine(rng: Rng, p: Project): Session[] {
   const scripted = [...p.sessions].sort((x, y) => x.day - y.day);
+  const asides = [...(ASIDES[p.id] ?? [])].sort(() => rng() - 0.5);
   const out: Session[] = [];
+  let used = 0;
   for (let i = 0; i < scripted.length; i++) {
     const s = scripted[i]!;
     out.push(s);
     const gap = (scripted[i + 1]?.day ?? s.day + 8) - s.day - 1;
-    const n = Math.min(gap, rng() < ROUTINE_SECOND ? 2 : 1);
+    const n = Math.min(gap, rng() < ROUTINE_THIRD ? 3 : 2);
     // One routine session per equal slice of the gap, so their days differ.
-    for (let k = 0; k < n; k++) out.push(routineSession(rng, p, s.day + 1 + Math.floor(((k + rng()) * gap) / n)));
+    for (let k = 0; k < n; k++) out.push(routineSession(rng, p, s.day + 1 + Math.floor(((k + rng()) * gap) / n), asides[used++]));
   }
   return out.sort((x, y) => x.day - y.day || x.hour - y.hour);
 }

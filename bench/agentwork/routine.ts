@@ -153,11 +153,13 @@ function reviewTask(rng: Rng, p: Project): Step[] {
 
 const TASKS = [testTask, testTask, lintTask, whereTask, choreTask, reviewTask, reviewTask];
 
-/** A routine session on `day`: two to four tasks, with short acknowledgements between some. */
-export function routineSession(rng: Rng, p: Project, day: number): Session {
+/** A routine session on `day`: two to four tasks, an aside when one is given, short acknowledgements between some. */
+export function routineSession(rng: Rng, p: Project, day: number, aside?: readonly [string, string]): Session {
   const steps: Step[] = [];
   const n = 2 + Math.floor(rng() * 3);
+  const asideAt = Math.floor(rng() * n);
   for (let i = 0; i < n; i++) {
+    if (aside && i === asideAt) steps.push(u(aside[0]), a(aside[1]));
     steps.push(...pick(rng, TASKS)(rng, p));
     if (rng() < 0.6) steps.push(u(pick(rng, ACKS)), a(pick(rng, ['👍', 'Done.', 'Anything else?', 'Will do.', 'Committed.'])));
   }

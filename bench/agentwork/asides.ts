@@ -1,0 +1,70 @@
+// Near misses: short exchanges in the routine sessions on the same subjects as the questions
+// (the other database, another flaky test, a different port or deadline) that do not answer
+// them. Real projects are full of these; without them a keyword search finds the one session
+// that talks about a subject and the set measures nothing.
+export const ASIDES: Record<string, Array<[string, string]>> = {
+  tidepool: [
+    ['what port does the local dev database use?', 'The docker-compose Postgres for development maps the standard 5432 to your machine; nothing in dev goes through a pooler.'],
+    ['is the reminders job opening its own redis connection too?', 'It keeps one client for its lifetime, created at startup; it reconnects with backoff if the cache restarts. That one is fine.'],
+    ['logs from the reminders worker are missing the clinic id', 'Added `clinicId` to the child logger in `src/jobs/reminders.ts`, so every line from a reminder run carries it.'],
+    ['the e2e tests timed out on CI again', 'That was the Playwright container pulling its browser image (network timeout), not our code; a rerun passed. I raised the job timeout from 10 to 15 minutes.'],
+    ['can we rate limit the public availability endpoint separately?', 'It shares the per-key limiter today. A separate bucket per IP for unauthenticated calls would be a small addition to the middleware; I noted it in the backlog.'],
+    ['remind me which timezone the clinics table stores', 'Each clinic row has an IANA zone (for example `Europe/Dublin`); all timestamps in the database are UTC and are converted per clinic at the edges.'],
+    ['did the staging deploy go through?', 'Yes, the pipeline finished at 14:02; migrations had nothing to apply this time and the health check is green.'],
+    ['what node version does CI use?', 'CI reads the version from the repo config, so it matches what developers run locally; the cache key includes the lockfile hash.'],
+  ],
+  quarry: [
+    ['does unpack care about the level?', 'No, decoding reads the frame header and works for archives written at any level; only packing speed and ratio depend on it.'],
+    ['can you add a progress bar to pack?', 'Added `indicatif` with a bar per input file, written to stderr so piping the archive to stdout still works.'],
+    ['the windows build fails on the path separator test', 'The test hard-coded `/`; it now builds expected paths with `Path::join`, and the Windows job is green.'],
+    ['how big are our test fixtures?', 'The largest fixture is 3 MB of synthetic syslog; the full-day sample used for benchmarks lives outside the repo on the bench box.'],
+    ['is the release profile using lto?', 'Yes: `lto = "thin"` and `codegen-units = 1` in `[profile.release]`, which gave about 6% on the decode benchmark.'],
+    ['clippy complains about a needless borrow in the cli', 'Fixed the `needless_borrow` in `src/cli.rs`; purely cosmetic.'],
+    ['what happens with a truncated archive?', 'Unpack stops at the last complete frame and exits with code 3 and a message naming the byte offset; nothing after it is guessed.'],
+  ],
+  fernlight: [
+    ['the supplier admin page is slow too?', 'No, it lists under 40 suppliers with no computed columns; it renders in 80 ms with three queries.'],
+    ['what does the cache hold these days?', 'Template fragments for the catalogue pages and the exchange rates from the supplier API, all in Redis database 0 with short TTLs.'],
+    ['flower beat schedule, where is it?', 'The periodic tasks are defined in `fernlight/celery.py` under `beat_schedule`: the stock sync nightly and the low-stock email every morning.'],
+    ['how much memory does the worker use?', 'The Celery worker runs with concurrency 2 and sits around 250 MB; it is only the web side that was tight.'],
+    ['nginx returns 502 during deploys', 'The socket disappears for a moment while the service restarts; a `systemctl reload` does a graceful worker swap instead, so deploys now reload rather than restart.'],
+    ['does the price import handle euros?', 'Prices from the Dutch supplier arrive in EUR; the import converts them with the cached rate of the day and stores NZD.'],
+    ['where are the staff permissions set up?', 'A data migration creates the "Nursery staff" group with view/change on plants and batches; managers get the delete permissions on top.'],
+  ],
+  hearth: [
+    ['do we still need async storage at all?', 'Only the old onboarding flag reads it; I migrate that value on first launch and then the dependency can go.'],
+    ['ios build fails with a signing error', 'The provisioning profile for the share extension expired; regenerated it in the developer portal and EAS picked it up.'],
+    ['the chores list janks when scrolling', 'Each row re-rendered on any store change. Selecting only the chore by id and wrapping the row in `memo` fixed it; 60 fps on the A12 now.'],
+    ['what is the bundle id again?', '`app.hearth.household` on both platforms; the preview builds use `app.hearth.household.preview` so both can be installed at once.'],
+    ['can we show notification badges?', 'On iOS the badge count comes with the push payload; on Android it depends on the launcher. I set it from the unread count when the app opens.'],
+    ['dates show in english for danish users', 'The relative-time strings need the Danish locale data loaded as well; added it next to the English one.'],
+    ['how long does a release build take on CI?', 'About 14 minutes for Android and 22 for iOS on the EAS free tier queue, plus waiting time.'],
+  ],
+  gridwatch: [
+    ['how much memory does prometheus itself use?', 'About 3.1 GiB resident on the current series count; its own limit is 6Gi, so there is room.'],
+    ['grafana login is slow', 'The OAuth callback went through the public load balancer; pointing it at the internal service cut login to under a second.'],
+    ['are node-exporter metrics still scraped?', 'Yes, by the stack\'s own ServiceMonitor on every node; nothing changed there.'],
+    ['the substation south-3 dashboard panel is empty', 'That substation was renamed `south-03` in the inventory; the panel query used the old name. Updated the variable regex.'],
+    ['what does the exporter cost in cpu?', 'Around 40m CPU on average, with spikes to 120m during a scrape; the request of 100m is fine.'],
+    ['do we back up grafana?', 'Dashboards are in git now; the Grafana database only holds users and preferences, and a nightly job dumps it to S3.'],
+    ['alert for disk filling on prometheus?', 'The stack ships `KubePersistentVolumeFillingUp`; it warns at 15% free and goes critical at 3% within the next four days.'],
+  ],
+  ledgerline: [
+    ['how big is a nightly card file?', 'Roughly 6 million rows and 2.1 GB of CSV on a weekday, about half that on Sundays.'],
+    ['athena queries cost too much', 'Most were `SELECT *` over all months; with the month partitions and only the needed columns a typical finance query scans under 200 MB.'],
+    ['can we keep the raw csv files?', 'They are moved to `s3://ledgerline-lake/raw-archive/` after a successful run and expire after 400 days by a lifecycle rule.'],
+    ['merchant names have weird characters', 'The bank feed is Latin-1, not UTF-8; reading it with `encoding = \'latin-1\'` fixed the names.'],
+    ['duckdb version?', 'Pinned in `pyproject.toml`; the Parquet files are read by Athena, so we only upgrade after checking the writer output stays compatible.'],
+    ['what happens if the processor file is late?', 'The run checks for the input first and exits with a clear message (and no partial tables) when it is missing.'],
+    ['who reads the revenue table?', 'Finance through Athena, and the monthly board pack; the merchant team only reads the cleaned transactions.'],
+  ],
+  loomctl: [
+    ['what is the health check endpoint?', '`/healthz` on the metrics port returns 200 once the database ping succeeds; it does not check the scheduler loop.'],
+    ['is there a limit on concurrent jobs per tenant?', 'Yes, `max_concurrent` per tenant in the tenants table, default 20; the scheduler skips a tenant that is at its limit.'],
+    ['golangci-lint is slow', 'Most of the time went to the `gosec` linter on generated code; excluding `internal/store` from it halved the run.'],
+    ['how are job logs stored?', 'The last 64 KiB of each job\'s output is kept in Postgres for `GetJob`; full logs go to object storage.'],
+    ['the proto package name', '`loom.v1`; the Go package is generated into `gen/loom/v1`.'],
+    ['do retries back off?', 'Exponential backoff from 5 s to 10 minutes with jitter; after eight attempts the job is marked failed.'],
+    ['tls on the api?', 'The listener serves TLS with the certificate from the path in the config file; the cert is renewed by cert-manager in the cluster.'],
+  ],
+};
