@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { seeded } from '../../test/helpers/prng.js';
 import type { DevConversation, DevQuestion, DevTurn } from '../eval/devset.js';
 import { ASIDES } from './asides.js';
-import { routineSession } from './routine.js';
+import { routineSession, shuffled } from './routine.js';
 import type { Project, Session, Step } from './script.js';
 import { PROJECTS } from './projects.js';
 
@@ -37,7 +37,7 @@ const uuid = (rng: Rng) => `${hex(rng, 8)}-${hex(rng, 4)}-4${hex(rng, 3)}-${'89a
  */
 function withRoutine(rng: Rng, p: Project): Session[] {
   const scripted = [...p.sessions].sort((x, y) => x.day - y.day);
-  const asides = [...(ASIDES[p.id] ?? [])].sort(() => rng() - 0.5);
+  const asides = shuffled(rng, ASIDES[p.id] ?? []);
   const out: Session[] = [];
   let used = 0;
   for (let i = 0; i < scripted.length; i++) {

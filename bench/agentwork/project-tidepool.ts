@@ -94,7 +94,7 @@ export const tidepool: Project = {
       hour: 14,
       branch: 'fix/dst-flake',
       steps: [
-        u('the booking window tests failed twice this morning on CI and passed on rerun. it started right around when the clocks changed in europe I think'),
+        u('the booking window tests failed twice this morning on CI and passed on rerun. started this week, nothing in the diff touches dates'),
         a('', [bash('TZ=America/New_York pnpm vitest run src/booking', " FAIL  src/booking/window.test.ts > slotsFor > gives 16 half-hour slots on a 9-17 day\nAssertionError: expected 15 to equal 16\n ❯ src/booking/window.test.ts:27:29\n\n Test Files  1 failed (1)\n      Tests  1 failed | 13 passed (14)", { error: true })], 'tp-tz-repro'),
         a(
           para(

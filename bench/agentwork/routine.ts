@@ -8,6 +8,16 @@ type Rng = () => number;
 
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
 
+/** A seeded Fisher-Yates shuffle (a random comparator in sort() depends on the engine's sort). */
+export function shuffled<T>(rng: Rng, xs: readonly T[]): T[] {
+  const out = [...xs];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rng() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
 const ACKS = ['ok', 'thanks', 'go ahead', 'looks good', 'nice, commit it', 'yep', 'ok cool', 'great, thanks', 'sounds right', 'sure', 'do it', 'perfect'];
 const RUN_TESTS = [
   'can you run the tests',
@@ -118,9 +128,9 @@ const RISKS = [
 
 /** A long review message (one to a few thousand characters) that walks through several files. */
 function reviewTask(rng: Rng, p: Project): Step[] {
-  const files = [...p.routine.files].sort(() => rng() - 0.5).slice(0, 2 + Math.floor(rng() * 3));
+  const files = shuffled(rng, p.routine.files).slice(0, 2 + Math.floor(rng() * 3));
   const ask = pick(rng, REVIEW_ASKS).replace('{a}', files[0]!.path).replace('{b}', files[1]!.path);
-  const risks = [...RISKS].sort(() => rng() - 0.5).slice(0, 2 + Math.floor(rng() * 3));
+  const risks = shuffled(rng, RISKS).slice(0, 2 + Math.floor(rng() * 3));
   const sections = files.map((f, i) =>
     para(
       `**${i + 1}. \`${f.path}\`** (${f.body.split('\n').length} lines)`,
