@@ -3,6 +3,9 @@
 // the noise lines capture skips), the turns capture makes of them and the questions with their
 // evidence resolved to those turns' messageIds. Seeded: one seed, one byte-identical output.
 import { createHash } from 'node:crypto';
+import { cleanText, toolCallSummary, toolResultLine } from '../../src/capture/clean.js';
+import { userText } from '../../src/capture/formats/claude-code-text.js';
+import { joinPieces } from '../../src/capture/formats/common.js';
 import { seeded } from '../../test/helpers/prng.js';
 import type { DevConversation, DevQuestion, DevTurn } from '../eval/devset.js';
 import { ASIDES } from './asides.js';
@@ -78,7 +81,7 @@ export function generateProject(p: Project, seed: number): GeneratedConversation
         const id = uuid(rng);
         lines.push(JSON.stringify({ type: 'file-history-snapshot', messageId: id, snapshot: { messageId: id, trackedFileBackups: {}, timestamp: new Date(t).toISOString() }, isSnapshotUpdate: false }));
         emit({ ...base('user', id), message: { role: 'user', content: step.text } }, id);
-        const turn: DevTurn = { sessionId, id, speaker: p.person, role: 'user', text: step.text, timestamp: new Date(t).toISOString() };
+        const turn: DevTurn = { sessionId, id, speaker: p.person, role: 'user', text: cleanText(step.text, { transform: userText }), timestamp: new Date(t).toISOString() };
         turns.push(turn);
         setKey(step.key, turn);
         continue;
@@ -93,8 +96,9 @@ export function generateProject(p: Project, seed: number): GeneratedConversation
       const stop = tools.length > 0 ? 'tool_use' : 'end_turn';
       const usage = { input_tokens: 3 + Math.floor(rng() * 40), cache_read_input_tokens: 10_000 + Math.floor(rng() * 90_000), output_tokens: 20 + Math.floor(step.text.length / 4) };
       emit({ ...base('assistant', id), requestId: `req_011C${b62(rng, 20)}`, message: { id: messageId, type: 'message', role: 'assistant', model: MODEL, content, stop_reason: stop, stop_sequence: null, usage } }, id);
-      const summary = tools.map((x) => `→ tool ${x.call.name} ${String(x.call.input.file_path ?? x.call.input.command ?? x.call.input.pattern ?? '')}`.trimEnd());
-      const turn: DevTurn = { sessionId, id: messageId, speaker: 'assistant', role: 'assistant', text: [step.text, ...summary].filter(Boolean).join('\n\n'), timestamp: new Date(t).toISOString() };
+      // The turn's text as capture makes it (text, then one summary line per tool call), so the set's turns are the captured ones.
+      const pieces = [{ text: step.text, tool: false }, ...tools.map((x) => ({ text: toolCallSummary(x.call.name, x.call.input), tool: true }))];
+      const turn: DevTurn = { sessionId, id: messageId, speaker: 'assistant', role: 'assistant', text: cleanText(joinPieces(pieces)), timestamp: new Date(t).toISOString() };
       turns.push(turn);
       setKey(step.key, turn);
       if (tools.length === 0) {
@@ -108,7 +112,7 @@ export function generateProject(p: Project, seed: number): GeneratedConversation
       // Capture makes no turn of a result line whose outputs are all empty.
       const shown = tools.filter((x) => x.call.output.trim() !== '');
       if (shown.length === 0) continue;
-      const result: DevTurn = { sessionId, id: resultId, speaker: 'tool', role: 'tool', text: shown.map((x) => `← ${x.call.name}${x.call.isError ? ' (error)' : ''}: ${x.call.output}`).join('\n'), timestamp: new Date(t).toISOString() };
+      const result: DevTurn = { sessionId, id: resultId, speaker: 'tool', role: 'tool', text: cleanText(shown.map((x) => toolResultLine(x.call.name, x.call.output, x.call.isError === true)).join('\n')), timestamp: new Date(t).toISOString() };
       turns.push(result);
       for (const x of shown) if (x.call.key !== undefined) setKey(x.call.key, result);
     }

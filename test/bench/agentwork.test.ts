@@ -80,7 +80,7 @@ describe('agent-work dev set', () => {
     assert.match(set.source, /generate\.ts seed 29/);
   });
 
-  it('capture makes exactly the turns the set lists, with the same ids, sessions and roles', () => {
+  it('capture makes exactly the turns the set lists, with the same ids, sessions, roles and text', () => {
     for (const c of set.conversations) {
       const got = captured.get(c.id);
       assert.ok(got, `${c.id}: nothing captured`);
@@ -89,6 +89,7 @@ describe('agent-work dev set', () => {
         const row: CapturedTurn = got.get(t.id)!;
         assert.equal(row.role, t.role, t.id);
         assert.equal(row.session, t.sessionId, t.id);
+        assert.equal(row.text, t.text, `${c.id} ${t.id}: the set's text is not what capture made`);
       }
     }
   });
