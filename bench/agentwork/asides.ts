@@ -4,6 +4,10 @@
 // that talks about a subject and the set measures nothing.
 export const ASIDES: Record<string, Array<[string, string]>> = {
   tidepool: [
+    ["which logger does the admin dashboard frontend use?", "The dashboard is a separate Vite app; it logs to the browser console in dev and ships only errors, through the same error tracker, in production."],
+    ["how many connections does prisma open per instance?", "Without a pooler Prisma defaults to num_cpus \u00d7 2 + 1, so 5 on our 2-vCPU containers; the staging Postgres allows 100."],
+    ["the clinic-hours test failed on sunday", "That one was a genuine bug in the weekday lookup, not a timezone flake in the fixture; fixed in the hours module."],
+    ["can partners get webhooks instead of polling?", "Possible later; for now they poll the bookings endpoint, which is why their traffic is bursty."],
     ['what port does the local dev database use?', 'The docker-compose Postgres for development maps the standard 5432 to your machine; nothing in dev goes through a pooler.'],
     ['is the reminders job opening its own redis connection too?', 'It keeps one client for its lifetime, created at startup; it reconnects with backoff if the cache restarts. That one is fine.'],
     ['logs from the reminders worker are missing the clinic id', 'Added `clinicId` to the child logger in `src/jobs/reminders.ts`, so every line from a reminder run carries it.'],
@@ -14,6 +18,10 @@ export const ASIDES: Record<string, Array<[string, string]>> = {
     ['what node version does CI use?', 'CI reads the version from the repo config, so it matches what developers run locally; the cache key includes the lockfile hash.'],
   ],
   quarry: [
+    ["what compression does the index file use?", "None: the index is a few KB of offsets, so it is written raw after the last frame."],
+    ["does the parser handle CRLF?", "It splits on LF and strips a trailing CR from each line, so Windows logs come out with clean lines."],
+    ["any crash reports from the beta testers?", "One: unpack on a file that was still being written. It now reports the incomplete frame instead of panicking."],
+    ["how fast is unpack?", "About 1 GB/s on the bench box, limited by the output disk more than by decoding."],
     ['does unpack care about the level?', 'No, decoding reads the frame header and works for archives written at any level; only packing speed and ratio depend on it.'],
     ['can you add a progress bar to pack?', 'Added `indicatif` with a bar per input file, written to stderr so piping the archive to stdout still works.'],
     ['the windows build fails on the path separator test', 'The test hard-coded `/`; it now builds expected paths with `Path::join`, and the Windows job is green.'],
@@ -23,6 +31,10 @@ export const ASIDES: Record<string, Array<[string, string]>> = {
     ['what happens with a truncated archive?', 'Unpack stops at the last complete frame and exits with code 3 and a message naming the byte offset; nothing after it is guessed.'],
   ],
   fernlight: [
+    ["why is the low-stock email late?", "The beat schedule follows the worker's clock settings; the email now goes out at 7:00 local time."],
+    ["how many gunicorn threads?", "Sync workers, one thread each; the app is mostly database-bound and threads did not help in the load test."],
+    ["does the order page have N+1 issues too?", "No, it prefetches lines and plants already; 6 queries regardless of basket size."],
+    ["is there a staging server?", "Not a separate VM; a staging settings module points at a copy of the database on the same host, used before big migrations."],
     ['the supplier admin page is slow too?', 'No, it lists under 40 suppliers with no computed columns; it renders in 80 ms with three queries.'],
     ['what does the cache hold these days?', 'Template fragments for the catalogue pages and the exchange rates from the supplier API, all in Redis database 0 with short TTLs.'],
     ['flower beat schedule, where is it?', 'The periodic tasks are defined in `fernlight/celery.py` under `beat_schedule`: the stock sync nightly and the low-stock email every morning.'],
@@ -32,6 +44,10 @@ export const ASIDES: Record<string, Array<[string, string]>> = {
     ['where are the staff permissions set up?', 'A data migration creates the "Nursery staff" group with view/change on plants and batches; managers get the delete permissions on top.'],
   ],
   hearth: [
+    ["can we use redux devtools with the store?", "Zustand has a devtools middleware that talks to the same browser extension; I enabled it in dev builds only."],
+    ["how many users are still on android 7?", "About 1.2% and shrinking; nothing planned for them, they keep working."],
+    ["iOS minimum version?", "iOS 15.1, the lowest React Native supports now."],
+    ["the invite link opened the wrong screen", "The web link had a trailing slash; the linking config now accepts both forms."],
     ['do we still need async storage at all?', 'Only the old onboarding flag reads it; I migrate that value on first launch and then the dependency can go.'],
     ['ios build fails with a signing error', 'The provisioning profile for the share extension expired; regenerated it in the developer portal and EAS picked it up.'],
     ['the chores list janks when scrolling', 'Each row re-rendered on any store change. Selecting only the chore by id and wrapping the row in `memo` fixed it; 60 fps on the A12 now.'],
@@ -41,6 +57,10 @@ export const ASIDES: Record<string, Array<[string, string]>> = {
     ['how long does a release build take on CI?', 'About 14 minutes for Android and 22 for iOS on the EAS free tier queue, plus waiting time.'],
   ],
   gridwatch: [
+    ["why does grafana show gaps at night?", "The substation gateways reboot at 03:00 for updates; the exporter skips offline substations, so the gap is real."],
+    ["can we keep prometheus data forever?", "Not on the local volume; long-term storage would mean Thanos or remote write to a hosted service. Nobody needs it yet."],
+    ["what scrape timeout do we use?", "The stack default of 10 seconds; the exporter answers in under a second."],
+    ["loki retention?", "Fourteen days of logs in the bucket, enforced by the compactor."],
     ['how much memory does prometheus itself use?', 'About 3.1 GiB resident on the current series count; its own limit is 6Gi, so there is room.'],
     ['grafana login is slow', 'The OAuth callback went through the public load balancer; pointing it at the internal service cut login to under a second.'],
     ['are node-exporter metrics still scraped?', 'Yes, by the stack\'s own ServiceMonitor on every node; nothing changed there.'],
@@ -50,6 +70,10 @@ export const ASIDES: Record<string, Array<[string, string]>> = {
     ['alert for disk filling on prometheus?', 'The stack ships `KubePersistentVolumeFillingUp`; it warns at 15% free and goes critical at 3% within the next four days.'],
   ],
   ledgerline: [
+    ["why did the job take 3 hours on sunday?", "The scratch disk filled and DuckDB waited on spill writes; I cleaned old spill files and added a cleanup at the start of each run."],
+    ["is revenue in USD?", "Everything is stored in minor units of the transaction currency; conversion happens only in the board pack."],
+    ["who gets the failure emails?", "Sam and the data inbox; finance only gets the monthly summary."],
+    ["can we run it twice a day?", "The processor only delivers once a night, so a second run would find nothing new."],
     ['how big is a nightly card file?', 'Roughly 6 million rows and 2.1 GB of CSV on a weekday, about half that on Sundays.'],
     ['athena queries cost too much', 'Most were `SELECT *` over all months; with the month partitions and only the needed columns a typical finance query scans under 200 MB.'],
     ['can we keep the raw csv files?', 'They are moved to `s3://ledgerline-lake/raw-archive/` after a successful run and expire after 400 days by a lifecycle rule.'],
@@ -59,6 +83,10 @@ export const ASIDES: Record<string, Array<[string, string]>> = {
     ['who reads the revenue table?', 'Finance through Athena, and the monthly board pack; the merchant team only reads the cleaned transactions.'],
   ],
   loomctl: [
+    ["what happens when the database is down?", "The scheduler stops claiming jobs and retries the connection every 5 seconds; running jobs continue."],
+    ["do we use channels anywhere else?", "The log shipper uses a buffered channel of 256 lines; it drops and counts lines rather than blocking a job."],
+    ["grpc keepalive?", "Clients ping every 30 seconds when idle so load balancers do not cut long streams."],
+    ["is the cache size configurable?", "Yes, `cache.entries` in the config file, default 10000."],
     ['what is the health check endpoint?', '`/healthz` on the metrics port returns 200 once the database ping succeeds; it does not check the scheduler loop.'],
     ['is there a limit on concurrent jobs per tenant?', 'Yes, `max_concurrent` per tenant in the tenants table, default 20; the scheduler skips a tenant that is at its limit.'],
     ['golangci-lint is slow', 'Most of the time went to the `gosec` linter on generated code; excluding `internal/store` from it halved the run.'],

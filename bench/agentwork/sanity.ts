@@ -10,6 +10,8 @@ import type { DevSet } from '../eval/devset.js';
 import { loadAgentWork } from './devset.js';
 
 interface Score {
+  /** Mean recall@10 per question category. */
+  byCategory: Record<string, number>;
   recall: number;
   first: number;
   questions: number;
@@ -20,6 +22,7 @@ async function score(cairn: Cairn, set: DevSet, mode: 'bm25' | 'hybrid'): Promis
   let recall = 0;
   let first = 0;
   let questions = 0;
+  const cats = new Map<string, { sum: number; n: number }>();
   const cpu = process.cpuUsage();
   for (const c of set.conversations) {
     for (const q of c.questions) {
@@ -27,16 +30,22 @@ async function score(cairn: Cairn, set: DevSet, mode: 'bm25' | 'hybrid'): Promis
       const ids = (r: (typeof res.results)[number]) => new Set(r.provenance.map((p) => p.messageId));
       const all = new Set(res.results.flatMap((r) => [...ids(r)]));
       const top = res.results[0] ? ids(res.results[0]) : new Set<string>();
-      recall += q.evidence.filter((e) => all.has(e)).length / q.evidence.length;
+      const r = q.evidence.filter((e) => all.has(e)).length / q.evidence.length;
+      recall += r;
+      const cat = cats.get(q.category) ?? { sum: 0, n: 0 };
+      cats.set(q.category, { sum: cat.sum + r, n: cat.n + 1 });
       first += q.evidence.filter((e) => top.has(e)).length / q.evidence.length;
       questions++;
     }
   }
   const used = process.cpuUsage(cpu);
-  return { recall: recall / questions, first: first / questions, questions, cpuMs: (used.user + used.system) / 1000 / questions };
+  const byCategory = Object.fromEntries([...cats].sort().map(([k, v]) => [k, v.sum / v.n]));
+  return { byCategory, recall: recall / questions, first: first / questions, questions, cpuMs: (used.user + used.system) / 1000 / questions };
 }
 
-const line = (name: string, s: Score) => `${name.padEnd(8)} recall@10 ${s.recall.toFixed(3)}  first-hit ${s.first.toFixed(3)}  (${s.questions} questions, ${s.cpuMs.toFixed(1)} ms CPU per search)`;
+const line = (name: string, s: Score) =>
+  `${name.padEnd(8)} recall@10 ${s.recall.toFixed(3)}  first-hit ${s.first.toFixed(3)}  (${s.questions} questions, ${s.cpuMs.toFixed(1)} ms CPU per search)\n` +
+  `         ${Object.entries(s.byCategory).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(' · ')}`;
 
 async function main(): Promise<void> {
   const set = loadAgentWork();
