@@ -16,6 +16,8 @@ import { PROJECTS } from './projects.js';
 export const DEFAULT_SEED = 29;
 const VERSION = '2.1.37';
 const MODEL = 'claude-opus-4-6';
+/** Share of multi-block responses written one line per block (capture merges them by message.id). */
+const SPLIT_RESPONSES = 0.5;
 /** How often a scripted session is followed by three routine sessions rather than two. */
 const ROUTINE_THIRD = 0.5;
 
@@ -95,7 +97,16 @@ export function generateProject(p: Project, seed: number): GeneratedConversation
       for (const x of tools) content.push({ type: 'tool_use', id: x.id, name: x.call.name, input: x.call.input });
       const stop = tools.length > 0 ? 'tool_use' : 'end_turn';
       const usage = { input_tokens: 3 + Math.floor(rng() * 40), cache_read_input_tokens: 10_000 + Math.floor(rng() * 90_000), output_tokens: 20 + Math.floor(step.text.length / 4) };
-      emit({ ...base('assistant', id), requestId: `req_011C${b62(rng, 20)}`, message: { id: messageId, type: 'message', role: 'assistant', model: MODEL, content, stop_reason: stop, stop_sequence: null, usage } }, id);
+      const requestId = `req_011C${b62(rng, 20)}`;
+      const message = (blocks: object[], stopReason: string | null) => ({ id: messageId, type: 'message', role: 'assistant', model: MODEL, content: blocks, stop_reason: stopReason, stop_sequence: null, usage });
+      if (content.length > 1 && rng() < SPLIT_RESPONSES) {
+        // As Claude Code often writes it: one line per content block, the stop reason on the last.
+        content.forEach((block, i) => {
+          const last = i === content.length - 1;
+          const lineId = i === 0 ? id : uuid(rng);
+          emit({ ...base('assistant', lineId), requestId, message: message([block], last ? stop : null) }, lineId);
+        });
+      } else emit({ ...base('assistant', id), requestId, message: message(content, stop) }, id);
       // The turn's text as capture makes it (text, then one summary line per tool call), so the set's turns are the captured ones.
       const pieces = [{ text: step.text, tool: false }, ...tools.map((x) => ({ text: toolCallSummary(x.call.name, x.call.input), tool: true }))];
       const turn: DevTurn = { sessionId, id: messageId, speaker: 'assistant', role: 'assistant', text: cleanText(joinPieces(pieces)), timestamp: new Date(t).toISOString() };
