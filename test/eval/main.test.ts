@@ -3,7 +3,7 @@
 // home reuse. Most runs use the "bm25 only" variant: no model to load.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, json, runNode, tempHomes, type RunResult } from '../helpers/cli.js';
 import { FakeLlmServer, reply } from '../helpers/fake-llm.js';
@@ -11,13 +11,15 @@ import { judgeWith } from '../helpers/fake-judge.js';
 import { SYNTHETIC, writeData } from './locomo-fixture.js';
 
 const tempDir = tempHomes(undefined);
-// The loader by its file URL: the child runs in a temporary folder with no node_modules.
-const TSX = import.meta.resolve('tsx');
 const MAIN = join(ROOT, 'bench', 'eval', 'main.ts');
 
 describe('bench/eval/main.ts locomo', { concurrency: 2 }, () => {
   /** Runs the eval in a fresh working directory (its .cairn-eval/ and bench/results/ go there). */
-  const evalIn = (cwd: string, args: string[], timeoutMs = 60_000, set = 'locomo'): Promise<RunResult> => runNode(['--import', TSX, MAIN, set, ...args], { home: null, cwd, timeoutMs });
+  const evalIn = (cwd: string, args: string[], timeoutMs = 240_000, set = 'locomo'): Promise<RunResult> => {
+    // As in a checkout: `--import tsx` (in the embedding worker threads too) resolves from the cwd.
+    if (!existsSync(join(cwd, 'node_modules'))) symlinkSync(join(ROOT, 'node_modules'), join(cwd, 'node_modules'));
+    return runNode(['--import', 'tsx', MAIN, set, ...args], { home: null, cwd, timeoutMs });
+  };
   const BM25 = ['--variants', 'bm25 only'];
 
   function fails(res: RunResult, code: number, message: RegExp): void {
@@ -49,7 +51,7 @@ describe('bench/eval/main.ts locomo', { concurrency: 2 }, () => {
     fails(await evalIn(cwd, [good, '--out', cwd]), 3, /--out .* is a directory/);
     fails(await evalIn(cwd, [good, '--nope']), 2, /unknown option '--nope'/);
     fails(await evalIn(cwd, [good, '--split', 'test']), 2, /--split <split>' argument 'test' is invalid\. Allowed choices are dev, report, all/);
-    fails(await evalIn(cwd, [good], 60_000, 'nosuchset'), 3, /Unknown set "nosuchset": use one of locomo/);
+    fails(await evalIn(cwd, [good], undefined, 'nosuchset'), 3, /Unknown set "nosuchset": use one of locomo/);
     fails(await evalIn(cwd, [writeData(cwd, [SYNTHETIC[0]], 'one.json'), '--split', 'report', ...BM25]), 3, /the report split of locomo has no conversations \(the set has 1\)/);
     assert.equal(existsSync(join(cwd, '.cairn-eval', 'homes')), false, 'no run started');
   });
@@ -73,7 +75,7 @@ describe('bench/eval/main.ts locomo', { concurrency: 2 }, () => {
     const md = readFileSync(join(cwd, 'bench', 'results', 'locomo.md'), 'utf8');
     assert.match(md, /^# Evidence recall: locomo, split all/);
     assert.match(md, /\| 1 multi-hop \| 1 \|/);
-    assert.match(md, /Command: `node --import tsx bench\/eval\/main\.ts locomo .*--conversations 1`/);
+    assert.match(md, /Command: `node --import tsx bench\/eval\/main\.ts locomo .*--conversations 1 --json`/);
     const asked = readFileSync(join(cwd, '.cairn-eval', 'locomo', 'runs', 'all-bm25-only.jsonl'), 'utf8').trim().split('\n').map((l) => json(l));
     assert.deepEqual(asked.map((q) => q.category), ['1 multi-hop', '2 temporal', '4 single-hop'], 'category 5 and evidence-less questions are not asked');
     assert.ok(asked.every((q) => q.results.every((x: { ids: string[]; first: string[] }) => x.first.every((id) => x.ids.includes(id)))), 'a first hit is among the ids a result covers');
@@ -115,7 +117,7 @@ describe('bench/eval/main.ts locomo', { concurrency: 2 }, () => {
     const cwd = tempDir(null);
     // A config file that changes nothing is the default again: asked once, its row the default's.
     writeFileSync(join(cwd, 'same.json'), '{"search":{}}');
-    const res = await evalIn(cwd, [writeData(cwd), '--variants', 'bm25 only,default', '--config', join(cwd, 'same.json')], 120_000);
+    const res = await evalIn(cwd, [writeData(cwd), '--variants', 'bm25 only,default', '--config', join(cwd, 'same.json')], 290_000);
     assert.equal(res.code, 0, res.stderr);
     const table = res.stdout.split('\n').filter((l) => /^\| (variant|bm25 only|default|plain BM25|config same\.json) \|/.test(l));
     assert.deepEqual(table.map((l) => l.split(' | ')[0]), ['| variant', '| bm25 only', '| default', '| plain BM25', '| config same.json']);
