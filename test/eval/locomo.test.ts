@@ -103,7 +103,7 @@ describe('dataset and transcripts', () => {
     const [a] = set.conversations;
     assert.deepEqual(a!.turns[1], { sessionId: 'session_1', id: 'D1:2', speaker: 'Ben', role: 'user', text: 'Lovely! Look at mine. [shared an image: a photo of a golden retriever on a beach]', timestamp: '2023-05-08T13:57:00.000Z' });
     assert.deepEqual(a!.questions.map((q) => [q.category, q.answer]), [['1 multi-hop', 'beagle'], ['2 temporal', undefined], ['4 single-hop', 'Vienna']], 'a temporal answer is a date worked out: not given');
-    assert.match(set.notes!, /1 adversarial questions \(category 5\), 2 without evidence; 2 evidence ids naming no turn dropped/);
+    assert.match(set.notes!, /the whole file leaves out 1 adversarial questions \(category 5\) and 2 without evidence, and drops 2 evidence ids naming no turn/);
     const written = set.writeTranscripts(join(dir, 'transcripts'));
     assert.deepEqual([...written.keys()], ['conv-1', 'Conv-2'], 'keyed by conversation id');
     assert.equal(written.get('Conv-2')!.format, 'jsonl');

@@ -32,8 +32,8 @@ export function loadLocomo10(path: string = DEFAULT_LOCOMO_PATH): DevSet | null 
       })),
     })),
     notes:
-      `left out: ${sum((e) => e.adversarial)} adversarial questions (category 5), ${sum((e) => e.noEvidence)} without evidence; ` +
-      `${sum((e) => e.unknownEvidenceIds)} evidence ids naming no turn dropped`,
+      `the whole file leaves out ${sum((e) => e.adversarial)} adversarial questions (category 5) and ${sum((e) => e.noEvidence)} without evidence, ` +
+      `and drops ${sum((e) => e.unknownEvidenceIds)} evidence ids naming no turn`,
     writeTranscripts(dir) {
       const paths = writeTranscripts(dir, data.conversations);
       return new Map(data.conversations.map((c) => [c.id, { path: paths.get(namespaceOf(c))!, format: 'jsonl' as const }]));
