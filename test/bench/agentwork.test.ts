@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { Cairn } from '../../src/service/cairn.js';
 import { isStopWord, tokenize } from '../../src/search/query-terms.js';
 import { loadAgentWork } from '../../bench/agentwork/devset.js';
+import { namespaceOf } from '../../bench/eval/devset.js';
 import { generate, generateProject } from '../../bench/agentwork/generate.js';
 import { a, u, type Project } from '../../bench/agentwork/script.js';
 import { PROJECTS } from '../../bench/agentwork/projects.js';
@@ -37,7 +38,10 @@ describe('agent-work dev set', () => {
       for (const c of set.conversations) {
         const t = transcripts.get(c.id)!;
         assert.equal(t.format, 'claude-code');
-        await cairn.ingest([t.path], { format: t.format, namespace: c.id, final: true });
+        // As the evaluation ingests (no final flush): every response must be complete without one.
+        assert.equal(namespaceOf(c), c.id, 'conversation ids are namespaces as they are');
+        const res = await cairn.ingest([t.path], { format: t.format, namespace: c.id });
+        assert.deepEqual(res.files[0]?.report?.issues ?? [], [], `${c.id}: capture found malformed lines`);
       }
     } finally {
       await cairn.close();
