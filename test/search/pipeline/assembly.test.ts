@@ -61,4 +61,17 @@ describe('assembly stage', () => {
     assert.equal(focusText(e, new Map([[1, passages.length - 1]])), passages.at(-1));
     assert.equal(focusText(e, new Map()), undefined);
   });
+
+  it('a long message shows its part that matches the query, bounded; the full text stays in the result', () => {
+    const text = `${'We talked about the garden and the fence for a long while. '.repeat(30)}The staging database listens on port 6543 now. ${'More about the garden. '.repeat(20)}`;
+    const [r] = assemble([hit(entry(1, { text }), 1)], new Map(), new Map(), options({ terms: ['stage', 'staging', 'port', '6543'] }));
+    assert.ok(r!.snippet.length <= 300, `${r!.snippet.length} characters`);
+    assert.match(r!.snippet, /port 6543/);
+    assert.equal(r!.text, text);
+    // Found by meaning alone (no query word in it), it shows the passage closest to the query.
+    const passages = passagesOf(text);
+    const [byMeaning] = assemble([hit(entry(1, { text }), 1)], new Map(), new Map(), options({ terms: ['zebra'], focusOf: () => passages.at(-1) }));
+    assert.ok(byMeaning!.snippet.length <= 300);
+    assert.ok(!byMeaning!.snippet.startsWith('We talked'), byMeaning!.snippet);
+  });
 });
