@@ -3,7 +3,8 @@
 // a real score with a missing one.
 import type { Kind, Provenance } from '../core/types.js';
 import type { EntryFilter, IndexEntry, NeighbourTurns, SpeakerCount, Store } from '../store/store.js';
-import { queryTerms } from './query-terms.js';
+import { queryLanguage, queryTerms } from './query-terms.js';
+import { termOf, type Language } from './text-analysis.js';
 import { makeSnippet } from './snippet.js';
 import { asksWhen, statesTime } from './time-mentions.js';
 import { candidateIdf, TermFinder, windowCoverage, type TermWeights } from './coverage.js';
@@ -130,14 +131,16 @@ function dot(a: Float32Array, b: Float32Array): number {
 export async function hybridSearch(deps: HybridDeps, params: SearchParams): Promise<SearchResult[]> {
   const { store, ranking } = deps;
   const now = params.now ?? Date.now();
-  const terms = queryTerms(params.query);
+  const language = queryLanguage(params.query);
+  const terms = queryTerms(params.query, language);
   const named = ranking.speakerBoost > 0 ? namedSpeakers(params.query, params.speakers ?? (await store.speakers(params.namespace))) : null;
+  const namedTerms = named?.tokens.size ? new Set([...named.tokens].map((t) => termOf(t, language))) : undefined;
   // A named speaker's name is in nearly every turn that addresses them: a keyword that ranks
   // "thanks Dave" above what Dave said. The speaker factor below carries it instead.
-  const keywordTerms = named?.tokens.size ? terms.filter((t) => !named.tokens.has(t)) : terms;
+  const keywordTerms = namedTerms ? terms.filter((t) => !namedTerms.has(t)) : terms;
   const bm25Terms = keywordTerms.length > 0 ? keywordTerms : terms;
   // Ranking (coverage, snippets) stays on the query's own words; only retrieval widens.
-  const retrievalTerms = params.expansion?.length ? expandTerms(bm25Terms, params.expansion, named?.tokens) : bm25Terms;
+  const retrievalTerms = params.expansion?.length ? expandTerms(bm25Terms, params.expansion, namedTerms) : bm25Terms;
   // A result can fold in several hits of its session, so the pool grows with limit × groupHits:
   // a large limit gets the candidates it needs without slowing every small search down.
   const pool = Math.max(deps.candidates, Math.ceil(params.limit * Math.max(3, ranking.groupHits * 2.5)));
@@ -217,7 +220,7 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   };
   const kappa = ranking.coverageWeight;
   const covered = kappa > 0 && bm25Terms.length > 1;
-  const finder = new TermFinder(covered ? bm25Terms : []);
+  const finder = new TermFinder(covered ? bm25Terms : [], language);
   const termWeights: TermWeights = covered && ranking.coverageIdf ? candidateIdf(finder, entries.map((e) => e.text)) : null;
   const sideCache = new Map<number, { b: number; v: number; cos: number | null; own: number }>();
   const sides = (seq: number) => {
@@ -310,7 +313,7 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     const index = focusPassage.get(e.seq);
     return index === undefined ? undefined : passagesOf(e.text)[index];
   };
-  return assemble(kept, anchors, neighbours, { ...ranking, limit: params.limit, terms, withContext: !vectorMode, focusOf });
+  return assemble(kept, anchors, neighbours, { ...ranking, limit: params.limit, terms, language, withContext: !vectorMode, focusOf });
 }
 
 /** The query's terms, then new terms of the expansion texts, without named speakers, at most MAX_EXPANDED_TERMS. */
@@ -346,7 +349,7 @@ function assemble(
   kept: ReadonlyArray<{ e: IndexEntry; score: number; parts: ScoreParts }>,
   anchors: ReadonlyMap<number, string>,
   neighbours: ReadonlyMap<string, NeighbourTurns>,
-  o: ContextOptions & { limit: number; terms: readonly string[]; withContext: boolean; focusOf: (e: IndexEntry) => string | undefined },
+  o: ContextOptions & { limit: number; terms: readonly string[]; language: Language; withContext: boolean; focusOf: (e: IndexEntry) => string | undefined },
 ): SearchResult[] {
   const results: SearchResult[] = [];
   const groups = new Map<string, Group>();
@@ -363,7 +366,7 @@ function assemble(
       shown.add(anchor!);
       if (!group.result) continue;
       group.result.provenance.push(...e.provenance);
-      group.result.context.push(matchTurn(e, o.terms, o.contextChars, Date.parse(e.time) < Date.parse(group.result.time) ? -1 : 1, o.focusOf(e)));
+      group.result.context.push(matchTurn(e, o.terms, o.contextChars, Date.parse(e.time) < Date.parse(group.result.time) ? -1 : 1, o.focusOf(e), o.language));
       continue;
     }
     if (counted >= span) break;
@@ -383,7 +386,7 @@ function assemble(
       kind: e.kind,
       namespace: e.namespace,
       text: e.text,
-      snippet: makeSnippet(e.text, o.terms, undefined, o.focusOf(e)),
+      snippet: makeSnippet(e.text, o.terms, undefined, o.focusOf(e), o.language),
       score,
       parts,
       time: e.time,
