@@ -83,7 +83,8 @@ export function words(text: string): string[] {
 
 const CYRILLIC = /\p{Script=Cyrillic}/gu;
 const LATIN = /\p{Script=Latin}/gu;
-const FOLDED_SCRIPTS = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{M}\p{N}]+$/u;
+// Cyrillic keeps its marks: й is a letter of its own, not и with a diacritic.
+const FOLDED_SCRIPTS = /^[\p{Script=Latin}\p{Script=Greek}\p{M}\p{N}]+$/u;
 const MARKS = /\p{M}+/gu;
 
 /** Detection reads this much of a text: enough to tell a language, bounded for long messages. */
@@ -128,7 +129,7 @@ const memo = new Map<string, string>();
 /**
  * The index form of one word (from `words`) in a text of `language`: Cyrillic words stemmed as
  * Russian, Latin ones in the text's language (English in a Russian text), other scripts as they
- * are; then diacritics removed from Latin, Greek and Cyrillic. Apostrophes are dropped by the
+ * are; then diacritics removed from Latin and Greek. Apostrophes are dropped by the
  * caller, which splits there as the index does.
  */
 export function termOf(word: string, language: Language): string {
@@ -136,7 +137,8 @@ export function termOf(word: string, language: Language): string {
   const hit = memo.get(key);
   if (hit !== undefined) return hit;
   let out = word;
-  if (/\p{Script=Cyrillic}/u.test(word)) out = stemmerOf('ru')(word);
+  // The Russian stemmer knows е, not ё (which most texts write as е anyway).
+  if (/\p{Script=Cyrillic}/u.test(word)) out = stemmerOf('ru')(word.replace(/ё/g, 'е'));
   else if (/\p{Script=Latin}/u.test(word)) out = stemmerOf(language === 'ru' ? 'en' : language)(word);
   if (!ASCII.test(out) && FOLDED_SCRIPTS.test(out)) out = out.normalize('NFKD').replace(MARKS, '').normalize('NFC');
   if (memo.size >= MEMO_LIMIT) memo.clear();
