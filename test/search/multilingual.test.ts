@@ -12,6 +12,8 @@ import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
 import { queryTerms } from '../../src/search/query-terms.js';
 import { analyse, detectLanguage } from '../../src/search/text-analysis.js';
+import { queryTimeWindow } from '../../src/search/query-time.js';
+import { asksWhen, statesTime } from '../../src/search/time-mentions.js';
 import { HashEmbedder, tempDir } from '../helpers/store-fixtures.js';
 
 const MEMORIES = [
@@ -134,5 +136,31 @@ describe('migration V14 rebuilds the keyword index from a V13 home', () => {
     } finally {
       tmp.cleanup();
     }
+  });
+});
+
+describe('time phrases beyond English', () => {
+  const now = Date.parse('2026-11-26T12:00:00Z');
+  it('a question\'s time is read in its language (chrono-node de/es/ru/ja/zh)', async () => {
+    const day = async (q: string) => {
+      const w = await queryTimeWindow(q, now);
+      return w?.kind === 'days' ? [w.from, w.to] : null;
+    };
+    assert.deepEqual(await day('¿Qué hicimos ayer?'), ['2026-11-25', '2026-11-25']);
+    assert.deepEqual(await day('Что мы решили вчера?'), ['2026-11-25', '2026-11-25']);
+    assert.deepEqual(await day('昨日何を食べた？'), ['2026-11-25', '2026-11-25']);
+    assert.deepEqual(await day('2024年3月5日发生了什么'), ['2024-03-05', '2024-03-05']);
+    // A week is read as the days around the one chrono names, as "last week" is.
+    const week = await day('Was haben wir letzte Woche entschieden?');
+    assert.ok(week && week[0] < week[1] && week[1] <= '2026-11-26', JSON.stringify(week));
+    assert.equal(await day('Wo wohnt Anna?'), null);
+    assert.equal(await day('😀'), null);
+  });
+
+  it('asking when and stating a time are told in other languages too', () => {
+    for (const q of ['Wann war der Termin?', '¿Cuándo es la cita?', 'Когда релиз?', '歯医者の予約はいつ？', '孩子什么时候学游泳？']) assert.ok(asksWhen(q), q);
+    assert.ok(!asksWhen('Wo wohnt Anna?'));
+    for (const t of ['Wir waren gestern im Kino.', 'Ayer fuimos al cine.', 'Вчера мы ходили в кино.', '昨日映画を見た。', '我们上周去了上海。']) assert.ok(statesTime(t), t);
+    assert.ok(!statesTime('Das Haus ist rot.'));
   });
 });
