@@ -152,7 +152,7 @@ describe('time phrases beyond English', () => {
     assert.deepEqual(await day('2024年3月5日发生了什么'), ['2024-03-05', '2024-03-05']);
     // A week is read as the days around the one chrono names, as "last week" is.
     const week = await day('Was haben wir letzte Woche entschieden?');
-    assert.ok(week && week[0] < week[1] && week[1] <= '2026-11-26', JSON.stringify(week));
+    assert.ok(week && week[0]! < week[1]! && week[1]! <= '2026-11-26', JSON.stringify(week));
     assert.equal(await day('Wo wohnt Anna?'), null);
     assert.equal(await day('😀'), null);
   });
