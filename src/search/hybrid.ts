@@ -8,6 +8,7 @@ import { anchorTurnId, neighbourIndex, turnsBeside } from './neighbours.js';
 import { finalScore, type Relevance } from './ranking.js';
 import { asksWhen } from './time-mentions.js';
 import { namedSpeakers } from './speakers.js';
+import { queryLanguage } from './query-terms.js';
 import { assemble, focusText, foldSpan } from './pipeline/assembly.js';
 import { candidatePool, EXACT_FALLBACK_MAX, needsExactScan, searchTerms, unseen } from './pipeline/candidates.js';
 import { anchorsOf, aroundTexts, neighbourRadius, textsOf, wantsNeighbours } from './pipeline/conversation.js';
@@ -32,7 +33,8 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   const { store, ranking } = deps;
   const now = params.now ?? Date.now();
   const named = ranking.speakerBoost > 0 ? namedSpeakers(params.query, params.speakers ?? (await store.speakers(params.namespace))) : null;
-  const { terms, bm25Terms, retrievalTerms } = searchTerms(params.query, named, params.expansion);
+  const language = queryLanguage(params.query);
+  const { terms, bm25Terms, retrievalTerms } = searchTerms(params.query, named, language, params.expansion);
   const pool = candidatePool(deps.candidates, params.limit, ranking.groupHits);
   const vectorMode = params.mode === 'vector';
   const vectorSide = params.mode === 'bm25' ? null : deps.vectors;
@@ -70,7 +72,7 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   // 4. Fusion and coverage: each entry's own relevance, computed when first needed (neighbours too).
   const fusion = fusionOf(entries, bm25, cosines, ranking, vectorMode);
   const textOf = textsOf(entries, neighbours);
-  const coverage = coverageFor(bm25Terms, ranking.coverageWeight, ranking.coverageIdf, entries.map((e) => e.text));
+  const coverage = coverageFor(bm25Terms, ranking.coverageWeight, ranking.coverageIdf, entries.map((e) => e.text), language);
   const sideCache = new Map<number, Sides>();
   const sides = (seq: number): Sides => {
     let s = sideCache.get(seq);
@@ -119,5 +121,5 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
 
   // 7. Hits, grouped into results.
   const kept = keepHits(rankScored(scored), bm25);
-  return assemble(kept, anchors, neighbours, { ...ranking, limit: params.limit, terms, withContext: !vectorMode, focusOf: (e) => focusText(e, focus) });
+  return assemble(kept, anchors, neighbours, { ...ranking, limit: params.limit, terms, language, withContext: !vectorMode, focusOf: (e) => focusText(e, focus) });
 }

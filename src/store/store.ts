@@ -87,7 +87,7 @@ export interface Store {
   documentFiles(namespace: string, sourceId?: number | null): Promise<DocumentFile[]>;
   getDocumentChunk(namespace: string, id: string): Promise<DocumentChunk | null>;
 
-  /** BM25 over the index entries of one namespace; `terms` are already tokenised words, OR-ed. */
+  /** BM25 over the index entries of one namespace; `terms` are words in the index's form (search/text-analysis.ts: queryTerms, termOf), OR-ed. */
   /** Who speaks in a namespace and how often (named speakers only). */
   speakers(namespace: string): Promise<SpeakerCount[]>;
   /** Up to `radius` turns on each side of each given turn, within its session, in order. */

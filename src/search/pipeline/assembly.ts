@@ -4,6 +4,7 @@ import type { IndexEntry, NeighbourTurns } from '../../store/store.js';
 import { passagesOf } from '../../embed/passages.js';
 import { contextFor, contextProvenance, matchTurn } from '../neighbours.js';
 import { makeSnippet } from '../snippet.js';
+import type { Language } from '../text-analysis.js';
 import type { ContextOptions, ScoredEntry, SearchResult } from './types.js';
 
 /** How many results' worth of ranked hits a search gathers from (see assemble). */
@@ -21,6 +22,8 @@ export interface AssemblyOptions extends Pick<ContextOptions, 'groupHits' | 'fol
   limit: number;
   /** The query's own terms: what snippets show. */
   terms: readonly string[];
+  /** The query's language: snippets and previews find its words in that form. */
+  language: Language;
   /** Show the turns around a hit (not in vector mode). */
   withContext: boolean;
   focusOf: (e: IndexEntry) => string | undefined;
@@ -64,7 +67,7 @@ export function assemble(
       shown.add(anchor!);
       if (!group.result) continue;
       group.result.provenance.push(...e.provenance);
-      group.result.context.push(matchTurn(e, o.terms, o.contextChars, Date.parse(e.time) < Date.parse(group.result.time) ? -1 : 1, o.focusOf(e)));
+      group.result.context.push(matchTurn(e, o.terms, o.contextChars, Date.parse(e.time) < Date.parse(group.result.time) ? -1 : 1, o.focusOf(e), o.language));
       continue;
     }
     if (counted >= span) break;
@@ -84,7 +87,7 @@ export function assemble(
       kind: e.kind,
       namespace: e.namespace,
       text: e.text,
-      snippet: makeSnippet(e.text, o.terms, undefined, o.focusOf(e)),
+      snippet: makeSnippet(e.text, o.terms, undefined, o.focusOf(e), o.language),
       score,
       parts,
       time: e.time,

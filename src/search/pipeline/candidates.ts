@@ -3,6 +3,7 @@
 import type { EntryFilter, IndexEntry } from '../../store/store.js';
 import { hasFilter } from '../entry-filter.js';
 import { queryTerms } from '../query-terms.js';
+import { termOf, type Language } from '../text-analysis.js';
 import type { QueryPeople } from '../speakers.js';
 
 /** When filters leave fewer than the limit among ANN candidates, exact-scan at most this many. */
@@ -24,11 +25,13 @@ export interface SearchTerms {
  * "thanks Dave" above what Dave said. The speaker factor carries it instead. Ranking (coverage,
  * snippets) stays on the query's own words; only retrieval widens.
  */
-export function searchTerms(query: string, named: QueryPeople | null, expansion?: readonly string[]): SearchTerms {
-  const terms = queryTerms(query);
-  const keywordTerms = named?.tokens.size ? terms.filter((t) => !named.tokens.has(t)) : terms;
+export function searchTerms(query: string, named: QueryPeople | null, language: Language, expansion?: readonly string[]): SearchTerms {
+  const terms = queryTerms(query, language);
+  // Terms are in the index's form (text-analysis.ts): a speaker's name is compared in that form too.
+  const namedTerms = named?.tokens.size ? new Set([...named.tokens].map((t) => termOf(t, language))) : undefined;
+  const keywordTerms = namedTerms ? terms.filter((t) => !namedTerms.has(t)) : terms;
   const bm25Terms = keywordTerms.length > 0 ? keywordTerms : terms;
-  const retrievalTerms = expansion?.length ? expandTerms(bm25Terms, expansion, named?.tokens) : bm25Terms;
+  const retrievalTerms = expansion?.length ? expandTerms(bm25Terms, expansion, namedTerms) : bm25Terms;
   return { terms, bm25Terms, retrievalTerms };
 }
 

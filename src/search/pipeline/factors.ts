@@ -4,6 +4,7 @@
 // (ranking.ts finalScore).
 import type { IndexEntry } from '../../store/store.js';
 import { candidateIdf, TermFinder, windowCoverage, type TermWeights } from '../coverage.js';
+import type { Language } from '../text-analysis.js';
 import { currentAt } from '../entry-filter.js';
 import { inTimeWindow, type TimeWindow } from '../query-time.js';
 import { isAbout, type QueryPeople } from '../speakers.js';
@@ -25,9 +26,9 @@ export interface Coverage {
 }
 
 /** Coverage counts only with a weight and more than one word (one word is always covered by its matches). */
-export function coverageFor(terms: readonly string[], weight: number, idf: boolean, candidateTexts: readonly string[]): Coverage {
+export function coverageFor(terms: readonly string[], weight: number, idf: boolean, candidateTexts: readonly string[], language: Language): Coverage {
   const on = weight > 0 && terms.length > 1;
-  const finder = new TermFinder(on ? terms : []);
+  const finder = new TermFinder(on ? terms : [], language);
   return { on, finder, weights: on && idf ? candidateIdf(finder, candidateTexts) : null };
 }
 

@@ -11,7 +11,7 @@ const hit = (e: IndexEntry, score: number): ScoredEntry => ({ e, score, parts: {
 const inSession = (seq: number, session: string, time = `2026-01-01T10:0${seq}:00.000Z`) =>
   entry(seq, { time, provenance: [{ sessionId: session, messageId: `m${seq}`, role: 'user', speaker: 'Ana', turnIds: [`t_${seq}`] }] });
 const options = (over: Partial<AssemblyOptions> = {}): AssemblyOptions => ({
-  limit: 10, terms: ['entry'], withContext: true, focusOf: () => undefined, groupHits: 3, foldPages: 1, foldDepth: 0, contextTurns: 1, contextChars: 200, ...over,
+  limit: 10, terms: ['entry'], language: 'en', withContext: true, focusOf: () => undefined, groupHits: 3, foldPages: 1, foldDepth: 0, contextTurns: 1, contextChars: 200, ...over,
 });
 const anchorsFor = (entries: IndexEntry[]) => new Map(entries.map((e) => [e.seq, e.refId]));
 

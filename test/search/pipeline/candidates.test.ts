@@ -11,7 +11,7 @@ const people = (...tokens: string[]): QueryPeople => ({ names: new Set(tokens), 
 describe('candidates: search terms', () => {
   it('leaves a named speaker out of BM25 and coverage, keeps every word for snippets', () => {
     const all = queryTerms('what did Bo say about chess');
-    const t = searchTerms('what did Bo say about chess', people('bo'));
+    const t = searchTerms('what did Bo say about chess', people('bo'), 'en');
     assert.deepEqual(t.terms, all);
     assert.ok(all.includes('bo'));
     assert.deepEqual(t.bm25Terms, all.filter((x) => x !== 'bo'));
@@ -19,12 +19,12 @@ describe('candidates: search terms', () => {
   });
 
   it('a query of nothing but the name still searches for the name', () => {
-    const t = searchTerms('Bo', people('bo'));
+    const t = searchTerms('Bo', people('bo'), 'en');
     assert.deepEqual(t.bm25Terms, ['bo']);
   });
 
   it('an expansion widens retrieval only, without named speakers, its own terms first', () => {
-    const t = searchTerms('chess', people('bo'), ['Bo plays chess at the club', 'board games']);
+    const t = searchTerms('chess', people('bo'), 'en', ['Bo plays chess at the club', 'board games']);
     assert.deepEqual(t.bm25Terms, queryTerms('chess'));
     assert.equal(t.retrievalTerms[0], t.bm25Terms[0]);
     assert.ok(!t.retrievalTerms.includes('bo'));
@@ -39,7 +39,7 @@ describe('candidates: search terms', () => {
     assert.equal(out.length, MAX_EXPANDED_TERMS);
     assert.equal(out[0], 'own');
     assert.deepEqual(expandTerms([], [], undefined), []);
-    assert.deepEqual(searchTerms('', null).terms, []);
+    assert.deepEqual(searchTerms('', null, 'en').terms, []);
   });
 });
 

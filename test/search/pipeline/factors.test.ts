@@ -8,16 +8,16 @@ import { entry } from '../../helpers/search-entries.js';
 
 describe('factors stage', () => {
   it('coverage: off for one word or weight 0; weighted by rarity with idf; 1 for an unknown text', () => {
-    assert.equal(coverageFor(['dog'], 0.5, true, ['dog']).on, false);
-    assert.equal(coverageFor(['dog', 'cat'], 0, true, ['dog']).on, false);
-    const plain = coverageFor(['dog', 'cat'], 0.5, false, ['a dog', 'a cat']);
+    assert.equal(coverageFor(['dog'], 0.5, true, ['dog'], 'en').on, false);
+    assert.equal(coverageFor(['dog', 'cat'], 0, true, ['dog'], 'en').on, false);
+    const plain = coverageFor(['dog', 'cat'], 0.5, false, ['a dog', 'a cat'], 'en');
     assert.equal(plain.weights, null);
     assert.equal(coverageOf(plain, 'a dog', [], 0), 0.5);
     assert.equal(coverageOf(plain, undefined, [], 0), 1);
     assert.equal(coverageOf(plain, 'the dog', ['a cat'], 0.5), 0.75);
-    const idf = coverageFor(['dog', 'cat'], 0.5, true, ['a dog', 'dog food', 'a cat']);
+    const idf = coverageFor(['dog', 'cat'], 0.5, true, ['a dog', 'dog food', 'a cat'], 'en');
     assert.ok(coverageOf(idf, 'a cat', [], 0) > 0.5);
-    assert.equal(coverageOf(coverageFor(['dog', 'cat'], 0, true, []), 'nothing', [], 0), 1);
+    assert.equal(coverageOf(coverageFor(['dog', 'cat'], 0, true, [], 'en'), 'nothing', [], 0), 1);
     assert.equal(coverageFactor(0, 0.4), 0.6);
     assert.equal(coverageFactor(1, 0.4), 1);
   });
