@@ -12,7 +12,7 @@
 //
 // Run alone: node --import tsx bench/cold-start.ts [--memories 10k] [--real 2500] [--runs 10] [--keep]
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -244,6 +244,10 @@ export async function runColdStart(options: ColdStartOptions): Promise<ColdStart
   const label = scaleLabel(options.memories);
   measure(`search --json (hybrid), ${label} home`, a.home, rotate((q) => ['search', q, '--json']), checkSearch('hybrid'));
   measure(`search --mode bm25 --json, ${label} home`, a.home, rotate((q) => ['search', q, '--mode', 'bm25', '--json']), checkSearch('bm25'));
+  // What an install without the optional onnxruntime-node pays: use-lite on TF.js (same vectors).
+  writeFileSync(join(a.home, 'config.json'), JSON.stringify({ embedder: { provider: 'use-lite', runtime: 'tfjs' } }));
+  measure(`search --json (hybrid), ${label} home, use-lite on TF.js (default install)`, a.home, rotate((q) => ['search', q, '--json']), checkSearch('hybrid'));
+  rmSync(join(a.home, 'config.json'));
   measure(`status --json, ${label} home`, a.home, () => ['status', '--json'], (s) => (s.includes('"ok"') ? null : `unexpected output: ${s.slice(0, 200)}`));
   measure(`context --json (the session-start brief), ${label} home`, a.home, () => ['context', '--json'], checkBrief);
   // The same searches while `cairn watch` runs: the CLI asks the warm daemon over its socket.

@@ -14,6 +14,7 @@ import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmS
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { measureRuntime, renderRuntimes, type RuntimeCost } from './embed-runtimes.js';
 import { table } from './stats.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -92,7 +93,7 @@ export function measureInstall(label: string, tarball: string, work: string): In
 
 const mb = (b: number | undefined): string => (b === undefined ? '—' : `${(b / MB).toFixed(1)}`);
 
-export function renderInstallSize(base: InstallSize, now: InstallSize, baseRef: string, top = 25): string {
+export function renderInstallSize(base: InstallSize, now: InstallSize, baseRef: string, runtimes: readonly RuntimeCost[], top = 25): string {
   const names = [...new Set([...base.packages.keys(), ...now.packages.keys()])];
   const size = (n: string): number => Math.max(base.packages.get(n) ?? 0, now.packages.get(n) ?? 0);
   names.sort((a, b) => size(b) - size(a));
@@ -120,6 +121,16 @@ export function renderInstallSize(base: InstallSize, now: InstallSize, baseRef: 
     '(`embedder.provider: "transformers"`). The gazetteer data packages are build-time only: the',
     'compiled gazetteer ships in dist/.',
     '',
+    '## What the default install costs in speed',
+    '',
+    'Without onnxruntime-node, use-lite runs on TF.js (WebAssembly, one thread). Measured in this tree',
+    '(both installed), CPU time beside wall time since the machine is shared:',
+    '',
+    renderRuntimes(runtimes),
+    '',
+    'A cold `cairn search` pays the model load and the first query: see the TF.js row of',
+    '`bench/cold-start.ts` (`npm run bench`).',
+    '',
   ].join('\n');
 }
 
@@ -144,7 +155,9 @@ if (isMain) {
     log(`  ${mb(base.totalBytes)} MB; installing this tree`);
     const now = measureInstall('now', nowTgz, work);
     log(`  ${mb(now.totalBytes)} MB`);
-    const md = renderInstallSize(base, now, ref);
+    log('embedding on each runtime');
+    const runtimes = [await measureRuntime('tfjs', 256), await measureRuntime('onnxruntime', 256)];
+    const md = renderInstallSize(base, now, ref, runtimes);
     writeFileSync(join(REPO, 'bench', 'results', 'install-size.md'), md);
     process.stdout.write(md);
   } finally {
