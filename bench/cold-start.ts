@@ -251,11 +251,18 @@ export async function runColdStart(options: ColdStartOptions): Promise<ColdStart
   measure(`status --json, ${label} home`, a.home, () => ['status', '--json'], (s) => (s.includes('"ok"') ? null : `unexpected output: ${s.slice(0, 200)}`));
   measure(`context --json (the session-start brief), ${label} home`, a.home, () => ['context', '--json'], checkBrief);
   // The same searches while `cairn watch` runs: the CLI asks the warm daemon over its socket.
-  await whileDaemonRuns(cli, a.home, ['search', queries[0]!, '--json'], () => {
-    measure(`search --json (hybrid), ${label} home, \`cairn watch\` running`, a.home, rotate((q) => ['search', q, '--json']), checkSearch('hybrid'));
-    measure(`search --mode bm25 --json, ${label} home, \`cairn watch\` running`, a.home, rotate((q) => ['search', q, '--mode', 'bm25', '--json']), checkSearch('bm25'));
-    measure(`context --json, ${label} home, \`cairn watch\` running`, a.home, () => ['context', '--json'], checkBrief);
-  });
+  try {
+    await whileDaemonRuns(cli, a.home, ['search', queries[0]!, '--json'], () => {
+      measure(`search --json (hybrid), ${label} home, \`cairn watch\` running`, a.home, rotate((q) => ['search', q, '--json']), checkSearch('hybrid'));
+      measure(`search --mode bm25 --json, ${label} home, \`cairn watch\` running`, a.home, rotate((q) => ['search', q, '--mode', 'bm25', '--json']), checkSearch('bm25'));
+      measure(`context --json, ${label} home, \`cairn watch\` running`, a.home, () => ['context', '--json'], checkBrief);
+    });
+  } catch (err) {
+    // A daemon that does not come up is a row that says so, not the loss of the rows above.
+    const none = dist([]);
+    runs.push({ name: `search with \`cairn watch\` running, ${label} home`, home: a.home, args: ['search'], wall: none, cpu: none, ok: false, note: (err as Error).message.slice(0, 200) });
+    log(`  cairn watch: ${(err as Error).message}`);
+  }
 
   let realEmbedding: ColdStartResult['realEmbedding'] = null;
   if (options.realMemories > 0) {
