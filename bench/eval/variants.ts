@@ -35,7 +35,7 @@ export const BASELINE_VARIANT = 'plain BM25';
 export const VARIANTS: readonly Variant[] = [
   { name: DEFAULT_VARIANT, description: 'the default offline configuration (hybrid search, bundled use-lite embedder, heuristic judge)', config: {} },
   { name: BASELINE_VARIANT, description: 'the baseline: BM25 alone (search mode bm25) over the default home, importance 0.1, one hit per result, none of the default\'s techniques', config: { search: PLAIN }, search: { mode: 'bm25' } },
-  { name: 'plain hybrid', description: 'min-max fusion 0.6·BM25 + 0.4·vector, importance 0.1, 100 candidates, one hit per result, nothing else (no time preferences, no passages; the index\'s place keys, as every row but "no place keys" has)', config: { search: PLAIN } },
+  { name: 'plain hybrid', description: 'min-max fusion 0.6·BM25 + 0.4·vector, importance 0.1, 100 candidates, one hit per result, nothing else (no time preferences, no passages, no place keys)', config: { search: PLAIN } },
   { name: '+ speaker', description: 'plain + the speaker factor (×2) for people the query names, their names no longer keywords', config: { search: SPEAKER } },
   { name: '+ neighbours', description: '+ speaker + half the relevance of the better of the turns right before and after', config: { search: NEIGHBOURS } },
   { name: '+ coverage', description: '+ neighbours + relevance scaled by the share of query words a text has (0.5), a word only in the turn before or after counting half', config: { search: COVERAGE } },
@@ -58,7 +58,7 @@ export const VARIANTS: readonly Variant[] = [
   { name: 'no when preference', description: 'default, but a question that asks when ("when did…", "what year…") does not prefer texts that state a time ("yesterday", "last Friday", "in March") (before 2026-11-22)', config: { search: { whenBoost: 0 } } },
   { name: 'no query focus', description: 'default with the query vector of the question alone', config: { search: { focusWeight: 0 } } },
   { name: 'plain min-max', description: 'default, but each side\'s min-max spans only its candidates\' scores, the weakest keyword match scoring as no match (before 2026-11-22)', config: { search: { minRange: 0 } } },
-  { name: 'no place keys', description: 'default, but texts are not also found by what the places they name imply (region, country, continent: index.places; before 2026-11-23)', config: { index: { places: false } } },
+  { name: 'place keys', description: 'default, but texts are also found by what the places they name imply (region, country, continent: index.places; on by default from 2026-11-23 until issue 29)', config: { index: { places: true } } },
   { name: 'no importance', description: 'default without the judged-importance prior', config: { search: { importanceWeight: 0 } } },
   { name: 'hits up to the limit', description: 'default, but a result gathers its session\'s hits only from the hits that fill `limit` results (before 2026-11-22)', config: { search: { foldDepth: 1, foldPages: 1 } } },
   { name: 'fold depth 20 at any limit', description: 'default, but every search gathers from the hits that fill 20 results, a limit-20 search no further past its end (2026-11-22)', config: { search: { foldPages: 1 } } },
