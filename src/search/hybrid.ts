@@ -11,7 +11,7 @@ import { finalScore, fuse, type RankingOptions, type Relevance, type ScoreParts 
 import { isAbout, namedSpeakers } from './speakers.js';
 import { anchorTurnId, contextFor, contextProvenance, matchTurn, neighbourIndex, turnsBeside, within, type ContextTurn } from './neighbours.js';
 import type { VectorIndex } from './vector-index.js';
-import { bestPassage, PASSAGE_CHARS, passagesOf } from '../embed/passages.js';
+import { bestPassage, PASSAGE_CHARS, passagePolicyOf, passagesOf } from '../embed/passages.js';
 import { inTimeWindow, type TimeWindow } from './query-time.js';
 import { currentAt, hasFilter, passes } from './entry-filter.js';
 
@@ -308,7 +308,7 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
 
   const focusOf = (e: IndexEntry): string | undefined => {
     const index = focusPassage.get(e.seq);
-    return index === undefined ? undefined : passagesOf(e.text)[index];
+    return index === undefined || !vectorSide ? undefined : passagesOf(e.text, passagePolicyOf(vectorSide.passageModel))[index];
   };
   return assemble(kept, anchors, neighbours, { ...ranking, limit: params.limit, terms, withContext: !vectorMode, focusOf });
 }
