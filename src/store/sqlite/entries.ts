@@ -243,6 +243,13 @@ export function getEntries(db: Database, namespace: string, seqs: readonly numbe
   });
 }
 
+/**
+ * The text an entry is embedded by: a memory's own text (its index body also lists tags and entity
+ * names, which are for BM25: embedding them made a second, nearly identical text of every memory
+ * that states its turn word for word), else the body.
+ */
+const EMBED_TEXT = `CASE WHEN e.kind = 'memory' THEN coalesce((SELECT m.text FROM memories m WHERE m.id = e.ref_id), e.body) ELSE e.body END`;
+
 export function entriesMissingVector(
   db: Database,
   model: string,
@@ -256,14 +263,14 @@ export function entriesMissingVector(
   // Walks the primary key from the cursor, so paging through a backlog stays linear overall.
   return stmt(
     db,
-    `SELECT e.seq, e.namespace, e.body AS text FROM entries e
+    `SELECT e.seq, e.namespace, ${EMBED_TEXT} AS text FROM entries e
      WHERE e.seq > @afterSeq AND e.embed = 1 AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.entry_seq = e.seq AND v.model = @model) ${nsClause}
      ORDER BY e.seq LIMIT @limit`,
   ).all(params) as Array<{ seq: number; namespace: string; text: string }>;
 }
 
 export function entryFor(db: Database, kind: string, refId: string): { seq: number; namespace: string; text: string } | null {
-  const row = stmt(db, 'SELECT seq, namespace, body AS text FROM entries WHERE kind = ? AND ref_id = ?').get(kind, refId);
+  const row = stmt(db, `SELECT e.seq, e.namespace, ${EMBED_TEXT} AS text FROM entries e WHERE e.kind = ? AND e.ref_id = ?`).get(kind, refId);
   return (row as { seq: number; namespace: string; text: string } | undefined) ?? null;
 }
 
