@@ -26,9 +26,11 @@ describe('embedded texts per turn', () => {
     tmp.cleanup();
   });
 
-  async function ingest(contents: string[]): Promise<void> {
+  async function ingest(contents: string[], speakers: string[] = []): Promise<void> {
     const file = join(tmp.dir, 'chat.jsonl');
-    const lines = contents.map((content, i) => JSON.stringify({ role: i % 2 ? 'assistant' : 'user', content, id: `m${i}`, session: 's1', timestamp: `2026-02-01T10:0${i}:00.000Z` }));
+    const lines = contents.map((content, i) =>
+      JSON.stringify({ role: speakers.length ? 'user' : i % 2 ? 'assistant' : 'user', content, id: `m${i}`, session: 's1', timestamp: `2026-02-01T10:0${i}:00.000Z`, ...(speakers[i] ? { speaker: speakers[i] } : {}) }),
+    );
     writeFileSync(file, lines.join('\n') + '\n');
     const res = await cairn.ingest([file], { format: 'jsonl', final: true });
     assert.equal(res.warning, undefined);
@@ -53,6 +55,29 @@ describe('embedded texts per turn', () => {
       const [vector] = (await cairn.store.getVectors(MODEL, [entry.seq])).values();
       assert.deepEqual([...vector!], [...embedder.vector(m.text)]);
     }
+  });
+
+  it('a memory that states its turn after the speaker\'s name ("Ana: …") takes the turn\'s vector too', async () => {
+    const said = [
+      'We moved the standup to 9:30 because the Lisbon office starts later, and Bruno will run it on Mondays.',
+      'My daughter starts school in Porto next September, so I will work from home on Fridays.',
+    ];
+    await ingest(said, ['Ana', 'Chen']);
+    const memories = await cairn.list({ limit: 50 });
+    const prefixed = memories.filter((m) => said.some((t, i) => m.text === `${['Ana', 'Chen'][i]}: ${t}`));
+    assert.ok(prefixed.length >= 1, `the judge made a memory of a turn after its speaker's name: ${memories.map((m) => m.text).join(' | ')}`);
+    const texts = embedder.calls.flat();
+    assert.equal(new Set(texts).size, texts.length, `no text embedded twice: ${JSON.stringify(texts)}`);
+    for (const m of prefixed) {
+      assert.ok(!texts.includes(m.text), 'the prefixed text never went through the model');
+      const entry = (await cairn.store.entryFor('memory', m.id))!;
+      assert.ok(said.includes(entry.text), 'embedded by its turn\'s text');
+      const [vector] = (await cairn.store.getVectors(MODEL, [entry.seq])).values();
+      assert.deepEqual([...vector!], [...embedder.vector(entry.text)]);
+    }
+    // A memory the judge restated in other words is embedded by its own text.
+    const { memory } = await cairn.remember({ text: 'Ana: the standup is at 9:30 now', provenance: [{ source: 'api', turnIds: ['t_unknown'] }] });
+    assert.equal((await cairn.store.entryFor('memory', memory.id))!.text, memory.text);
   });
 
   it('names the knowledge pass adds to a memory\'s entry are for BM25: its vector and cached vector stay', async () => {

@@ -245,10 +245,17 @@ export function getEntries(db: Database, namespace: string, seqs: readonly numbe
 
 /**
  * The text an entry is embedded by: a memory's own text (its index body also lists tags and entity
- * names, which are for BM25: embedding them made a second, nearly identical text of every memory
- * that states its turn word for word), else the body.
+ * names, which are for BM25), or, for a memory the judge made of one turn word for word (as is, or
+ * after its speaker's name: "Ana: …"), that turn's text, whose vector is then taken from the cache
+ * instead of a second, nearly identical text going through the model; any other entry, its body.
  */
-const EMBED_TEXT = `CASE WHEN e.kind = 'memory' THEN coalesce((SELECT m.text FROM memories m WHERE m.id = e.ref_id), e.body) ELSE e.body END`;
+const EMBED_TEXT = `CASE WHEN e.kind = 'memory' THEN coalesce(
+    (SELECT te.body FROM memories m JOIN turns t ON t.id = json_extract(m.provenance, '$[0].turnIds[0]')
+       JOIN entries te ON te.kind = 'turn' AND te.ref_id = t.id
+     WHERE m.id = e.ref_id AND json_array_length(m.provenance) = 1 AND json_array_length(m.provenance, '$[0].turnIds') = 1
+       AND (m.text = t.text OR m.text = t.speaker || ': ' || t.text)),
+    (SELECT m.text FROM memories m WHERE m.id = e.ref_id), e.body)
+  ELSE e.body END`;
 
 export function entriesMissingVector(
   db: Database,
