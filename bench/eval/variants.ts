@@ -54,6 +54,8 @@ export const VARIANTS: readonly Variant[] = [
   { name: 'coverage words alike', description: 'default, but coverage counts every query word alike, not by its rarity among the candidates (IDF; the default until 2026-11-22)', config: { search: { coverageIdf: false } } },
   { name: 'no neighbour coverage', description: 'default, but coverage counts only the words a turn has itself, not those of the turns around it (before 2026-11-22)', config: { search: { neighbourCoverage: 0 } } },
   { name: 'no passages', description: 'default, but a text longer than 400 characters is compared by its own vector only, not also by its closest passage (before 2026-11-22)', config: { search: { passageWeight: 0 } } },
+  { name: 'sentence passages', description: 'default, but a long text gets a vector for every run of its sentences, up to 16 (index.passages "sentences", before 2026-11-26), not up to three windows', config: { index: { passages: 'sentences' } } },
+  { name: 'no passage vectors', description: 'default, but no passage vectors are made at all (index.passages "none": one vector per text, BM25 over the whole text)', config: { index: { passages: 'none' } } },
   { name: 'no time preference', description: 'default, but a time the question names ("in October 2023", "on May 3") does not prefer entries from then (before 2026-11-22)', config: { search: { timeBoost: 0 } } },
   { name: 'no when preference', description: 'default, but a question that asks when ("when did…", "what year…") does not prefer texts that state a time ("yesterday", "last Friday", "in March") (before 2026-11-22)', config: { search: { whenBoost: 0 } } },
   { name: 'no query focus', description: 'default with the query vector of the question alone', config: { search: { focusWeight: 0 } } },

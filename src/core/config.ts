@@ -222,6 +222,13 @@ export const indexConfigSchema = z.strictObject({
    * default: the keys take 5–10 % of a store for +0.002 LoCoMo recall@10 (issue 29).
    */
   places: z.boolean().default(false),
+  /**
+   * Vectors for the parts of a long text (over 400 characters) beside its own, which the bundled
+   * model reads only the first ~128 tokens of (embed/passages.ts): "windows" (up to three windows
+   * of the model's reach: start, middle, end; at most two extra model calls per text),
+   * "sentences" (every run of sentences, up to 16: the policy before windows), or "none".
+   */
+  passages: z.enum(['windows', 'sentences', 'none']).default('windows'),
 });
 
 export const configSchema = z.strictObject({

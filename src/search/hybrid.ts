@@ -9,6 +9,7 @@ import { finalScore, type Relevance } from './ranking.js';
 import { asksWhen } from './time-mentions.js';
 import { namedSpeakers } from './speakers.js';
 import { queryLanguage } from './query-terms.js';
+import { passagePolicyOf } from '../embed/passages.js';
 import { assemble, focusText, foldSpan } from './pipeline/assembly.js';
 import { candidatePool, EXACT_FALLBACK_MAX, needsExactScan, searchTerms, unseen } from './pipeline/candidates.js';
 import { anchorsOf, aroundTexts, neighbourRadius, textsOf, wantsNeighbours } from './pipeline/conversation.js';
@@ -121,5 +122,5 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
 
   // 7. Hits, grouped into results.
   const kept = keepHits(rankScored(scored), bm25);
-  return assemble(kept, anchors, neighbours, { ...ranking, limit: params.limit, terms, language, withContext: !vectorMode, focusOf: (e) => focusText(e, focus) });
+  return assemble(kept, anchors, neighbours, { ...ranking, limit: params.limit, terms, language, withContext: !vectorMode, focusOf: (e) => (vectorSide ? focusText(e, focus, passagePolicyOf(vectorSide.passageModel)) : undefined) });
 }

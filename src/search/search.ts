@@ -6,7 +6,7 @@
 import { sha256 } from '../core/text.js';
 import { parseTime } from '../core/time.js';
 import type { Kind, Layer } from '../core/types.js';
-import { passageModelId } from '../embed/passages.js';
+import { passageModelId, type PassagePolicy } from '../embed/passages.js';
 import type { EntryFilter, SpeakerCount, Store } from '../store/store.js';
 import { hybridSearch, type SearchMode, type SearchRanking, type SearchResult, type VectorSide } from './hybrid.js';
 import { layerFirstSearch, type RankedSearch, type SearchStrategy } from './layer-first.js';
@@ -51,6 +51,8 @@ export interface SearchDeps {
   store: Store;
   ranking: SearchRanking & { candidates: number; focusWeight: number; entityBoost: number; queryRewrite: boolean };
   timeZone: string;
+  /** Which passage vectors the index keeps for long texts (index.passages). */
+  passages: PassagePolicy;
   clock: () => number;
   /** Null without an embedder: BM25 only. */
   embedder: SearchEmbedder | null;
@@ -103,7 +105,7 @@ export async function searchNamespace(deps: SearchDeps, ns: string, input: Searc
         queryVector.catch(() => undefined); // awaited (and reported) below, or not needed
         const index = deps.embedder.index();
         if ((await index.ready(ns)) === 0) degraded = await deps.embedder.whyNoVectors(ns);
-        else vectors = { index, model: deps.embedder.modelId, passageModel: passageModelId(deps.embedder.modelId), queryVector };
+        else vectors = { index, model: deps.embedder.modelId, passageModel: passageModelId(deps.embedder.modelId, deps.passages), queryVector };
       } catch (err) {
         degraded = `vector search unavailable: ${(err as Error).message}`;
       }

@@ -133,7 +133,7 @@ export abstract class CairnBase {
     if (!this.embedder) return undefined;
     try {
       const entry = await this.store.entryFor('memory', id);
-      if (entry) await embedEntries(this.store, this.embedder, [entry]);
+      if (entry) await embedEntries(this.store, this.embedder, [entry], this.config.index.passages);
       return undefined;
     } catch (err) {
       return `stored, but not embedded: ${(err as Error).message}`;
@@ -188,6 +188,7 @@ export abstract class CairnBase {
         store: this.store,
         ranking: this.config.search,
         timeZone: this.config.timezone,
+        passages: this.config.index.passages,
         clock: Date.now,
         embedder: embedder && {
           modelId: embedder.modelId,
@@ -213,7 +214,7 @@ export abstract class CairnBase {
   /** Embeds every entry that lacks a vector for the active model. */
   async embedPending(options: { namespace?: string; limit?: number; onProgress?: (p: IndexProgress) => void } = {}): Promise<IndexProgress> {
     if (!this.embedder) throw new CairnError(ERROR_CODES.EMBEDDER, 'No embedder configured (embedder.provider is "none")');
-    return embedPending(this.store, this.embedder, options);
+    return embedPending(this.store, this.embedder, { ...options, passages: this.config.index.passages });
   }
 
   /**
@@ -226,13 +227,13 @@ export abstract class CairnBase {
     let dropped = 0;
     if (options.force) {
       // Count only other models' vectors as dropped; the active model's are recomputed below.
-      const keep = [this.embedder.modelId, passageModelId(this.embedder.modelId)];
+      const keep = [this.embedder.modelId, passageModelId(this.embedder.modelId, this.config.index.passages)];
       dropped += await this.store.dropVectorsExcept(keep);
       await this.store.dropVectorsExcept([]);
       index.reset();
     }
     const progress = await this.embedPending({ onProgress: options.onProgress });
-    dropped += await this.store.dropVectorsExcept([this.embedder.modelId, passageModelId(this.embedder.modelId)]);
+    dropped += await this.store.dropVectorsExcept([this.embedder.modelId, passageModelId(this.embedder.modelId, this.config.index.passages)]);
     VectorIndex.removeOtherModels(this.paths.indexDir, this.embedder.modelId);
     return { ...progress, dropped };
   }

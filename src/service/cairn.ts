@@ -135,7 +135,7 @@ export class Cairn extends CairnKnowledge {
     const judge = async (ns: string, onProgress?: (done: number) => void) => (await this.judging().judgePending(ns, { onProgress })).judged;
     // Capture redacts every turn and chunk itself (the same redact, counted per source).
     const learn = async (ns: string) => (await this.learn({ namespace: ns })).memories;
-    return { store: this.rawStore, paths: this.paths, timeZone: this.config.timezone, embed, judge, learn, vectorModel: embed ? this.embedder!.modelId : null };
+    return { store: this.rawStore, paths: this.paths, timeZone: this.config.timezone, embed, judge, learn, vectorModel: embed ? this.embedder!.modelId : null, passages: this.config.index.passages };
   }
 
 

@@ -98,14 +98,17 @@ export interface Store {
   /** Seqs of the namespace's entries passing a filter, newest first, at most `limit`. */
   filterEntries(namespace: string, filter: EntryFilter, limit: number): Promise<number[]>;
 
-  /** Entries with no vector of `model` and seq above `afterSeq`, oldest first (page with the last seq). */
+  /**
+   * Entries with no vector of `model` and seq above `afterSeq`, oldest first (page with the last
+   * seq), each with the text it is embedded by: a memory's own text, else the indexed text.
+   */
   entriesMissingVector(
     model: string,
     limit: number,
     namespace?: string,
     afterSeq?: number,
   ): Promise<Array<{ seq: number; namespace: string; text: string }>>;
-  /** The index entry of one record (its seq and indexed text), or null. */
+  /** The index entry of one record (its seq and the text it is embedded by, as entriesMissingVector), or null. */
   entryFor(kind: Kind, refId: string): Promise<{ seq: number; namespace: string; text: string } | null>;
   putVectors(model: string, rows: ReadonlyArray<{ seq: number; vector: Float32Array }>): Promise<void>;
   vectorsAfter(namespace: string, model: string, afterId: number, limit: number): Promise<StoredVector[]>;

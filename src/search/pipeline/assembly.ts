@@ -1,7 +1,7 @@
 // Stage 8, from ranked hits to results: the best hit of each session with its session's further
 // hits folded in and the turns around it as context, each with a snippet.
 import type { IndexEntry, NeighbourTurns } from '../../store/store.js';
-import { passagesOf } from '../../embed/passages.js';
+import { passagesOf, type PassagePolicy } from '../../embed/passages.js';
 import { contextFor, contextProvenance, matchTurn } from '../neighbours.js';
 import { makeSnippet } from '../snippet.js';
 import type { Language } from '../text-analysis.js';
@@ -13,9 +13,9 @@ export function foldSpan(o: Pick<ContextOptions, 'groupHits' | 'foldPages' | 'fo
 }
 
 /** The passage of an entry's text closest to the query (by its index among passagesOf), where its snippet goes. */
-export function focusText(e: IndexEntry, focus: ReadonlyMap<number, number>): string | undefined {
+export function focusText(e: IndexEntry, focus: ReadonlyMap<number, number>, policy: PassagePolicy): string | undefined {
   const index = focus.get(e.seq);
-  return index === undefined ? undefined : passagesOf(e.text)[index];
+  return index === undefined ? undefined : passagesOf(e.text, policy)[index];
 }
 
 export interface AssemblyOptions extends Pick<ContextOptions, 'groupHits' | 'foldPages' | 'foldDepth' | 'contextTurns' | 'contextChars'> {

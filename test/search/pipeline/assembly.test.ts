@@ -56,10 +56,12 @@ describe('assembly stage', () => {
   it('the focus passage is the one the cosine stage chose', () => {
     const text = 'First sentence here about nothing much at all. '.repeat(12) + 'The closing part about the sister in Lisbon.';
     const e = entry(1, { text });
-    const passages = passagesOf(text);
-    assert.ok(passages.length > 1);
-    assert.equal(focusText(e, new Map([[1, passages.length - 1]])), passages.at(-1));
-    assert.equal(focusText(e, new Map()), undefined);
+    for (const policy of ['windows', 'sentences'] as const) {
+      const passages = passagesOf(text, policy);
+      assert.ok(passages.length > 1);
+      assert.equal(focusText(e, new Map([[1, passages.length - 1]]), policy), passages.at(-1));
+      assert.equal(focusText(e, new Map(), policy), undefined);
+    }
   });
 
   it('a long message shows its part that matches the query, bounded; the full text stays in the result', () => {

@@ -37,6 +37,7 @@ describe('search entry', () => {
         store: cairn.store,
         ranking: DEFAULT_CONFIG.search,
         timeZone: 'UTC',
+        passages: 'windows',
         clock: () => now,
         embedder: null,
         rewrite: () => Promise.reject(new Error('not asked')),
