@@ -99,4 +99,14 @@ describe('turnNeighbours: batched and cached', () => {
     assert.deepEqual(await store.turnNeighbours(NS, [p1!.id], 3), [{ turnId: p1!.id, before: [], after: [] }]);
     assert.deepEqual(await store.turnNeighbours(NS, [p1!.id], 3), baselineTurnNeighbours(store.db, NS, [p1!.id], 3));
   });
+  it('stays exact past its size bound: 2,000 turns of 4,000 characters, asked for in rounds', async () => {
+    const { inserted } = await store.addTurns(Array.from({ length: 2000 }, (_, i) => turn(`big${i % 3}`, `b${i}`, { text: `${i} ${'long text '.repeat(400)}` })));
+    const all = inserted.map((t) => t.id);
+    for (let from = 0; from < all.length; from += 250) {
+      const asked = all.slice(from, from + 250);
+      assert.deepEqual(await store.turnNeighbours(NS, asked, 2), baselineTurnNeighbours(store.db, NS, asked, 2));
+    }
+    // The first rounds' rows were evicted to make room: read again, still the same.
+    assert.deepEqual(await store.turnNeighbours(NS, all.slice(0, 300), 2), baselineTurnNeighbours(store.db, NS, all.slice(0, 300), 2));
+  });
 });

@@ -16,11 +16,13 @@ export function countSpeakers(db: Database, namespace: string, names: ReadonlyMa
 }
 
 /**
- * Turn rows kept per connection. A search asks for the neighbours of ~250 turns, mostly of a few
- * sessions, and the next search asks for many of the same: one query per side per anchor was
- * half of a search on LoCoMo. Bounded so a daemon over a large home does not hold every turn.
+ * What the turn rows kept per connection may weigh, in characters of text plus ROW_OVERHEAD each
+ * (~12 MB: 4–5 searches' worth of neighbours of long agent messages, all of LoCoMo's chat). A
+ * search asks for the neighbours of ~250 turns, mostly of a few sessions, and the next search
+ * asks for many of the same; bounded so a daemon over a large home does not hold every turn.
  */
-const MAX_CACHED_TURNS = 30_000;
+const MAX_CACHED_CHARS = 6_000_000;
+const ROW_OVERHEAD = 200;
 
 interface Anchor {
   seq: number;
@@ -40,7 +42,8 @@ interface TurnCache {
   /** What the database looked like when the cache was filled: see changeToken. */
   token: string;
   namespaces: Map<string, NamespaceTurns>;
-  rowCount: number;
+  /** Characters held (see MAX_CACHED_CHARS). */
+  size: number;
 }
 
 const caches = new WeakMap<Database, TurnCache>();
@@ -60,7 +63,7 @@ function changeToken(db: Database): string {
 function cacheOf(db: Database, namespace: string): { cache: TurnCache; turns: NamespaceTurns } {
   const token = changeToken(db);
   let cache = caches.get(db);
-  if (!cache || cache.token !== token) caches.set(db, (cache = { token, namespaces: new Map(), rowCount: 0 }));
+  if (!cache || cache.token !== token) caches.set(db, (cache = { token, namespaces: new Map(), size: 0 }));
   let turns = cache.namespaces.get(namespace);
   if (!turns) cache.namespaces.set(namespace, (turns = { anchors: new Map(), sessions: new Map(), rows: new Map() }));
   return { cache, turns };
@@ -101,19 +104,23 @@ function readRows(db: Database, cache: TurnCache, turns: NamespaceTurns, seqs: R
     `SELECT t.*, e.seq AS entry_seq, length(CAST(e.body AS BLOB)) AS entry_bytes FROM turns t LEFT JOIN entries e ON e.kind = 'turn' AND e.ref_id = t.id
      WHERE t.seq IN (SELECT value FROM json_each(?))`,
   ).all(JSON.stringify(missing)) as Row[];
-  for (const r of rows) turns.rows.set(r.seq, lift(r));
-  cache.rowCount += rows.length;
-  if (cache.rowCount <= MAX_CACHED_TURNS) return;
+  for (const r of rows) {
+    turns.rows.set(r.seq, lift(r));
+    cache.size += weight(r.text);
+  }
+  if (cache.size <= MAX_CACHED_CHARS) return;
   // Needed now: kept whatever their age. Older rows of every namespace go first.
   for (const ns of cache.namespaces.values()) {
-    for (const seq of ns.rows.keys()) {
-      if (cache.rowCount <= MAX_CACHED_TURNS) return;
+    for (const [seq, row] of ns.rows) {
+      if (cache.size <= MAX_CACHED_CHARS) return;
       if (seqs.has(seq)) continue;
       ns.rows.delete(seq);
-      cache.rowCount--;
+      cache.size -= weight(row.turn.text);
     }
   }
 }
+
+const weight = (text: string) => text.length + ROW_OVERHEAD;
 
 /** Index of `x` in the ascending `list`, or -1. */
 function indexOf(list: readonly number[], x: number): number {
