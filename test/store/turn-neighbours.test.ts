@@ -109,4 +109,15 @@ describe('turnNeighbours: batched and cached', () => {
     // The first rounds' rows were evicted to make room: read again, still the same.
     assert.deepEqual(await store.turnNeighbours(NS, all.slice(0, 300), 2), baselineTurnNeighbours(store.db, NS, all.slice(0, 300), 2));
   });
+  it('speakers: cached until a write here or from another Store, never shared for mutation', async () => {
+    await store.addTurns([turn('sp', 'sp1', { namespace: 'people', speaker: 'Ana' })]);
+    assert.deepEqual(await store.speakers('people'), [{ name: 'Ana', turns: 1 }]);
+    (await store.speakers('people'))[0]!.turns = 99;
+    assert.deepEqual(await store.speakers('people'), [{ name: 'Ana', turns: 1 }]);
+    await other.addTurns([turn('sp', 'sp2', { namespace: 'people', speaker: 'Bo' }), turn('sp', 'sp3', { namespace: 'people', speaker: 'Bo' })]);
+    assert.deepEqual(await store.speakers('people'), [{ name: 'Bo', turns: 2 }, { name: 'Ana', turns: 1 }]);
+    await store.addTurns([turn('sp', 'sp4', { namespace: 'people', speaker: 'Cy' })]);
+    assert.deepEqual((await store.speakers('people')).map((x) => x.name), ['Bo', 'Ana', 'Cy']);
+    assert.deepEqual(await store.speakers('nobody'), []);
+  });
 });

@@ -5,8 +5,11 @@ import { stmt } from './statements.js';
 import type { NeighbourTurn, NeighbourTurns, SpeakerCount } from '../store.js';
 import { turnFromRow, type TurnRow } from './rows.js';
 
+/** The namespace's speakers, most turns first; read once until the next write (every search asks, and a namespace of many people has thousands). */
 export function speakers(db: Database, namespace: string): SpeakerCount[] {
-  return stmt(db, 'SELECT name, turns FROM speakers WHERE namespace = ? ORDER BY turns DESC').all(namespace) as SpeakerCount[];
+  const { turns } = cacheOf(db, namespace);
+  turns.speakers ??= stmt(db, 'SELECT name, turns FROM speakers WHERE namespace = ? ORDER BY turns DESC').all(namespace) as SpeakerCount[];
+  return turns.speakers.map((s) => ({ ...s }));
 }
 
 /** Counts the speakers of newly inserted turns; called inside the turns' transaction. */
@@ -36,6 +39,7 @@ interface NamespaceTurns {
   sessions: Map<string, number[]>;
   /** Seq → the turn with its index entry, in the order read (oldest first, evicted first). */
   rows: Map<number, NeighbourTurn>;
+  speakers?: SpeakerCount[];
 }
 
 interface TurnCache {
