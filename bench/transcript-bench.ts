@@ -247,7 +247,8 @@ export function renderTranscripts(results: readonly TranscriptResult[]): string 
     '',
     'In process, limit 10, default ranking. CPU is the process\'s CPU time per search (all threads; the query embedding',
     'included), the figure that holds on a loaded machine; wall time is beside it. "baseline" is the neighbour lookup',
-    'before issue 29 (bench/baseline-neighbours.ts: two queries per hit), in the same run, query by query alternating.',
+    'before issue 29 (bench/baseline-neighbours.ts: two queries per hit), in the same run, query by query alternating;',
+    'everything else (coverage, keyword search, speakers) is the current code in both columns.',
     '',
   ];
   for (const r of results) {
