@@ -3,6 +3,12 @@
 // 0.7·vector + 0.3·keyword) on the same data in the same run, plus `cairn search` cold start.
 //
 //   npm run bench -- [--scales 10k,100k] [--queries 200] [--no-cold] [--cold-only] [--keep] [--merge]
+//                    [--no-transcripts] [--transcripts-only] [--locomo <locomo10.json>]
+//
+// Transcript corpora (bench/transcript-bench.ts): LoCoMo with the real model, 50k generated chat
+// turns in sessions, long agent messages; per search CPU and wall time against the previous
+// neighbour lookup in the same run. --transcripts-only measures just those (with --merge, the
+// scales and cold start of the previous report are kept).
 //
 // --scales 1m adds a million memories (checked against free RAM and disk first; ~15–20 min here).
 // --render rewrites latest.md from latest.json without measuring.
@@ -33,6 +39,7 @@ import { Corpus, generateQueries, lengthStats, type BenchQuery } from './corpus.
 import { SwitchableEmbedder, SyntheticEmbedder, SYNTH_DIMENSIONS } from './synthetic-embedder.js';
 import { dirSize, dist, int, mark, mb, memAvailableBytes, pair, parseScale, pct, scaleLabel, table, type Dist } from './stats.js';
 import { runColdStart, renderColdStart, type ColdStartResult } from './cold-start.js';
+import { renderTranscripts, runTranscriptBench, type TranscriptResult } from './transcript-bench.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS_DIR = join(HERE, 'results');
@@ -563,7 +570,7 @@ export function renderScale(r: ScaleResult): string {
   ].join('\n');
 }
 
-function render(results: ScaleResult[], cold: ColdStartResult | null, meta: Record<string, unknown>, skipped: string[]): string {
+function render(results: ScaleResult[], cold: ColdStartResult | null, meta: Record<string, unknown>, skipped: string[], transcripts: readonly TranscriptResult[] = []): string {
   const parts = [
     '# Cairn search bench',
     '',
@@ -580,6 +587,7 @@ function render(results: ScaleResult[], cold: ColdStartResult | null, meta: Reco
   for (const s of skipped) parts.push(`- skipped: ${s}`, '');
   for (const r of results) parts.push(renderScale(r), '');
   if (cold) parts.push(renderColdStart(cold, TARGETS.coldStartP95), '');
+  if (transcripts.length) parts.push(renderTranscripts(transcripts));
   return parts.join('\n');
 }
 
@@ -630,8 +638,8 @@ async function main(): Promise<void> {
   const child = argValue(args, '--child');
   if (args.includes('--render')) {
     // Re-render latest.md from latest.json (after a change to the report layout).
-    const prev = JSON.parse(readFileSync(join(RESULTS_DIR, 'latest.json'), 'utf8')) as { meta: Record<string, unknown>; skipped: string[]; scales: ScaleResult[]; coldStart: ColdStartResult | null };
-    writeFileSync(join(RESULTS_DIR, 'latest.md'), render(prev.scales, prev.coldStart, prev.meta, prev.skipped) + '\n');
+    const prev = JSON.parse(readFileSync(join(RESULTS_DIR, 'latest.json'), 'utf8')) as { meta: Record<string, unknown>; skipped: string[]; scales: ScaleResult[]; coldStart: ColdStartResult | null; transcripts?: TranscriptResult[] };
+    writeFileSync(join(RESULTS_DIR, 'latest.md'), render(prev.scales, prev.coldStart, prev.meta, prev.skipped, prev.transcripts) + '\n');
     return;
   }
   if (child !== undefined) {
@@ -640,7 +648,8 @@ async function main(): Promise<void> {
     return;
   }
   const wall0 = now();
-  const scales = args.includes('--cold-only') ? [] : (argValue(args, '--scales') ?? '10k,100k').split(',').map(parseScale);
+  const only = args.includes('--cold-only') || args.includes('--transcripts-only');
+  const scales = only ? [] : (argValue(args, '--scales') ?? '10k,100k').split(',').map(parseScale);
   const results: ScaleResult[] = [];
   const skipped: string[] = [];
   for (const n of scales) {
@@ -656,7 +665,7 @@ async function main(): Promise<void> {
     process.stdout.write('\n' + renderScale(r) + '\n\n');
   }
   let cold: ColdStartResult | null = null;
-  if (!args.includes('--no-cold')) {
+  if (!args.includes('--no-cold') && !args.includes('--transcripts-only')) {
     log('=== cold start ===');
     cold = await runColdStart({
       runs: Number(argValue(args, '--cold-runs') ?? 10),
@@ -667,6 +676,12 @@ async function main(): Promise<void> {
       ...(argValue(args, '--cli') ? { cli: argValue(args, '--cli')! } : {}),
     });
     process.stdout.write('\n' + renderColdStart(cold, TARGETS.coldStartP95) + '\n\n');
+  }
+  let transcripts: TranscriptResult[] = [];
+  if (!args.includes('--no-transcripts') && !args.includes('--cold-only')) {
+    log('=== transcripts ===');
+    transcripts = await runTranscriptBench({ queries, seed, locomo: argValue(args, '--locomo') });
+    process.stdout.write('\n' + renderTranscripts(transcripts) + '\n');
   }
   const meta = {
     date: new Date().toISOString(),
@@ -680,15 +695,16 @@ async function main(): Promise<void> {
   };
   if (args.includes('--merge') && existsSync(join(RESULTS_DIR, 'latest.json'))) {
     // Keep what the previous run measured and this one did not (e.g. add 1M to a 10k/100k run).
-    const prev = JSON.parse(readFileSync(join(RESULTS_DIR, 'latest.json'), 'utf8')) as { scales?: ScaleResult[]; coldStart?: ColdStartResult | null };
+    const prev = JSON.parse(readFileSync(join(RESULTS_DIR, 'latest.json'), 'utf8')) as { scales?: ScaleResult[]; coldStart?: ColdStartResult | null; transcripts?: TranscriptResult[] };
     for (const old of prev.scales ?? []) if (!results.some((r) => r.n === old.n)) results.push(old);
     results.sort((a, b) => a.n - b.n);
     cold ??= prev.coldStart ?? null;
+    for (const old of prev.transcripts ?? []) if (!transcripts.some((t) => t.name === old.name)) transcripts.push(old);
   }
-  const md = render(results, cold, meta, skipped);
+  const md = render(results, cold, meta, skipped, transcripts);
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(join(RESULTS_DIR, 'latest.md'), md + '\n');
-  writeFileSync(join(RESULTS_DIR, 'latest.json'), JSON.stringify({ meta, skipped, scales: results, coldStart: cold }, null, 2) + '\n');
+  writeFileSync(join(RESULTS_DIR, 'latest.json'), JSON.stringify({ meta, skipped, scales: results, coldStart: cold, transcripts }, null, 2) + '\n');
   log(`wrote ${join(RESULTS_DIR, 'latest.md')} and latest.json (total ${meta.wallS} s)`);
 }
 

@@ -2,11 +2,14 @@
 // like" from a turn that merely says "thanks Dave") and the turns next to a turn in its session.
 import type { Database } from 'better-sqlite3';
 import { stmt } from './statements.js';
-import type { NeighbourTurns, SpeakerCount } from '../store.js';
+import type { NeighbourTurn, NeighbourTurns, SpeakerCount } from '../store.js';
 import { turnFromRow, type TurnRow } from './rows.js';
 
+/** The namespace's speakers, most turns first; read once until the next write (every search asks, and a namespace of many people has thousands). */
 export function speakers(db: Database, namespace: string): SpeakerCount[] {
-  return stmt(db, 'SELECT name, turns FROM speakers WHERE namespace = ? ORDER BY turns DESC').all(namespace) as SpeakerCount[];
+  const { turns } = cacheOf(db, namespace);
+  turns.speakers ??= stmt(db, 'SELECT name, turns FROM speakers WHERE namespace = ? ORDER BY turns DESC').all(namespace) as SpeakerCount[];
+  return turns.speakers.map((s) => ({ ...s }));
 }
 
 /** Counts the speakers of newly inserted turns; called inside the turns' transaction. */
@@ -15,24 +18,155 @@ export function countSpeakers(db: Database, namespace: string, names: ReadonlyMa
   for (const [name, n] of names) upsert.run(namespace, name, n);
 }
 
-type Row = TurnRow & { seq: number; entry_seq: number | null; entry_bytes: number | null };
+/**
+ * What the turn rows kept per connection may weigh, in characters of text plus ROW_OVERHEAD each
+ * (~12 MB: 4–5 searches' worth of neighbours of long agent messages, all of LoCoMo's chat). A
+ * search asks for the neighbours of ~250 turns, mostly of a few sessions, and the next search
+ * asks for many of the same; bounded so a daemon over a large home does not hold every turn.
+ */
+const MAX_CACHED_CHARS = 6_000_000;
+const ROW_OVERHEAD = 200;
 
+interface Anchor {
+  seq: number;
+  session: string;
+}
+
+interface NamespaceTurns {
+  /** Turn id → where it sits; null for an id that is not a turn of this namespace. */
+  anchors: Map<string, Anchor | null>;
+  /** Session → the seqs of its turns, ascending (what "the turn before" means). */
+  sessions: Map<string, number[]>;
+  /** Seq → the turn with its index entry, in the order read (oldest first, evicted first). */
+  rows: Map<number, NeighbourTurn>;
+  speakers?: SpeakerCount[];
+}
+
+interface TurnCache {
+  /** What the database looked like when the cache was filled: see changeToken. */
+  token: string;
+  namespaces: Map<string, NamespaceTurns>;
+  /** Characters held (see MAX_CACHED_CHARS). */
+  size: number;
+}
+
+const caches = new WeakMap<Database, TurnCache>();
+
+/**
+ * Changes when anything was written since: data_version moves when another connection (another
+ * process, another Store on the file) commits, total_changes() with every row this connection
+ * inserts, updates or deletes (triggers included). Coarse, so a write to any namespace empties
+ * the cache of all: a turn's text, its entry and its session can all change through purge,
+ * import and re-keying, and a per-namespace counter would cost every write a row update.
+ */
+function changeToken(db: Database): string {
+  const row = stmt(db, 'SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS c').get() as { v: number; c: number };
+  return `${row.v}:${row.c}`;
+}
+
+function cacheOf(db: Database, namespace: string): { cache: TurnCache; turns: NamespaceTurns } {
+  const token = changeToken(db);
+  let cache = caches.get(db);
+  if (!cache || cache.token !== token) caches.set(db, (cache = { token, namespaces: new Map(), size: 0 }));
+  let turns = cache.namespaces.get(namespace);
+  if (!turns) cache.namespaces.set(namespace, (turns = { anchors: new Map(), sessions: new Map(), rows: new Map() }));
+  return { cache, turns };
+}
+
+type Row = TurnRow & { entry_seq: number | null; entry_bytes: number | null };
+
+function lift(r: Row): NeighbourTurn {
+  return { turn: turnFromRow(r), entrySeq: r.entry_seq, entryBytes: r.entry_bytes };
+}
+
+/** Where each asked-for turn sits, read through the unique id index for the ids not yet known. */
+function readAnchors(db: Database, namespace: string, turns: NamespaceTurns, ids: readonly string[]): void {
+  const unknown = ids.filter((id) => !turns.anchors.has(id));
+  if (unknown.length === 0) return;
+  for (const id of unknown) turns.anchors.set(id, null);
+  // No namespace in the WHERE: with it the planner took the namespace index and read every turn
+  // of the namespace; a turn of another namespace is dropped here instead.
+  const rows = stmt(db, 'SELECT id, seq, session_id, namespace FROM turns WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(unknown)) as Array<{ id: string; seq: number; session_id: string; namespace: string }>;
+  for (const r of rows) if (r.namespace === namespace) turns.anchors.set(r.id, { seq: r.seq, session: r.session_id });
+}
+
+/** The seqs of every session not yet known, in one read of the (namespace, session, seq) index. */
+function readSessions(db: Database, namespace: string, turns: NamespaceTurns, sessions: Iterable<string>): void {
+  const unknown = [...new Set(sessions)].filter((s) => !turns.sessions.has(s));
+  if (unknown.length === 0) return;
+  for (const s of unknown) turns.sessions.set(s, []);
+  const rows = stmt(db, 'SELECT session_id, seq FROM turns WHERE namespace = ? AND session_id IN (SELECT value FROM json_each(?)) ORDER BY session_id, seq').all(namespace, JSON.stringify(unknown)) as Array<{ session_id: string; seq: number }>;
+  for (const r of rows) turns.sessions.get(r.session_id)!.push(r.seq);
+}
+
+/** Reads the turns (with their entries) not yet cached, evicting the oldest past the bound. */
+function readRows(db: Database, cache: TurnCache, turns: NamespaceTurns, seqs: ReadonlySet<number>): void {
+  const missing = [...seqs].filter((s) => !turns.rows.has(s));
+  if (missing.length === 0) return;
+  const rows = stmt(
+    db,
+    `SELECT t.*, e.seq AS entry_seq, length(CAST(e.body AS BLOB)) AS entry_bytes FROM turns t LEFT JOIN entries e ON e.kind = 'turn' AND e.ref_id = t.id
+     WHERE t.seq IN (SELECT value FROM json_each(?))`,
+  ).all(JSON.stringify(missing)) as Row[];
+  for (const r of rows) {
+    turns.rows.set(r.seq, lift(r));
+    cache.size += weight(r.text);
+  }
+  if (cache.size <= MAX_CACHED_CHARS) return;
+  // Needed now: kept whatever their age. Older rows of every namespace go first.
+  for (const ns of cache.namespaces.values()) {
+    for (const [seq, row] of ns.rows) {
+      if (cache.size <= MAX_CACHED_CHARS) return;
+      if (seqs.has(seq)) continue;
+      ns.rows.delete(seq);
+      cache.size -= weight(row.turn.text);
+    }
+  }
+}
+
+const weight = (text: string) => text.length + ROW_OVERHEAD;
+
+/** Index of `x` in the ascending `list`, or -1. */
+function indexOf(list: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = list[mid]!;
+    if (v === x) return mid;
+    if (v < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/**
+ * The turns up to `radius` before and after each turn in its session, in the order asked (unknown
+ * ids and turns of other namespaces left out). At most three reads, whatever the number of turns:
+ * where the turns sit, their sessions' turn order, the neighbour rows not cached yet. One read
+ * transaction, so the three see the same database.
+ */
 export function turnNeighbours(db: Database, namespace: string, turnIds: readonly string[], radius: number): NeighbourTurns[] {
   if (turnIds.length === 0) return [];
-  // One query finds every anchor; each side is then one indexed range read.
-  const anchors = stmt(db, 'SELECT id, seq, session_id FROM turns WHERE namespace = ? AND id IN (SELECT value FROM json_each(?))').all(namespace, JSON.stringify(turnIds)) as Array<{ id: string; seq: number; session_id: string }>;
-  const byId = new Map(anchors.map((a) => [a.id, a]));
-  const withEntry = `SELECT t.*, e.seq AS entry_seq, length(CAST(e.body AS BLOB)) AS entry_bytes FROM turns t LEFT JOIN entries e ON e.kind = 'turn' AND e.ref_id = t.id`;
-  const before = stmt(db, `${withEntry} WHERE t.namespace = ? AND t.session_id = ? AND t.seq < ? ORDER BY t.seq DESC LIMIT ?`);
-  const after = stmt(db, `${withEntry} WHERE t.namespace = ? AND t.session_id = ? AND t.seq > ? ORDER BY t.seq LIMIT ?`);
-  const out: NeighbourTurns[] = [];
-  const lift = (r: Row) => ({ turn: turnFromRow(r), entrySeq: r.entry_seq, entryBytes: r.entry_bytes });
-  for (const id of turnIds) {
-    const a = byId.get(id);
-    if (!a) continue;
-    const prev = (before.all(namespace, a.session_id, a.seq, radius) as Row[]).reverse().map(lift);
-    const next = (after.all(namespace, a.session_id, a.seq, radius) as Row[]).map(lift);
-    out.push({ turnId: id, before: prev, after: next });
-  }
-  return out;
+  return db.transaction(() => {
+    const { cache, turns } = cacheOf(db, namespace);
+    readAnchors(db, namespace, turns, turnIds);
+    const anchors = turnIds.map((id) => turns.anchors.get(id) ?? null);
+    readSessions(db, namespace, turns, anchors.flatMap((a) => (a ? [a.session] : [])));
+    const windows = anchors.map((a) => {
+      if (!a) return null;
+      const list = turns.sessions.get(a.session)!;
+      const i = indexOf(list, a.seq);
+      return i < 0 ? null : { before: list.slice(Math.max(0, i - radius), i), after: list.slice(i + 1, i + 1 + radius) };
+    });
+    const wanted = new Set<number>();
+    for (const w of windows) if (w) for (const s of [...w.before, ...w.after]) wanted.add(s);
+    readRows(db, cache, turns, wanted);
+    const out: NeighbourTurns[] = [];
+    const row = (seq: number) => turns.rows.get(seq)!;
+    windows.forEach((w, k) => {
+      if (w) out.push({ turnId: turnIds[k]!, before: w.before.map(row), after: w.after.map(row) });
+    });
+    return out;
+  })();
 }

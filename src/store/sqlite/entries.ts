@@ -72,6 +72,13 @@ function layerSql(layers: readonly Layer[], params: Record<string, unknown>, ali
 
 /** Over-fetch factor for the FTS-only fast path: room for other namespaces and filtered rows. */
 const FTS_OVERFETCH = 4;
+/**
+ * Searches of a namespace that go straight to the join after the fast path fell short: in a home
+ * of many namespaces (one per conversation, per project) a namespace's share of the top hits is
+ * small and the fast path only doubled the work. Tried again after that many, as a namespace grows.
+ */
+const JOIN_STREAK = 16;
+const joinFirst = new WeakMap<Database, Map<string, number>>();
 
 export function keywordSearch(db: Database, namespace: string, terms: readonly string[], limit: number, filter?: EntryFilter): KeywordHit[] {
   if (terms.length === 0) return [];
@@ -80,6 +87,13 @@ export function keywordSearch(db: Database, namespace: string, terms: readonly s
   // and the filters. The survivors, taken in global BM25 order, are exactly the filtered top-k as
   // long as `limit` of them survive; otherwise fall back to the join over every match.
   const overfetch = limit * FTS_OVERFETCH;
+  let skips = joinFirst.get(db);
+  if (!skips) joinFirst.set(db, (skips = new Map()));
+  const left = skips.get(namespace) ?? 0;
+  if (left > 0) {
+    skips.set(namespace, left - 1);
+    return joinedKeywordSearch(db, q, namespace, limit, filter);
+  }
   const top = stmt(db, 'SELECT rowid AS seq, -bm25(entries_fts) AS score FROM entries_fts WHERE entries_fts MATCH ? ORDER BY bm25(entries_fts) LIMIT ?').all(
     q,
     overfetch,
@@ -93,6 +107,12 @@ export function keywordSearch(db: Database, namespace: string, terms: readonly s
   );
   const survivors = top.filter((h) => keep.has(h.seq));
   if (survivors.length >= limit || top.length < overfetch) return survivors.slice(0, limit);
+  skips.set(namespace, JOIN_STREAK);
+  return joinedKeywordSearch(db, q, namespace, limit, filter);
+}
+
+/** Every match joined with its entry, filtered, then ranked: exact whatever the namespace's share. */
+function joinedKeywordSearch(db: Database, q: string, namespace: string, limit: number, filter?: EntryFilter): KeywordHit[] {
   const all: Record<string, unknown> = { q, namespace, limit };
   const sql = `SELECT e.seq AS seq, -bm25(entries_fts) AS score
     FROM entries_fts JOIN entries e ON e.seq = entries_fts.rowid

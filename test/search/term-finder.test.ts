@@ -1,0 +1,45 @@
+// TermFinder answers which query terms a text has from the text's analysed terms, kept in a
+// bounded cache across searches: the cached answer must be exactly what analysing finds.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { TermFinder, termSet } from '../../src/search/coverage.js';
+import { analyse, type Language } from '../../src/search/text-analysis.js';
+import { seeded } from '../helpers/prng.js';
+
+/** What analysing the text finds, term by term. */
+function reference(terms: readonly string[], text: string, language: Language): number[] {
+  const found = new Set(analyse(text, language));
+  return terms.map((t) => (found.has(t) ? 1 : 0));
+}
+
+describe('TermFinder', () => {
+  it('finds what analysing the text finds, on 5,000 random texts and term lists, asked twice', () => {
+    const rand = seeded(2929);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+    const pieces = ['dog', 'dogs', 'Dogged', 'ana', "ana's", "o'neil", 'neil', '90', "90's", 'a1', 'decide', 'decided', 'Decision', "'", ' ', '.', ',', '-', '\n', 'café', 'Häuser', 'ß', '日本', '数据库', 'машина'];
+    const termPool = ['dog', 'ana', 'neil', '90', 'a1', 'decid', 'decis', 'cafe', 'haus', 'hauser', '日本', '数据库', 'машин'];
+    for (let k = 0; k < 5_000; k++) {
+      const text = Array.from({ length: Math.floor(rand() * 12) }, () => pick(pieces)).join(rand() < 0.5 ? '' : ' ');
+      const terms = [...new Set(Array.from({ length: 1 + Math.floor(rand() * 4) }, () => pick(termPool)))];
+      const language = pick<Language>(['en', 'de', 'ru']);
+      const want = reference(terms, text, language);
+      assert.deepEqual([...new TermFinder(terms, language).in(text)], want, JSON.stringify({ text, terms, language }));
+      // A second finder (another search) reads the cached terms.
+      assert.deepEqual([...new TermFinder(terms, language).in(text)], want);
+    }
+  });
+
+  it('a text is read in the query language: the cache keeps languages apart', () => {
+    const text = 'Wir haben die Häuser verkauft';
+    assert.deepEqual([...termSet(text, 'de')].sort(), [...new Set(analyse(text, 'de'))].sort());
+    assert.deepEqual([...termSet(text, 'en')].sort(), [...new Set(analyse(text, 'en'))].sort());
+  });
+
+  it('reads long, empty and hostile texts', () => {
+    const long = `${'lorem ipsum '.repeat(50_000)}the decided outcome`;
+    assert.deepEqual([...new TermFinder(['decid', 'outcom', 'zebra'], 'en').in(long)], [1, 1, 0]);
+    assert.deepEqual([...new TermFinder(['dog'], 'en').in('')], [0]);
+    assert.deepEqual([...new TermFinder([], 'en').in('anything')], []);
+    assert.deepEqual([...new TermFinder(['dog'], 'en').in('\u0000\uFFFF🐕 DOG')], [1]);
+  });
+});
