@@ -84,9 +84,11 @@ export function coveredIds(provenance: readonly Provenance[]): string[] {
  * What an agent is handed for a result: its text, plus the conversation turns search shows with
  * it. Context turns are in the provenance too, so they count for recall: their tokens must count.
  */
-export function returnedTexts(r: Pick<SearchResult, 'text' | 'context'>): string[] {
-  // A context turn is shown with who said it: the name is part of what the agent reads.
-  return [r.text, ...r.context.map(contextLine)];
+export function returnedTexts(r: Pick<SearchResult, 'snippet' | 'context'>): string[] {
+  // What an agent reads of a result (the MCP tool's text, the CLI): its hit's snippet, the
+  // passage of a long text that matches (a short text whole), and the turns shown with it, each
+  // with who said it. The full text is one `get` away and costs nothing until asked for.
+  return [r.snippet, ...r.context.map(contextLine)];
 }
 
 function recallOf(evidence: readonly string[], results: readonly RankedResult[], first = false): number {

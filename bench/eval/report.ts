@@ -99,7 +99,7 @@ function header(r: EvalReport): string[] {
     '',
     `Metric: evidence recall@k (a result counts for every turn its provenance covers: its hit, the session's further hits folded into it, context turns), averaged over questions; ` +
       `"first-hit @k" counts only each result's own hit (its first provenance entry). Tokens are the o200k tokens (gpt-tokenizer) of what the results return ` +
-      `(their text and any conversation context shown with them); "@N tok" takes results in rank order until N tokens are spent. ` +
+      `(each hit's snippet, a long text's matching passage or a short text whole, and any conversation turns shown with it: what the MCP tool and the CLI show; the full text is one get away); "@N tok" takes results in rank order until N tokens are spent. ` +
       `Each question is asked with limit ${KS.join(', ')}, as a user asking for that many results would: recall and tokens @k come from the search for k. ` +
       `Budgets take the limit-${SEARCH_LIMIT} results in rank order, so budgets beyond their tokens equal recall@${SEARCH_LIMIT}; latency is that search's.`,
     '',

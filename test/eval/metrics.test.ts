@@ -56,7 +56,7 @@ describe('recall arithmetic', () => {
     assert.equal(tokensAtK(results, 20), 50, 'fewer results than k: the tokens of those returned');
     const ctx = (offset: number, speaker: string | null, text: string) => ({ offset, match: false, speaker, role: 'user', text, time: '2023-05-08T13:56:00.000Z', messageId: `D1:${offset + 2}` });
     assert.deepEqual(
-      returnedTexts({ text: 'hit', context: [ctx(-1, 'Ana', 'before'), ctx(1, null, 'after')] }),
+      returnedTexts({ snippet: 'hit', context: [ctx(-1, 'Ana', 'before'), ctx(1, null, 'after')] }),
       ['hit', 'Ana: before', 'user: after'],
       'context shown with a hit, with who said it, is returned text',
     );
