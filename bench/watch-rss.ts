@@ -115,9 +115,9 @@ async function main(): Promise<void> {
   const child = spawn(process.execPath, [CLI, 'watch', '--quiet'], { env: env(home), stdio: 'ignore' });
   const exited = new Promise<void>((r) => child.on('close', () => r()));
   try {
-    const until = Date.now() + 120_000;
+    const until = Date.now() + 600_000; // a home of an earlier schema migrates first
     while (!existsSync(join(home, 'cairn.sock'))) {
-      if (Date.now() > until || child.exitCode !== null) throw new Error('cairn watch did not open its search socket within 120 s');
+      if (Date.now() > until || child.exitCode !== null) throw new Error('cairn watch did not open its search socket within 600 s');
       await new Promise((r) => setTimeout(r, 200));
     }
     const started = memoryOf(child.pid!);
