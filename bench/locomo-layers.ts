@@ -3,15 +3,15 @@
 // memory → index), is consolidated as of a week after its last session (its sessions carry
 // dates, so every day, review, week, topic and MEMORY.md is due), and every question is asked
 // once per strategy through the facade's search, limit 20, results taken in rank order until a
-// token budget is spent (as `cairn eval locomo` scores budgets).
+// token budget is spent (as `npm run eval:locomo` scores budgets).
 // Usage: npm run bench:layers [-- --data PATH] [-- --conversations N] [-- --out FILE]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { Cairn } from '../src/service/cairn.js';
 import { loadTokenizer } from '../src/service/context.js';
-import { BUDGETS, coveredIds, recallAtBudget, recallAtK, returnedTexts, withinBudget, type RankedResult } from '../src/eval/locomo/metrics.js';
-import { namespaceOf, writeTranscripts } from '../src/eval/locomo/transcripts.js';
+import { BUDGETS, coveredIds, recallAtBudget, recallAtK, returnedTexts, withinBudget, type RankedResult } from './eval/metrics.js';
+import { namespaceOf, writeTranscripts } from './eval/locomo/transcripts.js';
 import type { SearchResult } from '../src/search/hybrid.js';
 import { SEARCH_STRATEGIES, type SearchStrategy } from '../src/search/layer-first.js';
 import { CATEGORY_LABELS, loadLocomo, type LocomoConversation } from './locomo.js';
@@ -152,7 +152,7 @@ const lines = [
   `Digests: ${Object.entries(digests).map(([k, n]) => `${n} ${k}`).join(', ')}.`,
   '',
   'Both strategies search the same home with limit 20. **flat**: the default search, every layer in one ranking. **layers**: the best two digest sections of layers 1–2 (MEMORY.md, reviews, weeks, topics) first, cut to its lines citing a record the flat list of 20 holds (at most 5 lines; a section with none is not shown), then the flat results that stand for a record it cites, then the rest of the flat list (search/layer-first.ts).',
-  'Recall @N tok: results taken in rank order while they fit N tokens (o200k), evidence turns found over evidence turns; "tok" is the mean of the tokens so taken. A turn or memory counts for the turns its provenance names (as in `cairn eval locomo`); a digest section counts for the turns whose words it shows: a record it cites counts when six consecutive words of the record (or all of a shorter one) stand in the section, so a mood line citing six turns shows none of them. A section\'s tokens are all of its text, ids included. @10 and @20 are the top 10 and 20 of the limit-20 list.',
+  'Recall @N tok: results taken in rank order while they fit N tokens (o200k), evidence turns found over evidence turns; "tok" is the mean of the tokens so taken. A turn or memory counts for the turns its provenance names (as in `npm run eval:locomo`); a digest section counts for the turns whose words it shows: a record it cites counts when six consecutive words of the record (or all of a shorter one) stand in the section, so a mood line citing six turns shows none of them. A section\'s tokens are all of its text, ids included. @10 and @20 are the top 10 and 20 of the limit-20 list.',
   '',
   '| group | questions | strategy | @500 tok | tok | @1000 tok | tok | @2000 tok | tok | @10 | @20 |',
   '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',

@@ -4,7 +4,7 @@
 // tokens the bundled model reads), so this measures what passage vectors add (embed/passages.ts):
 // a question's evidence counts as found when the message that holds it is returned.
 // Usage: npm run bench:long [-- --data PATH] [-- --out FILE]
-import { namespaceOf, turnContent } from '../src/eval/locomo/transcripts.js';
+import { namespaceOf, turnContent } from './eval/locomo/transcripts.js';
 import { runRecast } from './locomo-recast.js';
 
 const RUN = 6;

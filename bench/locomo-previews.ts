@@ -3,7 +3,7 @@
 // shown, so more and shorter previews raise it at the same tokens; the answer-words column shows
 // whether the previews still hold what answers the question.
 // Usage: npm run bench:previews [-- --data PATH] [-- --out FILE]
-import { namespaceOf, transcriptLines } from '../src/eval/locomo/transcripts.js';
+import { namespaceOf, transcriptLines } from './eval/locomo/transcripts.js';
 import { runRecast } from './locomo-recast.js';
 
 await runRecast(

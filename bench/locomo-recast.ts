@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Cairn } from '../src/service/cairn.js';
 import type { CairnConfigInput } from '../src/core/config.js';
-import { ANSWER_K, coveredIds, questionAnswerShown, recallAtK, returnedTexts } from '../src/eval/locomo/metrics.js';
+import { ANSWER_K, coveredIds, questionAnswerShown, recallAtK, returnedTexts } from './eval/metrics.js';
 import { CATEGORY_LABELS, loadLocomo, type LocomoConversation } from './locomo.js';
 
 export interface RecastQuestion {
@@ -88,7 +88,8 @@ export async function runRecast(r: Recast, argv: readonly string[]): Promise<voi
           const { results } = await cairn.search(q.text, { namespace: q.namespace, limit: k });
           recall.push(recallAtK(q.evidence, results.map((x) => ({ ids: coveredIds(x.provenance), tokens: 0 })), k));
           chars.push(results.reduce((n, x) => n + x.text.length + x.context.reduce((m, c) => m + c.text.length, 0), 0));
-          if (k === ANSWER_K) shown = questionAnswerShown(q, () => results.flatMap(returnedTexts));
+          // A temporal answer (category 2) is a date worked out, in no text: not scored.
+          if (k === ANSWER_K) shown = questionAnswerShown(q.category === 2 ? {} : q, () => results.flatMap(returnedTexts));
         }
         for (const group of ['overall', ...(q.group ? [q.group] : []), `${q.category} ${CATEGORY_LABELS[q.category]}`]) {
           const s = sums.get(group) ?? { n: 0, recall: KS.map(() => 0), tokens: KS.map(() => 0), answered: 0, answers: 0 };

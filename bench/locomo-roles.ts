@@ -5,7 +5,7 @@
 // both or neither are left out. This measures what LoCoMo cannot: LoCoMo asks about people by
 // name, while a person asking their own agent says "I" and "you".
 // Usage: npm run bench:roles [-- --data PATH] [-- --out FILE]
-import { namespaceOf, turnContent } from '../src/eval/locomo/transcripts.js';
+import { namespaceOf, turnContent } from './eval/locomo/transcripts.js';
 import type { LocomoConversation } from './locomo.js';
 import { runRecast, type RecastQuestion } from './locomo-recast.js';
 

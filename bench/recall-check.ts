@@ -8,8 +8,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Cairn } from '../src/service/cairn.js';
 import { loadTokenizer } from '../src/service/context.js';
-import { coveredIds, returnedTexts } from '../src/eval/locomo/metrics.js';
-import { PLAIN } from '../src/eval/locomo/variants.js';
+import { coveredIds, returnedTexts } from './eval/metrics.js';
+import { PLAIN } from './eval/variants.js';
 import { CATEGORY_LABELS, loadLocomo, type LocomoConversation } from './locomo.js';
 
 const args = process.argv.slice(2);

@@ -2,6 +2,8 @@
 // multilingual set): conversations of turns, questions with the turns that answer them, and the
 // transcript files a user's agent would have written for them (ingested through real capture).
 // Every dev set the evaluation runs (bench/eval/) is one of these.
+import { CairnError, ERROR_CODES } from '../../src/core/errors.js';
+import { parseNamespace } from '../../src/core/namespace.js';
 
 /** One turn as the set records it; `id` is what capture keeps as the provenance's messageId. */
 export interface DevTurn {
@@ -45,6 +47,17 @@ export interface DevSet {
   /** sha256 of the data (file bytes or the generated JSON), so a report names exactly what it measured. */
   sha256: string;
   conversations: DevConversation[];
+  /** What loading left out or repaired (questions without evidence, unknown ids…), for the report. */
+  notes?: string;
   /** Writes each conversation's transcript under `dir`; returns them by conversation id. */
   writeTranscripts(dir: string): Map<string, DevTranscript>;
+}
+
+/** A conversation's namespace: its id lower-cased, anything outside [a-z0-9._-] a dash (`conv-26`). */
+export function namespaceOf(conv: Pick<DevConversation, 'id'>): string {
+  try {
+    return parseNamespace(conv.id.toLowerCase().replace(/[^a-z0-9._-]+/g, '-'));
+  } catch (err) {
+    throw new CairnError(ERROR_CODES.INVALID_INPUT, `conversation id "${conv.id.slice(0, 80)}" cannot be a namespace: ${(err as Error).message}`);
+  }
 }

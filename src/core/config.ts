@@ -61,7 +61,7 @@ export type EmbedderConfig = z.infer<typeof embedderConfigSchema>;
 export const searchConfigSchema = z.strictObject({
   /**
    * Weights of the min-max-normalised BM25 and vector scores in the fused relevance. With
-   * conversation context on, 0.5/0.5 beat 0.6/0.4 and 0.7/0.3 on LoCoMo (`cairn eval locomo`).
+   * conversation context on, 0.5/0.5 beat 0.6/0.4 and 0.7/0.3 on LoCoMo (`npm run eval:locomo`).
    */
   bm25Weight: z.number().min(0).max(1).default(0.5),
   vectorWeight: z.number().min(0).max(1).default(0.5),

@@ -8,7 +8,6 @@ import { registerAdminCommands } from './commands/admin.js';
 import { registerBackupCommands } from './commands/backup.js';
 import { registerContextCommand } from './commands/context.js';
 import { registerEntityCommands } from './commands/entity.js';
-import { registerEvalCommands } from './commands/eval.js';
 import { registerHooksCommands } from './commands/hooks.js';
 import { registerIngestCommand } from './commands/ingest.js';
 import { registerJudgeCommands } from './commands/judge.js';
@@ -55,7 +54,6 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerHooksCommands(program);
   registerMcpCommand(program);
-  registerEvalCommands(program);
   const override = (c: Command): void => {
     c.exitOverride();
     c.commands.forEach(override);

@@ -4,9 +4,9 @@
 // it holds completely, so a quick run's home grows into a full run's instead of starting over.
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SCHEMA_VERSION } from '../../store/sqlite/migrations.js';
-import { HEURISTIC_VERSION } from '../../judge/heuristic.js';
-import { LLM_PROMPT_VERSION } from '../../judge/llm-judge.js';
+import { SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
+import { HEURISTIC_VERSION } from '../../src/judge/heuristic.js';
+import { LLM_PROMPT_VERSION } from '../../src/judge/llm-judge.js';
 import { hashOf, type ResolvedVariant } from './variants.js';
 
 /**
@@ -37,7 +37,7 @@ export interface EvalHome {
 }
 
 function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
   return pkg.version ?? 'unknown';
 }
 

@@ -1,12 +1,14 @@
-// Evidence recall (../shared/bench/README.md "The metric"): the fraction of a question's evidence
-// turns found among its top-k results, averaged over questions. A result counts for every turn
-// its provenance covers. Recall at fixed token budgets compares systems that return units of
-// different sizes, which recall@k alone would reward for returning big ones.
-import type { Provenance } from '../../core/types.js';
-import type { SearchResult } from '../../search/hybrid.js';
-import { CATEGORIES } from './dataset.js';
-import { contextLine } from '../../search/neighbours.js';
-import { isStopWord, tokenize } from '../../search/query-terms.js';
+// Evidence recall: the fraction of a question's evidence turns found among its top-k results,
+// averaged over questions. A result counts for every turn its provenance covers (its own hit, the
+// session's further hits folded into it, the context turns shown with it); first-hit recall counts
+// only the result's own hit, so a ranking cannot lean on what grouping gathers around it. Recall at
+// fixed token budgets compares systems that return units of different sizes, which recall@k alone
+// would reward for returning big ones. Headline figures carry bootstrap intervals over questions.
+import type { Provenance } from '../../src/core/types.js';
+import type { SearchResult } from '../../src/search/hybrid.js';
+import { contextLine } from '../../src/search/neighbours.js';
+import { isStopWord, tokenize } from '../../src/search/query-terms.js';
+import { bootstrapMean, type BootstrapOptions, type Interval } from './bootstrap.js';
 
 export const KS = [5, 10, 20] as const;
 export const BUDGETS = [500, 1000, 2000] as const;
@@ -21,13 +23,15 @@ export type Budget = (typeof BUDGETS)[number];
 /** One search result as the metric sees it: the turns it covers and the tokens of its text. */
 export interface RankedResult {
   ids: readonly string[];
+  /** The turns of its own hit alone (`provenance[0]`); absent, `ids` stand in. */
+  first?: readonly string[];
   tokens: number;
 }
 
 export interface QuestionOutcome {
   conversation: string;
   question: string;
-  category: number;
+  category: string;
   evidence: readonly string[];
   /** In rank order: the search with the largest limit (budgets and the largest k use it). */
   results: readonly RankedResult[];
@@ -39,8 +43,7 @@ export interface QuestionOutcome {
   atLimit?: Partial<Record<K, readonly RankedResult[]>>;
   /**
    * The share of the annotated answer's words in what the search for ANSWER_K returned
-   * (answerShown); absent for a temporal question (its answer is a date worked out, in no text)
-   * or an answer with no words.
+   * (answerShown); absent for a question the set gives no answer text for, or one with no words.
    */
   answerWords?: number;
   latencyMs: number;
@@ -49,8 +52,12 @@ export interface QuestionOutcome {
 export interface Scores {
   questions: number;
   recall: Record<K, number>;
+  /** Recall counting only each result's own hit. */
+  firstHit: Record<K, number>;
   /** Mean tokens of the text of the top k results. */
   tokens: Record<K, number>;
+  /** Median of the same. */
+  tokensP50: Record<K, number>;
   /** Recall when results are taken in rank order until the token budget is spent. */
   budget: Record<Budget, number>;
   /** Mean share of answer words shown @ANSWER_K over the questions that have one (NaN for none). */
@@ -61,7 +68,10 @@ export interface Scores {
 
 export interface Metrics {
   overall: Scores;
-  byCategory: Record<number, Scores>;
+  /** By the set's own category labels, in sorted order. */
+  byCategory: Record<string, Scores>;
+  /** 95 % bootstrap intervals of the headline figures over questions. */
+  intervals: Record<HeadlineKey, Interval>;
   latencyMs: { p50: number; p95: number; mean: number };
 }
 
@@ -79,9 +89,9 @@ export function returnedTexts(r: Pick<SearchResult, 'text' | 'context'>): string
   return [r.text, ...r.context.map(contextLine)];
 }
 
-function recallOf(evidence: readonly string[], results: readonly RankedResult[]): number {
+function recallOf(evidence: readonly string[], results: readonly RankedResult[], first = false): number {
   if (evidence.length === 0) return 0;
-  const found = new Set(results.flatMap((r) => r.ids));
+  const found = new Set(results.flatMap((r) => (first ? (r.first ?? r.ids) : r.ids)));
   return evidence.filter((e) => found.has(e)).length / evidence.length;
 }
 
@@ -103,13 +113,18 @@ export function answerShown(answer: string, texts: readonly string[]): number | 
   return wanted.filter((w) => shown.has(w)).length / wanted.length;
 }
 
-/** answerShown for a question, or null where it does not apply: no answer, or a temporal one (category 2). */
-export function questionAnswerShown(q: { answer?: string | undefined; category: number }, texts: () => readonly string[]): number | null {
-  return q.answer && q.category !== 2 ? answerShown(q.answer, texts()) : null;
+/** answerShown for a question, or null when the set gives it no answer text. */
+export function questionAnswerShown(q: { answer?: string | undefined }, texts: () => readonly string[]): number | null {
+  return q.answer ? answerShown(q.answer, texts()) : null;
 }
 
 export function recallAtK(evidence: readonly string[], results: readonly RankedResult[], k: number): number {
   return recallOf(evidence, results.slice(0, k));
+}
+
+/** Recall@k where each result counts only for its own hit, not what was folded or shown around it. */
+export function firstHitRecallAtK(evidence: readonly string[], results: readonly RankedResult[], k: number): number {
+  return recallOf(evidence, results.slice(0, k), true);
 }
 
 export function tokensAtK(results: readonly RankedResult[], k: number): number {
@@ -147,25 +162,46 @@ function perK<T extends number>(keys: readonly T[], f: (key: T) => number): Reco
   return Object.fromEntries(keys.map((key) => [key, f(key)])) as Record<T, number>;
 }
 
+/** The results a user asking for k gets: the search for k, else the top k of the longest one. */
+const resultsFor = (o: QuestionOutcome, k: K) => o.atLimit?.[k] ?? o.results;
+
+/** The figures every report gives an interval for, each as its value on one question. */
+export const HEADLINE = {
+  recall5: { label: '@5', of: (o: QuestionOutcome) => recallAtK(o.evidence, resultsFor(o, 5), 5) },
+  recall10: { label: '@10', of: (o: QuestionOutcome) => recallAtK(o.evidence, resultsFor(o, 10), 10) },
+  recall20: { label: '@20', of: (o: QuestionOutcome) => recallAtK(o.evidence, resultsFor(o, 20), 20) },
+  firstHit10: { label: 'first-hit @10', of: (o: QuestionOutcome) => firstHitRecallAtK(o.evidence, resultsFor(o, 10), 10) },
+  budget500: { label: '@500 tok', of: (o: QuestionOutcome) => recallAtBudget(o.evidence, o.results, 500) },
+  budget1000: { label: '@1000 tok', of: (o: QuestionOutcome) => recallAtBudget(o.evidence, o.results, 1000) },
+  budget2000: { label: '@2000 tok', of: (o: QuestionOutcome) => recallAtBudget(o.evidence, o.results, 2000) },
+  tokens10: { label: 'tokens @10', of: (o: QuestionOutcome) => tokensAtK(resultsFor(o, 10), 10) },
+} as const;
+export type HeadlineKey = keyof typeof HEADLINE;
+export const HEADLINE_KEYS = Object.keys(HEADLINE) as HeadlineKey[];
+
 export function scoresOf(outcomes: readonly QuestionOutcome[]): Scores {
   const avg = (f: (o: QuestionOutcome) => number) => mean(outcomes.map(f));
   const answered = outcomes.flatMap((o) => (o.answerWords === undefined ? [] : [o.answerWords]));
   return {
     questions: outcomes.length,
-    recall: perK(KS, (k) => avg((o) => recallAtK(o.evidence, o.atLimit?.[k] ?? o.results, k))),
-    tokens: perK(KS, (k) => avg((o) => tokensAtK(o.atLimit?.[k] ?? o.results, k))),
+    recall: perK(KS, (k) => avg((o) => recallAtK(o.evidence, resultsFor(o, k), k))),
+    firstHit: perK(KS, (k) => avg((o) => firstHitRecallAtK(o.evidence, resultsFor(o, k), k))),
+    tokens: perK(KS, (k) => avg((o) => tokensAtK(resultsFor(o, k), k))),
+    tokensP50: perK(KS, (k) => percentile(outcomes.map((o) => tokensAtK(resultsFor(o, k), k)), 0.5)),
     budget: perK(BUDGETS, (b) => avg((o) => recallAtBudget(o.evidence, o.results, b))),
     answerWords: mean(answered),
     answered: answered.length,
   };
 }
 
-/** Overall (every question counts once) and per category 1–4. */
-export function summarise(outcomes: readonly QuestionOutcome[]): Metrics {
+/** Overall (every question counts once) with its intervals, and per category of the set. */
+export function summarise(outcomes: readonly QuestionOutcome[], bootstrap: BootstrapOptions = {}): Metrics {
   const latencies = outcomes.map((o) => o.latencyMs);
+  const categories = [...new Set(outcomes.map((o) => o.category))].sort();
   return {
     overall: scoresOf(outcomes),
-    byCategory: Object.fromEntries(CATEGORIES.map((c) => [c, scoresOf(outcomes.filter((o) => o.category === c))])),
+    byCategory: Object.fromEntries(categories.map((c) => [c, scoresOf(outcomes.filter((o) => o.category === c))])),
+    intervals: Object.fromEntries(HEADLINE_KEYS.map((key) => [key, bootstrapMean(outcomes.map(HEADLINE[key].of), bootstrap)])) as Record<HeadlineKey, Interval>,
     latencyMs: { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), mean: mean(latencies) },
   };
 }

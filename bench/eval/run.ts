@@ -2,13 +2,12 @@
 // transcripts (capture → judge → memory → index, the daemon's code path) and ask the questions
 // (`cairn search`'s call). Nothing here ranks or indexes: improvements belong in the product.
 import { availableParallelism } from 'node:os';
-import { CairnError, ERROR_CODES } from '../../core/errors.js';
-import { Cairn } from '../../service/cairn.js';
-import { loadTokenizer } from '../../service/context.js';
-import type { LocomoConversation } from './dataset.js';
+import { CairnError, ERROR_CODES } from '../../src/core/errors.js';
+import { Cairn } from '../../src/service/cairn.js';
+import { loadTokenizer } from '../../src/service/context.js';
+import { namespaceOf, type DevConversation, type DevTranscript } from './devset.js';
 import { recordIngested, type EvalHome } from './homes.js';
 import { ANSWER_K, KS, SEARCH_LIMIT, coveredIds, questionAnswerShown, returnedTexts, type K, type QuestionOutcome, type RankedResult } from './metrics.js';
-import { namespaceOf } from './transcripts.js';
 import type { ResolvedVariant } from './variants.js';
 
 export type Log = (line: string) => void;
@@ -26,9 +25,10 @@ async function assertComplete(cairn: Cairn, ns: string): Promise<void> {
 
 /**
  * Ingests the conversations the home lacks, one namespace each, as `cairn ingest` does (bulk
- * embedding on every core). Returns the seconds spent.
+ * embedding on every core), each transcript in the format the set wrote it in. Returns the
+ * seconds spent.
  */
-export async function ingestMissing(home: EvalHome, variant: ResolvedVariant, conversations: readonly LocomoConversation[], transcripts: ReadonlyMap<string, string>, log: Log): Promise<number> {
+export async function ingestMissing(home: EvalHome, variant: ResolvedVariant, conversations: readonly DevConversation[], transcripts: ReadonlyMap<string, DevTranscript>, log: Log): Promise<number> {
   const todo = conversations.filter((c) => home.missing.includes(namespaceOf(c)));
   if (todo.length === 0) return 0;
   const started = performance.now();
@@ -37,7 +37,9 @@ export async function ingestMissing(home: EvalHome, variant: ResolvedVariant, co
     for (const [i, conv] of todo.entries()) {
       const ns = namespaceOf(conv);
       const t0 = performance.now();
-      const res = await cairn.ingest([transcripts.get(ns)!], { format: 'jsonl', namespace: ns });
+      const transcript = transcripts.get(conv.id);
+      if (!transcript) throw new CairnError(ERROR_CODES.INTERNAL, `the set wrote no transcript for conversation ${conv.id}`);
+      const res = await cairn.ingest([transcript.path], { format: transcript.format, namespace: ns });
       const failed = res.files.find((f) => f.error);
       if (failed?.error) throw new CairnError(ERROR_CODES.INTERNAL, `ingesting ${failed.path} failed: ${failed.error.message}`);
       const issues = res.files[0]?.report?.issues.length ?? 0;
@@ -61,7 +63,7 @@ export async function ingestMissing(home: EvalHome, variant: ResolvedVariant, co
  * Asks every question of every conversation through `search`, one facade for the whole run with
  * the embedder in-process, as a long-lived server (MCP, HTTP) would hold it.
  */
-export async function askAll(home: EvalHome, variant: ResolvedVariant, conversations: readonly LocomoConversation[], log: Log): Promise<{ outcomes: QuestionOutcome[]; seconds: number; degraded: string[] }> {
+export async function askAll(home: EvalHome, variant: ResolvedVariant, conversations: readonly DevConversation[], log: Log): Promise<{ outcomes: QuestionOutcome[]; seconds: number; degraded: string[] }> {
   const tokenizer = await loadTokenizer();
   const tokensOf = new Map<string, number>();
   const count = (text: string) => {
@@ -89,7 +91,12 @@ export async function askAll(home: EvalHome, variant: ResolvedVariant, conversat
           if (k === SEARCH_LIMIT) latencyMs = performance.now() - t0;
           if (res.degraded) degraded.add(res.degraded.replace(namespace, '<conversation>'));
           if (res.rewrite?.status === 'skipped' && degraded.size < 20) degraded.add(`searched without query rewriting: ${res.rewrite.reason.slice(0, 160)}`);
-          atLimit[k] = res.results.map((r) => ({ ids: coveredIds(r.provenance), tokens: returnedTexts(r).reduce((n, t) => n + count(t), 0) }));
+          atLimit[k] = res.results.map((r) => ({
+            ids: coveredIds(r.provenance),
+            // The result's own hit comes first in its provenance, then folded hits and context turns.
+            first: coveredIds(r.provenance.slice(0, 1)),
+            tokens: returnedTexts(r).reduce((n, t) => n + count(t), 0),
+          }));
           // The answer is read only here, after the search, to score what the search showed.
           if (k === ANSWER_K) answerWords = questionAnswerShown(q, () => res.results.flatMap(returnedTexts));
         }

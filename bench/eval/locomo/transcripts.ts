@@ -1,11 +1,13 @@
-// A LoCoMo conversation as the generic JSONL chat transcript a user's agent would have written
-// (../shared/FORMATS.md): the eval feeds these files to capture like any other transcript. Only
-// the conversation goes in, never the dataset's generated summaries or observations.
+// A LoCoMo conversation as the generic JSONL chat transcript a user's agent would have written:
+// the eval feeds these files to capture like any other transcript. Only the conversation goes in,
+// never the dataset's generated summaries or observations.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CairnError, ERROR_CODES } from '../../core/errors.js';
-import { parseNamespace } from '../../core/namespace.js';
+import { CairnError, ERROR_CODES } from '../../../src/core/errors.js';
+import { namespaceOf } from '../devset.js';
 import type { LocomoConversation, LocomoTurn } from './dataset.js';
+
+export { namespaceOf };
 
 export interface JsonlChatLine {
   role: 'user';
@@ -14,15 +16,6 @@ export interface JsonlChatLine {
   id: string;
   session: string;
   speaker: string;
-}
-
-/** One namespace per conversation: its sample_id lower-cased (`conv-26`). */
-export function namespaceOf(conv: Pick<LocomoConversation, 'id'>): string {
-  try {
-    return parseNamespace(conv.id.toLowerCase().replace(/[^a-z0-9._-]+/g, '-'));
-  } catch (err) {
-    throw new CairnError(ERROR_CODES.INVALID_INPUT, `LoCoMo sample_id "${conv.id.slice(0, 80)}" cannot be a namespace: ${(err as Error).message}`);
-  }
 }
 
 /** A shared image is part of what was said: its caption goes into the turn's text. */

@@ -1,9 +1,9 @@
-// LoCoMo loading: conversations as turns, questions with normalised evidence ids. The file is
-// validated as it is read, so a malformed one gets an error naming what is wrong (never a stack
-// trace), and the known evidence defects (see ../shared/bench/README.md) are repaired or dropped.
+// LoCoMo loading: conversations as turns, questions with normalised evidence ids (devset.ts makes
+// them a DevSet). The file is validated as it is read, so a malformed one gets an error naming
+// what is wrong (never a stack trace), and the known evidence defects are repaired or dropped.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { CairnError, ERROR_CODES } from '../../core/errors.js';
+import { CairnError, ERROR_CODES } from '../../../src/core/errors.js';
 
 export interface LocomoTurn {
   /** `session_N`, as keyed in the file. */

@@ -1,12 +1,12 @@
-// Named configurations for the ablation (`cairn eval locomo --compare`). A variant is a partial
+// Named configurations for the ablation (`npm run eval -- <set> --compare`). A variant is a partial
 // Cairn config, validated like a config file, so every key it leaves out keeps its default (a deep
 // merge over the default config), plus optional search-call options. Adding a technique to the
 // table is one line here.
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
-import { loadConfigFile, parseConfig, type CairnConfig, type CairnConfigInput } from '../../core/config.js';
-import { CairnError, ERROR_CODES } from '../../core/errors.js';
-import type { SearchOptions } from '../../service/cairn.js';
+import { loadConfigFile, parseConfig, type CairnConfig, type CairnConfigInput } from '../../src/core/config.js';
+import { CairnError, ERROR_CODES } from '../../src/core/errors.js';
+import type { SearchOptions } from '../../src/service/cairn.js';
 
 /** What a variant may change in the search call itself (the rest of the call is the eval's). */
 export type VariantSearch = Pick<SearchOptions, 'mode' | 'kinds'>;
@@ -28,8 +28,13 @@ const NEIGHBOURS = { ...SPEAKER, neighbourWeight: 0.5, neighbourReach: 1 };
 const COVERAGE = { ...NEIGHBOURS, coverageWeight: 0.5, coverageIdf: false };
 const TUNED = { ...COVERAGE, bm25Weight: 0.5, vectorWeight: 0.5, minRange: 0.5, importanceWeight: 0.25, neighbourReach: 2, coverageIdf: true };
 
+export const DEFAULT_VARIANT = 'default';
+/** The baseline every report shows beside the default: what a plain full-text index gives. */
+export const BASELINE_VARIANT = 'plain BM25';
+
 export const VARIANTS: readonly Variant[] = [
-  { name: 'default', description: 'the default offline configuration (hybrid search, bundled use-lite embedder, heuristic judge)', config: {} },
+  { name: DEFAULT_VARIANT, description: 'the default offline configuration (hybrid search, bundled use-lite embedder, heuristic judge)', config: {} },
+  { name: BASELINE_VARIANT, description: 'the baseline: BM25 alone (search mode bm25) over the default home, importance 0.1, one hit per result, none of the default\'s techniques', config: { search: PLAIN }, search: { mode: 'bm25' } },
   { name: 'plain hybrid', description: 'min-max fusion 0.6·BM25 + 0.4·vector, importance 0.1, 100 candidates, one hit per result, nothing else (no time preferences, no passages; the index\'s place keys, as every row but "no place keys" has)', config: { search: PLAIN } },
   { name: '+ speaker', description: 'plain + the speaker factor (×2) for people the query names, their names no longer keywords', config: { search: SPEAKER } },
   { name: '+ neighbours', description: '+ speaker + half the relevance of the better of the turns right before and after', config: { search: NEIGHBOURS } },
