@@ -60,7 +60,7 @@ function toHalf(x: number): number {
   const mant = b & 0x7fffff;
   if (exp <= 0) return sign | Math.round((mant | 0x800000) / 2 ** (14 - exp));
   if (exp >= 31) return sign | 0x7c00;
-  return sign | (exp << 10) | Math.round(mant / 8192);
+  return sign | ((exp << 10) + Math.round(mant / 8192)); // a mantissa rounding up carries into the exponent
 }
 function fromHalf(h: number): number {
   const sign = h & 0x8000 ? -1 : 1;

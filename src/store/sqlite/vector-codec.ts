@@ -4,7 +4,8 @@
 // per vector because a stored row can hold several vectors end to end (an entry's passages,
 // embed/passages.ts) and the store does not know where one ends; 128 divides the width of nearly
 // every embedding model (384, 512, 768, 1024, 1536, 3072), so a block rarely straddles two vectors.
-// Measured on use-lite vectors (bench/vector-quant.ts): cosine with the float32 original ≥ 0.9999.
+// Measured on use-lite LoCoMo vectors (bench/vector-quant.ts, results/vector-quant.md): cosine with
+// float32 ≥ 0.99999, the same evidence in the exact top 10, HNSW recall 95.3 % against 95.4 %.
 //
 // Layout: per block a float32 scale (max |value| / 127), then the int8 values of every block.
 // The length of the values follows from the blob's length alone (blocks = ceil(length / 132)).
