@@ -114,7 +114,7 @@ export const SPARE_THREAD_IDLE_MS = 30_000;
 export class WorkerEmbedder implements Embedder {
   private readonly threads: EmbedThread[];
   private readonly maxThreads: number;
-  /** Embed calls in progress: spare threads are only let go when none is. */
+  /** Calls of more than one chunk in progress: spare threads are only let go when none is. */
   private active = 0;
   private idleTimer: NodeJS.Timeout | null = null;
 
@@ -146,8 +146,13 @@ export class WorkerEmbedder implements Embedder {
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    this.active++;
-    if (this.idleTimer) clearTimeout(this.idleTimer);
+    // Only a call that shares out work keeps the spares: a daemon's steady trickle of one-chunk
+    // queries must not hold a model per core for ever.
+    const shared = texts.length > CHUNK;
+    if (shared) {
+      this.active++;
+      if (this.idleTimer) clearTimeout(this.idleTimer);
+    }
     try {
       await this.init();
       // Chunks of similar length: the model pads a batch to its longest text, so sorting the whole
@@ -164,8 +169,10 @@ export class WorkerEmbedder implements Embedder {
       order.forEach((k, i) => (out[k] = sorted[i]!));
       return out;
     } finally {
-      this.active--;
-      this.releaseSparesWhenIdle();
+      if (shared) {
+        this.active--;
+        this.releaseSparesWhenIdle();
+      }
     }
   }
 

@@ -53,7 +53,12 @@ describe('WorkerEmbedder', () => {
         for (let d = 0; d < 512; d++) diff = Math.max(diff, Math.abs(viaPool[i]![d]! - viaLocal[i]![d]!));
         assert.ok(diff < 1e-5, `vector ${i} differs by ${diff}`);
       }
-      await settle(1);
+      // Queries of one chunk each, one after another, do not keep the spare alive.
+      for (let i = 0; i < 200 && shrinking.threadCount > 1; i++) {
+        await shrinking.embed([`query ${i}`]);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.equal(shrinking.threadCount, 1, 'let go while the queries went on');
     } finally {
       await shrinking.close();
     }
