@@ -8,13 +8,16 @@
 //   npm run bench:capture -- [--lines 100000] [--embed-lines all|N] [--seed 42]
 //                            [--sweep 50,200,1000,4000,16000] [--sweep-n 200]
 //                            [--no-embed] [--no-investigate] [--keep]
+//                            [--no-corpora] [--corpora-only] [--quick-corpora]
 //
 // --lines 10000 is the quick run. The transcript comes from bench/capture-gen.ts (deterministic for
 // a seed) and is written to a temp dir, never committed. The with-embedding run ingests the whole
 // file too (about 5 minutes on onnxruntime; most of an hour on TF.js, where `--embed-lines 10000`
 // takes the first lines of the same transcript: the generator is prefix-stable).
 // Each phase runs in its own child process (clean peak RSS). Results: printed, and written to
-// bench/results/capture.{json,md}.
+// bench/results/capture.{json,md}. With embedding, two more corpora (long agent messages, chat
+// turns) go through ingest under each passage policy (bench/capture-corpora.ts); --corpora-only
+// runs just those and prints them (--quick-corpora: a fifth of the messages, for iteration).
 import { isPassageModel } from '../src/embed/passages.js';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -28,6 +31,7 @@ import { UseLiteTokenizer } from '../src/embed/use-lite-tokenizer.js';
 import { loadUseLiteVocabulary } from '../src/embed/use-lite-weights.js';
 import { Corpus, Rng } from './corpus.js';
 import { writeTranscript, type GenStats } from './capture-gen.js';
+import { corpusPlan, phaseCorpus, renderCorpora, writeCorpus, type CorpusRow } from './capture-corpora.js';
 import { runPhase, dist, int, mark, mb, pct, table, type Dist } from './stats.js';
 import { compareVectorLayouts, describeParts, type LayoutComparison } from './vector-layout.js';
 
@@ -205,6 +209,7 @@ interface Report {
   capture: CaptureResult;
   embed: EmbedResult | null;
   investigate: InvestigateResult | null;
+  corpora?: CorpusRow[] | null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -523,6 +528,22 @@ async function phaseInvestigate(p: { captureHome: string; embedHome: string | nu
 // ---------------------------------------------------------------------------------------------
 // Orchestration
 
+/** Every row of the corpora table, each in a child process on a fresh home. */
+async function runCorpora(root: string, seed: number, quick: boolean): Promise<CorpusRow[]> {
+  const warmup = join(root, 'warmup.jsonl');
+  writeCorpus(warmup, 'chat turns', 1, seed + 1);
+  const rows: CorpusRow[] = [];
+  for (const [i, row] of corpusPlan(quick).entries()) {
+    const file = join(root, `${row.corpus.replace(/ /g, '-')}-${row.count}.jsonl`);
+    writeCorpus(file, row.corpus, row.count, seed);
+    log(`${row.corpus} (${row.count}), passages ${row.passages}…`);
+    const r = await phaseOf<CorpusRow>('corpus', { file, warmup, home: join(root, `home-corpus-${i}`), corpus: row.corpus, passages: row.passages });
+    log(`  ${(r.messages / (r.wallMs / 1000)).toFixed(1)} msgs/s wall, ${(r.messages / (r.cpuMs / 1000)).toFixed(1)} per CPU s, ${(r.modelTexts / r.messages).toFixed(2)} model texts per message`);
+    rows.push(r);
+  }
+  return rows;
+}
+
 function phaseOf<T>(phase: string, params: Record<string, unknown>): Promise<T> {
   return runPhase<T>(fileURLToPath(import.meta.url), phase, params);
 }
@@ -531,6 +552,7 @@ async function child(phase: string, params: Record<string, any>, out: string): P
   let result: unknown;
   if (phase === 'capture') result = await phaseCapture(params.file, params.home);
   else if (phase === 'embed') result = await phaseEmbed(params.file, params.home);
+  else if (phase === 'corpus') result = await phaseCorpus(params as Parameters<typeof phaseCorpus>[0]);
   else if (phase === 'investigate') result = await phaseInvestigate(params as Parameters<typeof phaseInvestigate>[0]);
   else throw new Error(`unknown phase ${phase}`);
   writeFileSync(out, JSON.stringify(result));
@@ -554,12 +576,18 @@ async function main(): Promise<void> {
   const keep = args.includes('--keep');
   const noEmbed = args.includes('--no-embed');
   const noInvestigate = args.includes('--no-investigate');
+  const corporaOnly = args.includes('--corpora-only');
+  const noCorpora = args.includes('--no-corpora') || noEmbed;
   for (const [name, v] of Object.entries({ lines, seed, embedLines, sweepN })) if (!Number.isSafeInteger(v) || v < 0) throw new Error(`bad --${name}: ${v}`);
   const wall0 = now();
   const load0 = loadavg()[0]!;
 
   const root = mkdtempSync(join(tmpdir(), 'cairn-capbench-'));
   try {
+    if (corporaOnly) {
+      process.stdout.write(renderCorpora(await runCorpora(root, seed, args.includes('--quick-corpora'))) + '\n');
+      return;
+    }
     const file = join(root, 'session-bench.jsonl');
     let t = now();
     const gen = await writeTranscript(file, 'openclaw', { lines, seed });
@@ -589,6 +617,8 @@ async function main(): Promise<void> {
       investigate = await phaseOf<InvestigateResult>('investigate', { captureHome: join(root, 'home-capture'), embedHome: embed ? embedHome : null, sweep, sweepN, capture, embed });
     }
 
+    const corpora = noCorpora ? null : await runCorpora(root, seed, args.includes('--quick-corpora'));
+
     const report: Report = {
       meta: {
         date: new Date().toISOString(),
@@ -606,6 +636,7 @@ async function main(): Promise<void> {
       capture,
       embed,
       investigate,
+      corpora,
     };
     mkdirSync(RESULTS_DIR, { recursive: true });
     writeFileSync(join(RESULTS_DIR, 'capture.json'), JSON.stringify(report, null, 2) + '\n');
@@ -764,6 +795,7 @@ function render(r: Report): string {
       inv.scenarios.filter((s) => !s.name.includes('sorted batches')).map((s) => [s.name, int(s.texts), `${int(s.embedSecOneThread)} s`, f1(s.projectedTurnsPerSec)]),
     ));
   }
+  if (r.corpora?.length) out.push('', renderCorpora(r.corpora));
   return out.join('\n');
 }
 

@@ -43,7 +43,7 @@ const SENDERS = ['Ana', 'Bruno', 'Chen', 'Dara', 'Eli'];
 const EXTS = ['ts', 'py', 'md', 'json', 'yaml', 'sh', 'go', 'sql'];
 
 /** A sentence source: corpus memories, one after another, reproducible from the seed. */
-class Texts {
+export class Texts {
   private readonly corpus: Corpus;
   private k: number;
   constructor(seed: number) {
@@ -70,11 +70,11 @@ class Texts {
 }
 
 /** Log-normal integer with the given median, clamped. */
-function logNormal(rng: Rng, median: number, sigma: number, min: number, max: number): number {
+export function logNormal(rng: Rng, median: number, sigma: number, min: number, max: number): number {
   return Math.max(min, Math.min(max, Math.round(Math.exp(Math.log(median) + sigma * rng.gauss()))));
 }
 
-function hex(rng: Rng, n: number): string {
+export function hex(rng: Rng, n: number): string {
   let s = '';
   for (let i = 0; i < n; i++) s += '0123456789abcdef'[rng.int(16)];
   return s;

@@ -55,7 +55,7 @@ const TARGETS = {
   hybridP95At1M: 60,
   embedP95: 20,
   storePerSec: 5000,
-  coldStartP95: 400,
+  coldStartP95: 300,
 };
 
 export interface ScaleResult {

@@ -16,6 +16,7 @@ import { loadLocomo10 } from './locomo/devset.js';
  */
 export const DEV_SETS: Record<string, (path?: string) => DevSet | null | Promise<DevSet | null>> = {
   locomo: (path) => loadLocomo10(path),
+  agentwork: async () => (await import('../agentwork/devset.js')).loadAgentWork(),
 };
 
 interface Flags {

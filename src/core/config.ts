@@ -218,9 +218,17 @@ export const judgeConfigSchema = z.strictObject({
 export const indexConfigSchema = z.strictObject({
   /**
    * Find texts by what the places they name imply: "a beach in Tampa" by "Florida", "state",
-   * "United States"; "our trip to Italy" by "European country" (GeoNames data, bundled).
+   * "United States"; "our trip to Italy" by "European country" (GeoNames data, bundled). Off by
+   * default: the keys take 5–10 % of a store for +0.002 LoCoMo recall@10 (issue 29).
    */
-  places: z.boolean().default(true),
+  places: z.boolean().default(false),
+  /**
+   * Vectors for the parts of a long text (over 400 characters) beside its own, which the bundled
+   * model reads only the first ~128 tokens of (embed/passages.ts): "windows" (up to three windows
+   * of the model's reach: start, middle, end; at most two extra model calls per text),
+   * "sentences" (every run of sentences, up to 16: the policy before windows), or "none".
+   */
+  passages: z.enum(['windows', 'sentences', 'none']).default('windows'),
 });
 
 export const configSchema = z.strictObject({

@@ -167,7 +167,7 @@ export class Daemon {
     // Memories the knowledge pass has not taken in yet (a crash mid-pass): cheap to ask when there are none.
     for (const namespace of await this.cairn.store.namespaceIds()) this.queue.addLearn(namespace);
     if (!this.embeds || model === null) return;
-    for (const [namespace, missing] of await missingVectors(this.cairn.store, model)) if (missing > 0) this.queue.addEmbed(namespace);
+    for (const [namespace, missing] of await missingVectors(this.cairn.store, model, this.cairn.config.index.passages)) if (missing > 0) this.queue.addEmbed(namespace);
   }
 
   /** Unjudged turns (a crash, a failed pass) and fallback judgments (once the LLM is back) get judged. */

@@ -1,38 +1,83 @@
-// A long text's passages: runs of its sentences, each embedded on its own beside the whole text.
-// The bundled model reads only a text's first 128 tokens, and one vector for a long message blurs
-// what its parts say: without passages, the end of a long answer is invisible to vector search.
-// Short texts have none: measured on LoCoMo's chat turns, sentence vectors for every multi-sentence
-// text moved recall@10 by nothing and made long turns win more often (more tokens returned).
+// A long text's passages, each embedded on its own beside the whole text. The bundled model reads
+// only a text's first 128 tokens (≈ 340–450 characters of English), so without passages the end of
+// a long message is invisible to vector search (BM25 still reads all of it). Short texts have none:
+// measured on LoCoMo's chat turns, sentence vectors for every multi-sentence text moved recall@10
+// by nothing and made long turns win more often (more tokens returned).
+//
+// How many passages a text gets is the index's passage policy (config `index.passages`):
+// - 'windows' (default): up to MAX_WINDOWS windows of about the model's reach, spread over the text
+//   (its start, its end, evenly between). The first window is what the whole text's vector already
+//   reads, so the indexer reuses that vector for it: a long text costs at most MAX_WINDOWS model
+//   calls whatever its length.
+// - 'sentences': every run of sentences up to PASSAGE_CHARS, up to MAX_PASSAGES (a longer text's
+//   runs joined into that many, past what the model reads). The policy before windows: on long
+//   agent messages about 11 model calls per message.
+// - 'none': one vector per text; BM25 covers the rest.
+// Each policy's rows are stored under their own model id, so a home can hold several (a bench
+// compares them) and a changed policy fills its own rows in on the next pass.
+
+import { indexConfigSchema, type CairnConfig } from '../core/config.js';
+
+/** The index's passage policy (config `index.passages`). */
+export type PassagePolicy = CairnConfig['index']['passages'];
+export const PASSAGE_POLICIES: readonly PassagePolicy[] = indexConfigSchema.shape.passages.removeDefault().options;
+export const DEFAULT_PASSAGE_POLICY: PassagePolicy = indexConfigSchema.parse({}).passages;
 
 /**
  * Longest passage, and the length past which a text gets passages: about 100 of the bundled
  * model's 128 tokens of English, so a passage fits its window with room to spare.
  */
 export const PASSAGE_CHARS = 400;
-/** Most passages kept per text: a longer text's sentence runs are joined into this many. */
+/** Most passages kept per text under 'sentences': a longer text's sentence runs are joined into this many. */
 export const MAX_PASSAGES = 16;
+/** Most windows per text under 'windows', the first included (its vector is the whole text's). */
+export const MAX_WINDOWS = 3;
 
-/** The model id under which an entry's passage vectors are stored, beside its own vector. */
-export function passageModelId(model: string): string {
-  return `${model}#passages`;
+const SUFFIX: Record<PassagePolicy, string> = { sentences: '#passages', windows: '#windows', none: '#no-passages' };
+
+/**
+ * The model id under which an entry's passage vectors are stored, beside its own vector. The
+ * 'sentences' rows keep the id they always had; 'none' names rows that never exist.
+ */
+export function passageModelId(model: string, policy: PassagePolicy = DEFAULT_PASSAGE_POLICY): string {
+  return `${model}${SUFFIX[policy]}`;
 }
 
 export function isPassageModel(model: string): boolean {
-  return model.endsWith('#passages');
+  return /#(passages|windows|no-passages)$/.test(model);
+}
+
+/** The policy a passage model id (passageModelId) was made with; the default for any other id. */
+export function passagePolicyOf(passageModel: string): PassagePolicy {
+  for (const policy of PASSAGE_POLICIES) if (passageModel.endsWith(SUFFIX[policy])) return policy;
+  return DEFAULT_PASSAGE_POLICY;
+}
+
+/** Pieces of at most `max` chars, cut at the last space before the limit (or at the limit in a run without one). */
+function pieces(s: string, max: number): string[] {
+  const out: string[] = [];
+  let rest = s;
+  while (rest.length > max) {
+    const space = rest.lastIndexOf(' ', max);
+    const cut = space > max / 2 ? space : max;
+    out.push(rest.slice(0, cut).trim());
+    rest = rest.slice(cut).trim();
+  }
+  if (rest) out.push(rest);
+  return out;
 }
 
 /**
- * The passages of a text, in order: consecutive sentences joined up to PASSAGE_CHARS (a longer
- * sentence is a passage of its own). Empty for a text of PASSAGE_CHARS or less, or of one passage:
- * its own vector stands for it. Sentences end at . ! ? … before a capital, digit or quote, and at
- * line breaks.
+ * Consecutive sentences joined up to PASSAGE_CHARS, in order. Sentences end at . ! ? … before a
+ * capital, digit or quote, and at line breaks. With `cut`, a sentence longer than PASSAGE_CHARS
+ * is cut into pieces that fit (else it is a run of its own).
  */
-export function passagesOf(text: string): string[] {
-  if (text.length <= PASSAGE_CHARS) return [];
+function sentenceRuns(text: string, cut: boolean): string[] {
   const sentences = text
     .split(/\n+|(?<=[.!?…])\s+(?=[\p{Lu}\p{N}"'“‘(\[])/u)
     .map((s) => s.replace(/\s+/g, ' ').trim())
-    .filter((s) => /[\p{L}\p{N}]/u.test(s));
+    .filter((s) => /[\p{L}\p{N}]/u.test(s))
+    .flatMap((s) => (cut ? pieces(s, PASSAGE_CHARS) : [s]));
   const runs: string[] = [];
   let run = '';
   for (const s of sentences) {
@@ -42,7 +87,25 @@ export function passagesOf(text: string): string[] {
     } else run = run ? `${run} ${s}` : s;
   }
   if (run) runs.push(run);
+  return runs;
+}
+
+/**
+ * The passages of a text under a policy, in order. Empty for a text of PASSAGE_CHARS or less, of
+ * one passage (its own vector stands for it), or under 'none'. Under 'windows' the first passage
+ * is the text's start: the indexer stores the whole text's vector for it.
+ */
+export function passagesOf(text: string, policy: PassagePolicy = DEFAULT_PASSAGE_POLICY): string[] {
+  if (policy === 'none' || text.length <= PASSAGE_CHARS) return [];
+  const runs = sentenceRuns(text, policy === 'windows');
   if (runs.length <= 1) return [];
+  if (policy === 'windows') {
+    if (runs.length <= MAX_WINDOWS) return runs;
+    // Start and end always, the rest evenly between: what a long message says last (a conclusion,
+    // an error at the end of a log) is as likely asked about as what it says first.
+    const picked = new Set(Array.from({ length: MAX_WINDOWS }, (_, i) => Math.round((i * (runs.length - 1)) / (MAX_WINDOWS - 1))));
+    return [...picked].map((i) => runs[i]!);
+  }
   if (runs.length <= MAX_PASSAGES) return runs;
   const joined: string[] = [];
   for (let i = 0; i < MAX_PASSAGES; i++) {

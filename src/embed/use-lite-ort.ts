@@ -1,7 +1,8 @@
 // Runs USE lite on ONNX Runtime's native CPU kernels: the same weights and token ids as the TF.js
 // path, about 6× faster per batch and 10× faster for one short query on this machine
-// (bench/results/capture.md). onnxruntime-node is an optional dependency; use-lite.ts falls back
-// to TF.js when it cannot load.
+// (bench/results/capture.md). onnxruntime-node (288 MB: every platform's binaries) and onnx-proto
+// (builds the graph) are optional peer dependencies that npm does not install; use-lite.ts falls
+// back to TF.js when they cannot load.
 import type * as Ort from 'onnxruntime-node';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
 import { cachedGraphNames, dropCachedGraph, findCachedGraph, graphKey, saveCachedGraph } from './use-lite-graph-cache.js';
@@ -13,6 +14,19 @@ export interface UseLiteOrtOptions {
   threads?: number;
   /** Where the built graph is kept between processes (the home's cache folder); none: rebuilt each time. */
   cacheDir?: string;
+}
+
+/** What a user runs to add the onnxruntime runtime (beside a global Cairn: with -g). */
+export const ORT_INSTALL_HINT = 'ONNXRUNTIME_NODE_INSTALL=skip npm install onnxruntime-node@1.30.0 onnx-proto@^8.0.1 (with -g beside a global install of Cairn)';
+
+/** A failed import of an optional package: "not installed" names what to install. */
+function importFailure(pkg: string, err: unknown): CairnError {
+  const e = err as NodeJS.ErrnoException;
+  const absent = (e.code === 'ERR_MODULE_NOT_FOUND' || e.code === 'MODULE_NOT_FOUND') && e.message.includes(pkg);
+  const message = absent
+    ? `use-lite on onnxruntime needs the optional package ${pkg}, which is not installed; install it with: ${ORT_INSTALL_HINT}; or set embedder.runtime to "tfjs" (slower, always installed)`
+    : `${pkg} is installed but cannot load (${e.message}); reinstall it with: ${ORT_INSTALL_HINT}`;
+  return new CairnError(ERROR_CODES.EMBEDDER, message, undefined, { cause: err });
 }
 
 export class UseLiteOrtRunner {
@@ -29,7 +43,7 @@ export class UseLiteOrtRunner {
     try {
       ort = await import('onnxruntime-node');
     } catch (err) {
-      throw new CairnError(ERROR_CODES.EMBEDDER, `onnxruntime-node is not available: ${(err as Error).message}`, undefined, { cause: err });
+      throw importFailure('onnxruntime-node', err);
     }
     const dir = useLiteModelDir();
     const [manifest, vocabulary] = await Promise.all([readUseLiteManifest(dir), loadUseLiteVocabulary(dir)]);
@@ -53,7 +67,10 @@ export class UseLiteOrtRunner {
       }
     }
     if (!session) {
-      const [{ buildUseLiteGraph }, { externalizeWeights }] = await Promise.all([import('./use-lite-onnx.js'), import('./onnx-model.js')]);
+      // onnx-proto writes the graph; a cached graph loads without it.
+      const [{ buildUseLiteGraph }, { externalizeWeights }] = await Promise.all([import('./use-lite-onnx.js'), import('./onnx-model.js')]).catch((err: unknown) => {
+        throw importFailure('onnx-proto', err);
+      });
       const built = buildUseLiteGraph(await loadUseLiteArtifacts(dir));
       try {
         session = await ort.InferenceSession.create(built.model, sessionOptions);

@@ -1,30 +1,29 @@
 // How many of a query's words a text contains. BM25 over an OR query can rank a text that repeats
 // one rare word above one that has every word; coverage says how much of the question it answers.
-import { tokenize } from './query-terms.js';
+import { analyse, termOf, type Language } from './text-analysis.js';
 
-/** The part of a term its other forms start with: porter stemming, approximated ("decided" ~ "decide"). */
-function stemPrefix(term: string): string | null {
-  return term.length >= 4 ? term.slice(0, Math.max(4, term.length - 2)) : null;
-}
-
-/** Prefix match approximates the porter stemming the index uses ("decided" ~ "decide"). */
-export function matchesTerm(word: string, terms: readonly string[]): boolean {
-  return terms.some((t) => {
-    const prefix = stemPrefix(t);
-    return word === t || (prefix !== null && word.startsWith(prefix));
-  });
+/** Whether a word of a text (as `words` gives it) is one of the query's terms, read in the query's language. */
+export function matchesTerm(word: string, terms: readonly string[], language: Language = 'en'): boolean {
+  return terms.includes(termOf(word.replace(/['’]s$/, '').replace(/['’]/g, ''), language));
 }
 
 /**
  * Which of a query's terms a text has. One per search: each text is read once however often it
- * is asked about (a candidate's own coverage, its neighbours', the terms' rarity).
+ * is asked about (a candidate's own coverage, its neighbours', the terms' rarity). The text's words
+ * are analysed in the query's language: a question matches a text in its own language (and
+ * English in any), which is the text BM25 found by those terms.
  */
 export class TermFinder {
-  private readonly prefixes: ReadonlyArray<string | null>;
+  private readonly index = new Map<string, number>();
   private readonly seen = new Map<string, Uint8Array>();
 
-  constructor(readonly terms: readonly string[]) {
-    this.prefixes = terms.map(stemPrefix);
+  constructor(
+    readonly terms: readonly string[],
+    private readonly language: Language = 'en',
+  ) {
+    terms.forEach((t, i) => {
+      if (!this.index.has(t)) this.index.set(t, i);
+    });
   }
 
   /** 1 at each term's index the text has, else 0. */
@@ -32,18 +31,15 @@ export class TermFinder {
     let found = this.seen.get(text);
     if (found) return found;
     found = new Uint8Array(this.terms.length);
-    let left = this.terms.length;
+    let left = this.index.size;
     // No terms: nothing to look for, so the text is not even tokenized.
-    for (const word of left > 0 ? new Set(tokenize(text)) : []) {
-      for (let i = 0; i < this.terms.length && left > 0; i++) {
-        if (found[i] === 1) continue;
-        const prefix = this.prefixes[i];
-        if (word === this.terms[i] || (prefix != null && word.startsWith(prefix))) {
-          found[i] = 1;
-          left--;
-        }
+    if (left > 0) {
+      for (const term of analyse(text, this.language)) {
+        const i = this.index.get(term);
+        if (i === undefined || found[i] === 1) continue;
+        found[i] = 1;
+        if (--left === 0) break;
       }
-      if (left === 0) break;
     }
     this.seen.set(text, found);
     return found;

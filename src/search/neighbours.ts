@@ -3,6 +3,7 @@
 import type { Provenance, Turn } from '../core/types.js';
 import type { IndexEntry, NeighbourTurns } from '../store/store.js';
 import { makeSnippet } from './snippet.js';
+import type { Language } from './text-analysis.js';
 
 export interface ContextTurn {
   /**
@@ -97,11 +98,11 @@ export function contextFor(n: NeighbourTurns | undefined, radius: number, maxCha
  * of its text around the query's words (or its passage closest to the query, `focus`), at most
  * `maxChars` (the full text is one `get` away).
  */
-export function matchTurn(e: IndexEntry, terms: readonly string[], maxChars: number, side: number, focus?: string): ContextTurn {
+export function matchTurn(e: IndexEntry, terms: readonly string[], maxChars: number, side: number, focus?: string, language?: Language): ContextTurn {
   const p = e.provenance[0];
   // A promoted turn's memory text already names the speaker ("Ana: …"): keep it as it reads.
   const speaker = e.kind === 'memory' ? null : (p?.speaker ?? null);
-  return { offset: side, match: true, speaker, role: p?.role ?? 'user', text: makeSnippet(e.text, terms, maxChars, focus), time: e.time, messageId: p?.messageId ?? '' };
+  return { offset: side, match: true, speaker, role: p?.role ?? 'user', text: makeSnippet(e.text, terms, maxChars, focus, language), time: e.time, messageId: p?.messageId ?? '' };
 }
 
 /** Provenance of a context turn, marked so a reader can tell it from the hit itself. */

@@ -4,13 +4,13 @@
 // turn that says it. The query vector blends both (search.focusWeight).
 import { normalize } from '../embed/embedder.js';
 import type { SpeakerCount } from '../store/store.js';
-import { queryTerms, tokenize } from './query-terms.js';
+import { queryWords, tokenize } from './query-terms.js';
 import { namedSpeakers } from './speakers.js';
 
 /** The focus text to embed beside the query, or null when it would add nothing. */
 export function queryFocus(query: string, speakers: readonly SpeakerCount[]): string | null {
   const named = namedSpeakers(query, speakers).tokens;
-  const focus = queryTerms(query)
+  const focus = queryWords(query)
     .filter((t) => !named.has(t))
     .join(' ');
   if (focus.length === 0 || focus === tokenize(query).join(' ')) return null;

@@ -4,14 +4,46 @@
 // by chrono-node; relative ones resolve against the search's `now` in this process's time zone.
 import type { ParsedResult } from 'chrono-node';
 import { localDayTime } from '../core/local-time.js';
+import { detectLanguage, type Language } from './text-analysis.js';
 
-type Chrono = typeof import('chrono-node/en');
-let chrono: Promise<Chrono> | undefined;
-/** English only, loaded on the first query that may name a time: all locales take ~110 ms to import, English ~30. */
-export const loadTimeParser = (): Promise<Chrono> => (chrono ??= import('chrono-node/en'));
+type Chrono = Pick<typeof import('chrono-node/en'), 'parse'>;
+/** The languages chrono-node reads dates in that a query's language can be told as (text-analysis.ts, script). */
+type TimeLocale = Language | 'ja' | 'zh';
+const LOADERS: Readonly<Record<TimeLocale, () => Promise<Chrono>>> = {
+  en: () => import('chrono-node/en'),
+  de: () => import('chrono-node/de'),
+  es: () => import('chrono-node/es'),
+  fr: () => import('chrono-node/fr'),
+  it: () => import('chrono-node/it'),
+  pt: () => import('chrono-node/pt'),
+  nl: () => import('chrono-node/nl'),
+  ru: () => import('chrono-node/ru'),
+  ja: () => import('chrono-node/ja'),
+  zh: () => import('chrono-node/zh'),
+};
+const parsers = new Map<TimeLocale, Promise<Chrono>>();
+/** One locale, loaded on the first query in its language that may name a time: all locales take ~110 ms to import, one ~30. */
+export const loadTimeParser = (locale: TimeLocale = 'en'): Promise<Chrono> => {
+  let p = parsers.get(locale);
+  if (!p) parsers.set(locale, (p = LOADERS[locale]()));
+  return p;
+};
+
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const HAN = /\p{Script=Han}/u;
+
+/** The language a query's dates are read in: Japanese by its kana, Chinese by Han without kana, else the query's language. */
+function timeLocale(text: string): TimeLocale {
+  if (KANA.test(text)) return 'ja';
+  if (HAN.test(text)) return 'zh';
+  return detectLanguage(text);
+}
 /** Every date chrono-node reads has a digit or one of these words; other queries skip it. */
 const MAY_NAME_TIME =
   /\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:today|tonight|yesterday|tomorrow|week|weeks|month|months|year|years|ago|last|this|next|noon|midnight|morning|evening|night|weekend)\b/i;
+
+/** A week in the languages read: "last week", "letzte Woche", "la semana pasada", "на прошлой неделе", "先週", "上周". */
+const WEEK = /\bweeks?\b|woche|semaine|semana|settiman|week|недел|週|周|星期/iu;
 
 /** Local calendar days (YYYY-MM-DD, inclusive), or a month (and day) of any year. */
 export type TimeWindow =
@@ -27,10 +59,11 @@ const YEAR = /\b(?:in|during|of|since|throughout)\s+((?:19|20)\d{2})\b/i;
 /** The time a query points at, or null when it names none. Long queries are read in their first 500 chars. */
 export async function queryTimeWindow(query: string, now: number): Promise<TimeWindow | null> {
   const text = query.slice(0, 500);
-  if (!MAY_NAME_TIME.test(text)) return null;
+  const locale = timeLocale(text);
+  if (locale === 'en' && !MAY_NAME_TIME.test(text)) return null;
   let results: ParsedResult[];
   try {
-    results = (await loadTimeParser()).parse(text, new Date(now), { forwardDate: false });
+    results = (await loadTimeParser(locale)).parse(text, new Date(now), { forwardDate: false });
   } catch {
     return null; // an unreadable date is no date: the search goes on without a preference
   }
@@ -52,7 +85,7 @@ function windowOf(r: ParsedResult, text: string): TimeWindow | null {
     const date = c.date(); // chrono resolves in this process's local time
     const at = day ? isoDay(c.get('year')!, c.get('month')!, c.get('day')!) : isoDay(date.getFullYear(), date.getMonth() + 1, date.getDate());
     // "last week", "two weeks ago": chrono names one day of that week.
-    const spread = /\bweeks?\b/i.test(r.text) ? 3 : 0;
+    const spread = WEEK.test(r.text) ? 3 : 0;
     return { kind: 'days', from: shiftDay(at, -spread), to: shiftDay(at, spread), text: r.text };
   }
   if (year && month) return { kind: 'days', from: isoDay(year, month, 1), to: isoDay(year, month, daysIn(year, month)), text: r.text };

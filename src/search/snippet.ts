@@ -2,6 +2,7 @@
 // budget) sees why it matched without reading the whole text.
 
 import { matchesTerm } from './coverage.js';
+import { wordSpans, type Language } from './text-analysis.js';
 
 const DEFAULT_WIDTH = 240;
 
@@ -11,10 +12,10 @@ const DEFAULT_WIDTH = 240;
  * when it holds a query word or the text holds none: a long text found by meaning alone would
  * otherwise show its opening lines, which are often about something else.
  */
-export function makeSnippet(text: string, terms: readonly string[], width = DEFAULT_WIDTH, focus?: string): string {
+export function makeSnippet(text: string, terms: readonly string[], width = DEFAULT_WIDTH, focus?: string, language: Language = 'en'): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat.length <= width) return flat;
-  const hits = termPositions(flat, terms);
+  const hits = termPositions(flat, terms, language);
   const passage = focus?.replace(/\s+/g, ' ').trim() ?? '';
   // Found by its opening: a passage skips lines with no words, so it may not be a substring.
   const at = passage ? flat.indexOf(passage.slice(0, 80)) : -1;
@@ -28,13 +29,12 @@ export function makeSnippet(text: string, terms: readonly string[], width = DEFA
   return excerpt(flat, densest(flat, hits, width), width, hits);
 }
 
-function termPositions(flat: string, terms: readonly string[]): number[] {
-  const re = /[\p{L}\p{N}]+/gu;
-  const hits: number[] = [];
-  for (let m = re.exec(flat); m; m = re.exec(flat)) {
-    if (matchesTerm(m[0].toLowerCase(), terms)) hits.push(m.index);
-  }
-  return hits;
+/** Where the text's words that are query terms start (words cut and stemmed as the index does). */
+function termPositions(flat: string, terms: readonly string[], language: Language): number[] {
+  if (terms.length === 0) return [];
+  return wordSpans(flat)
+    .filter((w) => matchesTerm(w.word, terms, language))
+    .map((w) => w.index);
 }
 
 /**

@@ -46,10 +46,26 @@ const NAMED = new RegExp(
   ].join('|'),
 );
 
+// The same beyond English: the question words for "when" of German, Spanish, French, Russian,
+// Japanese and Chinese ("cuando" without its accent is "as", not a question); and a text's days
+// said relative to its own ("gestern", "ayer", "вчера", "昨日", "上周") or as dates ("3月5日",
+// "5.3.2024"). Letters around a word are ruled out by lookarounds: \b knows only ASCII.
+const ASKS_WHEN_OTHER = /(?<!\p{L})(?:wann|cuándo|quand|когда)(?!\p{L})|いつ|什么时候|何时|哪天|哪一天|哪年/iu;
+const STATES_TIME_OTHER = new RegExp(
+  [
+    '(?<!\\p{L})(?:gestern|vorgestern|heute|letzte[nmrs]?\\s+(?:woche|monat|jahr)|ayer|anteayer|hoy|la\\s+semana\\s+pasada|el\\s+(?:mes|año)\\s+pasado|вчера|позавчера|сегодня|на\\s+прошлой\\s+неделе|в\\s+прошлом\\s+(?:месяце|году))(?!\\p{L})',
+    '\\d{1,4}\\s*[年月日号]',
+    '昨天|前天|今天|上周|上个月|去年|昨日|一昨日|先週|先月|昨年',
+    '\\b\\d{1,2}\\.\\s?\\d{1,2}\\.\\s?(?:\\d{4}|\\d{2})\\b',
+  ].join('|'),
+  'iu',
+);
+
 export function asksWhen(query: string): boolean {
-  return ASKS_WHEN.test(query.slice(0, 500));
+  const text = query.slice(0, 500);
+  return ASKS_WHEN.test(text) || ASKS_WHEN_OTHER.test(text);
 }
 
 export function statesTime(text: string): boolean {
-  return RELATIVE.test(text) || NAMED.test(text);
+  return RELATIVE.test(text) || NAMED.test(text) || STATES_TIME_OTHER.test(text);
 }

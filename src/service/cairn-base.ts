@@ -4,14 +4,12 @@ import { CairnError, ERROR_CODES } from '../core/errors.js';
 import { type CairnConfig } from '../core/config.js';
 import { type HomePaths } from '../core/home.js';
 import { parseNamespace } from '../core/namespace.js';
-import { sha256 } from '../core/text.js';
-import { parseTime } from '../core/time.js';
-import type { Kind, Memory } from '../core/types.js';
+import type { Memory } from '../core/types.js';
 import type { Embedder } from '../embed/embedder.js';
 import { passageModelId } from '../embed/passages.js';
-import type { EntryFilter, SpeakerCount, Store } from '../store/store.js';
-import { hybridSearch, type SearchResult, type VectorSide } from '../search/hybrid.js';
-import { layerFirstSearch, type RankedSearch } from '../search/layer-first.js';
+import type { Store } from '../store/store.js';
+import type { SearchResult } from '../search/hybrid.js';
+import { searchNamespace } from '../search/search.js';
 import { VectorIndex } from '../search/vector-index.js';
 import { embedEntries, embedPending, noVectorsNote, type IndexProgress } from './indexer.js';
 import { parseId, parseInput, searchInputSchema, storeInputSchema, type SearchInput, type StoreInput } from './inputs.js';
@@ -19,8 +17,7 @@ import { Judging, type LlmRuntime } from './judging.js';
 import { createLlmRuntime, createQueryRewriter } from './llm-runtime.js';
 import type { TransportOptions } from '../llm/transport.js';
 import type { QueryRewriter, RewriteOutcome } from '../search/query-rewrite.js';
-import { blendVectors, queryFocus } from '../search/query-focus.js';
-import { loadTimeParser, queryTimeWindow } from '../search/query-time.js';
+import { loadTimeParser } from '../search/query-time.js';
 import { localDayTime } from '../core/local-time.js';
 import { getState, memoryFilePath, setState, stateFilePath, type HotState, type HotStatePatch, type SetStateResult } from './hot-state.js';
 import { buildContext, CONTEXT_DEFAULT_BUDGET, loadTokenizer, type ContextBrief, type ContextOptions } from './context.js';
@@ -28,7 +25,6 @@ import { prepareBrief, preparedBrief } from './context-prep.js';
 import { readNamespaceFile, type ReadFileInput, type ReadFileResult } from './files.js';
 import { createToken, hasTokens, listTokens, revokeToken, verifyToken, type ApiToken, type CreatedToken } from './tokens.js';
 import { gatedStore, gateText, totalRedactions, type RedactionCounts } from './redaction-gate.js';
-import { entityFilterIds, markSuperseded, queryEntityMemories } from './search-knowledge.js';
 
 export interface StoreResult {
   memory: Memory;
@@ -61,17 +57,6 @@ export interface SearchResponse {
   asOf?: string;
 }
 
-/**
- * since/until as times: ages count back from the search's moment (asOf, else now), and a search
- * as of a moment never reaches past it, whatever until says.
- */
-function searchPeriod(input: { since?: string; until?: string; asOf?: string }, now: number): { since?: string; until?: string } {
-  const since = input.since === undefined ? undefined : parseTime(input.since, 'since', now);
-  let until = input.until === undefined ? undefined : parseTime(input.until, 'until', now);
-  if (input.asOf !== undefined && (until === undefined || until > input.asOf)) until = input.asOf;
-  return { ...(since !== undefined ? { since } : {}), ...(until !== undefined ? { until } : {}) };
-}
-
 /** CAIRN_BUSY_TIMEOUT_MS: how long to wait for another process's write lock (default 5000 ms). */
 /** A nightly backup younger than this makes another (a catch-up after a restart) unnecessary. */
 
@@ -79,9 +64,6 @@ function searchPeriod(input: { since?: string; until?: string; asOf?: string }, 
  * The facade's core: records, search, hot state, the session brief, files and tokens. `Cairn`
  * (cairn.ts) adds capture, judging, import, purge, consolidation and backups; callers use `Cairn`.
  */
-/** What a search covers when it names no kind or layer. */
-const PLAIN_SEARCH_KINDS: readonly Kind[] = ['memory', 'turn', 'document'];
-
 export abstract class CairnBase {
   readonly paths: HomePaths;
   readonly config: CairnConfig;
@@ -151,7 +133,7 @@ export abstract class CairnBase {
     if (!this.embedder) return undefined;
     try {
       const entry = await this.store.entryFor('memory', id);
-      if (entry) await embedEntries(this.store, this.embedder, [entry]);
+      if (entry) await embedEntries(this.store, this.embedder, [entry], this.config.index.passages);
       return undefined;
     } catch (err) {
       return `stored, but not embedded: ${(err as Error).message}`;
@@ -200,63 +182,27 @@ export abstract class CairnBase {
     const parsed = parseInput(searchInputSchema, { ...rest, query }, 'search');
     // The query may go to a chat model (rewrite) or an embedding API, and is echoed back: gated.
     const input = { ...parsed, query: gateText(parsed.query) };
-    const now = input.asOf === undefined ? Date.now() : Date.parse(input.asOf);
-    const rewriting = (input.rewrite ?? this.config.search.queryRewrite) ? this.rewriteQuery(ns, input.query, now) : null;
-    // Read once: the query vector's focus and the speaker factor both need them.
-    const speakers = await this.store.speakers(ns);
-    let vectors: VectorSide | null = null;
-    let degraded: string | undefined;
-    if (input.mode !== 'bm25') {
-      if (!this.embedder) degraded = 'no embedder configured: BM25 only';
-      else {
-        try {
-          // Embedding starts first (possibly on another thread); catch-up and BM25 run meanwhile.
-          const queryVector = this.queryVector(input.query, speakers, rewriting);
-          queryVector.catch(() => undefined); // awaited (and reported) below, or not needed
-          const index = this.index();
-          if ((await index.ready(ns)) === 0) degraded = await noVectorsNote(this.store, this.embedder.modelId, ns);
-          else vectors = { index, model: this.embedder.modelId, passageModel: passageModelId(this.embedder.modelId), queryVector };
-        } catch (err) {
-          degraded = `vector search unavailable: ${(err as Error).message}`;
-        }
-      }
-    }
-    const mode = vectors ? input.mode : 'bm25';
-    const rewrite = rewriting ? await rewriting : undefined;
-    const filter: EntryFilter = {
-      ...searchPeriod(input, now),
-      categories: input.categories,
-      kinds: input.kinds,
-      layers: input.layers,
-      minImportance: input.minImportance,
-      includeSuperseded: input.includeSuperseded,
-      ...(input.asOf !== undefined ? { validAt: input.asOf } : {}),
-      ...(input.entity !== undefined ? { memoryIds: await entityFilterIds(this.store, ns, input.entity, input.includeSuperseded) } : {}),
-    };
-    const timeWindow = await queryTimeWindow(input.query, now);
-    const entityMemories = this.config.search.entityBoost > 0 ? await queryEntityMemories(this.store, ns, input.query, this.aliasKey, speakers) : undefined;
-    const ranked: RankedSearch = (f, limit) =>
-      hybridSearch(
-        { store: this.store, ranking: this.config.search, candidates: this.config.search.candidates, vectors },
-        {
-          namespace: ns,
-          query: input.query,
-          limit,
-          mode,
-          speakers,
-          now,
-          timeWindow,
-          timeZone: this.config.timezone,
-          ...(entityMemories?.size ? { entityMemories } : {}),
-          ...(rewrite?.status === 'used' ? { expansion: [...rewrite.keywords, ...rewrite.queries] } : {}),
-          // Digests repeat what memories and turns say: a search naming no kind or layer leaves
-          // them out; --layer, --kind digest and the layer-first strategy reach them.
-          filter: f.kinds || f.layers ? f : { ...f, kinds: PLAIN_SEARCH_KINDS },
+    const embedder = this.embedder;
+    const out = await searchNamespace(
+      {
+        store: this.store,
+        ranking: this.config.search,
+        timeZone: this.config.timezone,
+        passages: this.config.index.passages,
+        clock: Date.now,
+        embedder: embedder && {
+          modelId: embedder.modelId,
+          embed: (texts) => embedder.embed(texts),
+          index: () => this.index(),
+          whyNoVectors: (n) => noVectorsNote(this.store, embedder.modelId, n),
         },
-      );
-    const results = input.strategy === 'layers' ? await layerFirstSearch(ranked, { limit: input.limit, filter }) : await ranked(filter, input.limit);
-    await markSuperseded(this.store, ns, results);
-    return { namespace: ns, query: input.query, mode, results, ...(degraded ? { degraded } : {}), ...(rewrite ? { rewrite } : {}), ...(input.asOf ? { asOf: input.asOf } : {}) };
+        rewrite: (n, q, now) => this.rewriteQuery(n, q, now),
+        aliasKey: (name) => this.aliasKey(name),
+      },
+      ns,
+      input,
+    );
+    return { namespace: ns, query: input.query, ...out, ...(input.asOf ? { asOf: input.asOf } : {}) };
   }
 
   protected rewriteQuery(namespace: string, query: string, now: number): Promise<RewriteOutcome> {
@@ -265,34 +211,10 @@ export abstract class CairnBase {
     return this.rewriter.expand(namespace, query, localDayTime(new Date(now).toISOString(), this.config.timezone)!.day);
   }
 
-  /**
-   * The query's vector: the question blended with its focus (search.focusWeight), then moved
-   * halfway towards the mean of the rewrite's phrasings when the model rewrote it.
-   */
-  protected async queryVector(query: string, speakers: readonly SpeakerCount[], rewriting: Promise<RewriteOutcome> | null): Promise<Float32Array> {
-    const weight = this.config.search.focusWeight;
-    const focus = weight > 0 ? queryFocus(query, speakers) : null;
-    const [own, focused] = await this.embedQueries(focus ? [query, focus] : [query]);
-    const vector = focused ? blendVectors(own!, [focused], weight) : own!;
-    const outcome = rewriting ? await rewriting : null;
-    if (outcome?.status !== 'used' || outcome.queries.length === 0) return vector;
-    return blendVectors(vector, await this.embedder!.embed(outcome.queries), 1);
-  }
-
-  protected async embedQueries(texts: string[]): Promise<Float32Array[]> {
-    // A text equal to an already embedded one reuses its cached vector (search never writes).
-    const hashes = texts.map((t) => sha256(t));
-    const cached = await this.store.cacheGet(this.embedder!.modelId, hashes);
-    const missing = texts.filter((_, i) => !cached.has(hashes[i]!));
-    const fresh = missing.length ? await this.embedder!.embed(missing) : [];
-    let next = 0;
-    return hashes.map((h) => cached.get(h) ?? fresh[next++]!);
-  }
-
   /** Embeds every entry that lacks a vector for the active model. */
   async embedPending(options: { namespace?: string; limit?: number; onProgress?: (p: IndexProgress) => void } = {}): Promise<IndexProgress> {
     if (!this.embedder) throw new CairnError(ERROR_CODES.EMBEDDER, 'No embedder configured (embedder.provider is "none")');
-    return embedPending(this.store, this.embedder, options);
+    return embedPending(this.store, this.embedder, { ...options, passages: this.config.index.passages });
   }
 
   /**
@@ -305,13 +227,13 @@ export abstract class CairnBase {
     let dropped = 0;
     if (options.force) {
       // Count only other models' vectors as dropped; the active model's are recomputed below.
-      const keep = [this.embedder.modelId, passageModelId(this.embedder.modelId)];
+      const keep = [this.embedder.modelId, passageModelId(this.embedder.modelId, this.config.index.passages)];
       dropped += await this.store.dropVectorsExcept(keep);
       await this.store.dropVectorsExcept([]);
       index.reset();
     }
     const progress = await this.embedPending({ onProgress: options.onProgress });
-    dropped += await this.store.dropVectorsExcept([this.embedder.modelId, passageModelId(this.embedder.modelId)]);
+    dropped += await this.store.dropVectorsExcept([this.embedder.modelId, passageModelId(this.embedder.modelId, this.config.index.passages)]);
     VectorIndex.removeOtherModels(this.paths.indexDir, this.embedder.modelId);
     return { ...progress, dropped };
   }

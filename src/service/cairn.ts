@@ -2,6 +2,8 @@
 // validates input, talks to the store, the embedder and search, and nothing else reaches past it.
 // Split in two files by size: cairn-base.ts holds records, search, state, the brief and tokens;
 // this file opening a home, capture, judging, sources, import/export, purge, consolidation and backups.
+// What a search does not need is imported where it is used: a cold `cairn search` loads about half
+// the modules it did (issue 29).
 import { writeFileSync, existsSync, renameSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
@@ -18,23 +20,22 @@ import { NO_ENTRY_KEYS, placeEntryKeys } from '../memory/places/place-keys.js';
 import type { JudgeStats } from '../store/store.js';
 import type { IndexProgress } from './indexer.js';
 import type { CaptureDeps } from './capture.js';
-import { ingestPaths, type IngestOptions, type IngestResponse } from './ingest.js';
-import { addSources, findSource, sourceStatuses, type AddSourceInput, type SourceStatus } from './sources.js';
-import { exportJsonl, importMemories, type ImportReport } from './jsonl.js';
-import { parseImportFormat, type ImportFormat } from './import/read.js';
-import { buildStatus, type StatusReport } from './status.js';
+import type { IngestOptions, IngestResponse } from './ingest.js';
+import type { AddSourceInput, SourceStatus } from './sources.js';
+import type { ImportReport } from './jsonl.js';
+import type { ImportFormat } from './import/read.js';
+import type { StatusReport } from './status.js';
 import { Judging, type JudgeReport } from './judging.js';
-import { createProseWriter } from '../consolidate/prose.js';
 import type { Timing } from '../llm/retry.js';
-import { giveFeedback, type FeedbackResult } from './feedback.js';
+import type { FeedbackResult } from './feedback.js';
 import { gatedStore, gateText, totalRedactions, type RedactionCounts } from './redaction-gate.js';
-import { purgeLog, runPurge, type PurgeInput, type PurgeReport } from './purge.js';
-import { runSleep, type SleepReport, type SleepRequest } from './sleep.js';
-import { runConsolidation, type ConsolidateOptions, type ConsolidateResult } from './consolidation.js';
+import type { PurgeInput, PurgeReport } from './purge.js';
+import type { SleepReport, SleepRequest } from './sleep.js';
+import type { ConsolidateOptions, ConsolidateResult } from './consolidation.js';
 import type { PurgeRecord } from '../store/store.js';
-import { createBackup, listBackups, type BackupInfo, type BackupKind } from '../consolidate/backup.js';
-import { nightlyBackup, rotateBackups, type RotationPolicy, type RotationReport } from '../consolidate/backup-rotation.js';
-import { restoreBackup, type RestoreReport } from '../consolidate/backup-restore.js';
+import type { BackupInfo, BackupKind } from '../consolidate/backup.js';
+import type { RotationPolicy, RotationReport } from '../consolidate/backup-rotation.js';
+import type { RestoreReport } from '../consolidate/backup-restore.js';
 import { CairnKnowledge } from './cairn-knowledge.js';
 
 export type { SearchOptions, SearchResponse, StoreResult } from './cairn-base.js';
@@ -119,6 +120,7 @@ export class Cairn extends CairnKnowledge {
 
   /** Captures what is new in transcript files (see ingestPaths), then views and vectors. */
   async ingest(paths: readonly string[], options: IngestOptions): Promise<IngestResponse> {
+    const { ingestPaths } = await import('./ingest.js');
     return ingestPaths(
       this.captureDeps(),
       paths,
@@ -133,7 +135,7 @@ export class Cairn extends CairnKnowledge {
     const judge = async (ns: string, onProgress?: (done: number) => void) => (await this.judging().judgePending(ns, { onProgress })).judged;
     // Capture redacts every turn and chunk itself (the same redact, counted per source).
     const learn = async (ns: string) => (await this.learn({ namespace: ns })).memories;
-    return { store: this.rawStore, paths: this.paths, timeZone: this.config.timezone, embed, judge, learn, vectorModel: embed ? this.embedder!.modelId : null };
+    return { store: this.rawStore, paths: this.paths, timeZone: this.config.timezone, embed, judge, learn, vectorModel: embed ? this.embedder!.modelId : null, passages: this.config.index.passages };
   }
 
 
@@ -181,6 +183,7 @@ export class Cairn extends CairnKnowledge {
 
   /** A person's label on a memory or turn: shapes later judgments and applies to that turn now. */
   async feedback(id: string, important: boolean, namespace?: string): Promise<FeedbackResult> {
+    const { giveFeedback } = await import('./feedback.js');
     const result = await giveFeedback(this.store, this.namespace(namespace), id, important, this.config.limits.maxTextChars);
     if (result.memoryId && this.embedder && this.config.capture.embed) await this.embedPending({ namespace: this.namespace(namespace) }).catch(() => undefined);
     return result;
@@ -188,27 +191,27 @@ export class Cairn extends CairnKnowledge {
 
   /** Registers sources (the kind's default locations when no path is given). */
   async addSources(input: AddSourceInput): Promise<Source[]> {
-    return addSources(this.store, this.defaultNamespace, input);
+    return (await import('./sources.js')).addSources(this.store, this.defaultNamespace, input);
   }
 
   async sourceStatuses(options: { watchedOnly?: boolean } = {}): Promise<SourceStatus[]> {
-    return sourceStatuses(this.store, options);
+    return (await import('./sources.js')).sourceStatuses(this.store, options);
   }
 
   /** Stops capturing a source; the turns it produced stay. */
   async removeSource(ref: string | number, kind?: string): Promise<Source> {
-    const source = await findSource(this.store, ref, kind);
+    const source = await (await import('./sources.js')).findSource(this.store, ref, kind);
     await this.store.removeSource(source.id);
     return source;
   }
 
   /** Health, counts and index freshness; `integrity` also verifies every database page (slow). */
   async status(options: { integrity?: boolean } = {}): Promise<StatusReport> {
-    return buildStatus(this.store, this.paths, this.config, this.embedder?.modelId ?? null, { ...options, readOnly: this.readOnly });
+    return (await import('./status.js')).buildStatus(this.store, this.paths, this.config, this.embedder?.modelId ?? null, { ...options, readOnly: this.readOnly });
   }
 
   async exportJsonl(out: Writable, namespace?: string): Promise<number> {
-    return exportJsonl(this.store, this.namespace(namespace), out);
+    return (await import('./jsonl.js')).exportJsonl(this.store, this.namespace(namespace), out);
   }
 
   async importJsonl(
@@ -226,6 +229,7 @@ export class Cairn extends CairnKnowledge {
     input: { path: string } | { stream: Readable },
     options: { namespace?: string; format?: ImportFormat | string; onLine?: (n: number) => void } = {},
   ): Promise<ImportReport & { embedded: number; warning?: string; redactions?: RedactionCounts }> {
+    const [{ importMemories }, { parseImportFormat }] = await Promise.all([import('./jsonl.js'), import('./import/read.js')]);
     const redactions: RedactionCounts = {};
     const imported = await importMemories(gatedStore(this.rawStore, redactions), input, {
       namespace: options.namespace === undefined ? undefined : this.namespace(options.namespace),
@@ -262,6 +266,7 @@ export class Cairn extends CairnKnowledge {
     const { namespace, allNamespaces, via, ...rule } = input;
     if (allNamespaces === true && namespace !== undefined) throw new CairnError(ERROR_CODES.INVALID_INPUT, 'Give a namespace or allNamespaces, not both');
     const embed = this.embedder ? async (ns: string) => (await this.embedPending({ namespace: ns })).done : null;
+    const { runPurge } = await import('./purge.js');
     return runPurge(
       { store: this.rawStore, paths: this.paths, scope: allNamespaces === true ? null : this.namespace(namespace), via: via ?? 'library', embed, forgetVectorIndex: () => (this.vectorIndex = null), busyTimeoutMs: this.busyTimeoutMs },
       rule,
@@ -276,6 +281,7 @@ export class Cairn extends CairnKnowledge {
     // Files are written before their store rows: on a read-only store the run would leave files
     // behind and then fail, so it is refused before any file is touched.
     if (this.readOnly) throw new CairnError(ERROR_CODES.READ_ONLY, `Consolidation writes into the data directory, which is read-only here: ${this.readOnly}`);
+    const [{ createProseWriter }, { runConsolidation }] = await Promise.all([import('../consolidate/prose.js'), import('./consolidation.js')]);
     const prose = createProseWriter({ config: this.config, runtime: this.llm(), transport: this.llmTransport });
     // life/ is rendered from the knowledge: take in what was stored since the last pass first
     // (unless the caller runs the pass itself: the daemon's queue does, in slices).
@@ -288,6 +294,7 @@ export class Cairn extends CairnKnowledge {
    * namespace → content → the session-start briefs written ahead. Other firings only consolidate.
    */
   async sleep(req: SleepRequest): Promise<SleepReport> {
+    const [{ runSleep }, { nightlyBackup }] = await Promise.all([import('./sleep.js'), import('../consolidate/backup-rotation.js')]);
     return runSleep(
       {
         backup: (at) => nightlyBackup(this.paths, this.rawStore, this.rotationPolicy(), new Date(at)),
@@ -300,22 +307,22 @@ export class Cairn extends CairnKnowledge {
 
   /** The purge audit, newest first (`namespace`: only purges scoped to it). */
   async purgeLog(options: { namespace?: string; limit?: number } = {}): Promise<PurgeRecord[]> {
-    return purgeLog(this.rawStore, { namespace: options.namespace === undefined ? undefined : this.namespace(options.namespace), limit: options.limit });
+    return (await import('./purge.js')).purgeLog(this.rawStore, { namespace: options.namespace === undefined ? undefined : this.namespace(options.namespace), limit: options.limit });
   }
 
   /** Copies the store, online, into <home>/backups/ (consolidate/backup.ts); `manual` unless told. */
   async backupCreate(options: { kind?: BackupKind; now?: Date } = {}): Promise<BackupInfo> {
-    return createBackup(this.paths, this.rawStore, { kind: options.kind ?? 'manual', now: options.now });
+    return (await import('../consolidate/backup.js')).createBackup(this.paths, this.rawStore, { kind: options.kind ?? 'manual', now: options.now });
   }
 
   /** The backups, newest first. */
   async backupList(): Promise<BackupInfo[]> {
-    return listBackups(this.paths);
+    return (await import('../consolidate/backup.js')).listBackups(this.paths);
   }
 
   /** Removes nightly backups beyond consolidation.backups (keepDaily, keepWeekly); others stay. */
   async backupRotate(): Promise<RotationReport> {
-    return rotateBackups(this.paths, this.rotationPolicy());
+    return (await import('../consolidate/backup-rotation.js')).rotateBackups(this.paths, this.rotationPolicy());
   }
 
   private rotationPolicy(): RotationPolicy {
@@ -328,7 +335,7 @@ export class Cairn extends CairnKnowledge {
    * meanwhile (a restore refuses while any process does, the daemon included).
    */
   static async backupRestore(id: string, options: { home?: string; now?: Date } = {}): Promise<RestoreReport> {
-    return restoreBackup(resolveHome(options.home), id, { now: options.now });
+    return (await import('../consolidate/backup-restore.js')).restoreBackup(resolveHome(options.home), id, { now: options.now });
   }
 
 }

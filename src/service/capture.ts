@@ -5,6 +5,7 @@ import type { HomePaths } from '../core/home.js';
 import { parseNamespace } from '../core/namespace.js';
 import type { Source } from '../core/types.js';
 import type { Store } from '../store/store.js';
+import type { PassagePolicy } from '../embed/passages.js';
 import { updateRealtimeView } from '../consolidate/realtime-view.js';
 import { captureUnit, type UnitOptions, type UnitResult } from '../capture/sources/capture-unit.js';
 import { listUnits, type CaptureUnit } from '../capture/sources/units.js';
@@ -19,6 +20,8 @@ export interface CaptureDeps {
   judge: ((namespace: string, onProgress?: (done: number) => void) => Promise<number>) | null;
   /** The model `embed` makes vectors with (to count a backlog before capture); null or absent: none. */
   vectorModel?: string | null;
+  /** The index's passage policy, to count a backlog of passage rows under it (absent: the default). */
+  passages?: PassagePolicy;
   /** Takes the namespace's new memories into its knowledge (entities, facts, near-duplicates); null or absent: not here. */
   learn?: ((namespace: string) => Promise<number>) | null;
 }

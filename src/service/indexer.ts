@@ -1,10 +1,12 @@
 // Keeps vectors current: embeds index entries that have no vector for the active model, and
-// their passages (embed/passages.ts), through the embedding cache (keyed by model + text hash) so
-// unchanged text is never embedded twice.
+// their passages under the index's passage policy (embed/passages.ts), through the embedding cache
+// (keyed by model + text hash) so unchanged text is never embedded twice. A memory is embedded by
+// its own text (the store hands that out, not its index body with entity names and tags, which are
+// for BM25), so a memory that states its turn's text word for word takes the turn's cached vector.
 import { sha256 } from '../core/text.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { Store } from '../store/store.js';
-import { packVectors, passageModelId, passagesOf } from '../embed/passages.js';
+import { DEFAULT_PASSAGE_POLICY, packVectors, passageModelId, passagesOf, type PassagePolicy } from '../embed/passages.js';
 
 export interface IndexProgress {
   done: number;
@@ -19,6 +21,8 @@ export interface IndexerOptions {
   /** Stop after about this many entries (a daemon interleaves embedding with capture). */
   limit?: number;
   onProgress?: (p: IndexProgress) => void;
+  /** The index's passage policy (config `index.passages`). */
+  passages?: PassagePolicy;
 }
 
 async function countMissing(store: Store, model: string, namespace?: string): Promise<number> {
@@ -30,8 +34,8 @@ async function countMissing(store: Store, model: string, namespace?: string): Pr
  * Entries per namespace still waiting for a vector of `model` or for their passages' row: the
  * backlog a killed pass or a capture that did not embed (a hook) left. Index-only counts.
  */
-export async function missingVectors(store: Store, model: string): Promise<Map<string, number>> {
-  const [own, passages] = await Promise.all([store.vectorStats(model), store.vectorStats(passageModelId(model))]);
+export async function missingVectors(store: Store, model: string, policy: PassagePolicy = DEFAULT_PASSAGE_POLICY): Promise<Map<string, number>> {
+  const [own, passages] = await Promise.all([store.vectorStats(model), policy === 'none' ? [] : store.vectorStats(passageModelId(model, policy))]);
   const out = new Map<string, number>();
   for (const s of [...own, ...passages]) out.set(s.namespace, Math.max(out.get(s.namespace) ?? 0, s.missing));
   return out;
@@ -53,22 +57,42 @@ async function embedCached(store: Store, embedder: Embedder, texts: readonly str
   return { vectors: hashes.map((h) => known.get(h)!), cached: texts.length - todo.length };
 }
 
-/** Stores each entry's passage vectors (an empty row for a text of one passage). */
-async function embedPassages(store: Store, embedder: Embedder, batch: ReadonlyArray<{ seq: number; text: string }>): Promise<void> {
-  const passages = batch.map((b) => passagesOf(b.text));
-  const { vectors } = await embedCached(store, embedder, passages.flat());
+type Batch = ReadonlyArray<{ seq: number; text: string }>;
+
+/**
+ * Stores each entry's passage vectors (an empty row for a text of one passage). Under 'windows'
+ * the first passage is the text's start, which its own vector reads: `own` (when given) stands in
+ * for it instead of a model call.
+ */
+async function embedPassages(store: Store, embedder: Embedder, batch: Batch, policy: PassagePolicy, own?: ReadonlyArray<Float32Array | undefined>): Promise<void> {
+  if (policy === 'none') return;
+  const passages = batch.map((b) => passagesOf(b.text, policy));
+  const reuse = policy === 'windows';
+  const todo = passages.map((p, i) => (reuse && p.length > 0 && own?.[i] ? p.slice(1) : p));
+  const { vectors } = await embedCached(store, embedder, todo.flat());
   let next = 0;
-  const rows = batch.map((b, i) => ({ seq: b.seq, vector: packVectors(vectors.slice(next, (next += passages[i]!.length))) }));
-  await store.putVectors(passageModelId(embedder.modelId), rows);
+  const rows = batch.map((b, i) => {
+    const fresh = vectors.slice(next, (next += todo[i]!.length));
+    return { seq: b.seq, vector: packVectors(todo[i]!.length < passages[i]!.length ? [own![i]!, ...fresh] : fresh) };
+  });
+  await store.putVectors(passageModelId(embedder.modelId, policy), rows);
 }
 
-/** Embeds the given entries (and their passages) through the cache and stores the vectors. Returns how many came from the cache. */
-export async function embedEntries(store: Store, embedder: Embedder, batch: ReadonlyArray<{ seq: number; text: string }>): Promise<number> {
+/**
+ * Embeds the given entries (and their passages under `policy`) through the cache and stores the
+ * vectors. Returns how many came from the cache.
+ */
+export async function embedEntries(store: Store, embedder: Embedder, batch: Batch, policy: PassagePolicy = DEFAULT_PASSAGE_POLICY): Promise<number> {
   if (batch.length === 0) return 0;
   const { vectors, cached } = await embedCached(store, embedder, batch.map((b) => b.text));
   await store.putVectors(embedder.modelId, batch.map((b, i) => ({ seq: b.seq, vector: vectors[i]! })));
-  await embedPassages(store, embedder, batch);
+  await embedPassages(store, embedder, batch, policy, vectors);
   return cached;
+}
+
+async function ownVectors(store: Store, model: string, batch: Batch): Promise<Array<Float32Array | undefined>> {
+  const stored = await store.getVectors(model, batch.map((b) => b.seq));
+  return batch.map((b) => stored.get(b.seq));
 }
 
 /**
@@ -80,15 +104,16 @@ export async function embedPending(store: Store, embedder: Embedder, options: In
   const batchSize = Math.min(options.batchSize ?? 256, options.limit ?? Infinity);
   // An entry without its own vector has no passage row either, so the larger count is every entry
   // with anything missing. Index-only counts: with nothing missing, no scan at all.
-  const passageModel = passageModelId(embedder.modelId);
-  const missing = await Promise.all([countMissing(store, embedder.modelId, options.namespace), countMissing(store, passageModel, options.namespace)]);
+  const policy = options.passages ?? DEFAULT_PASSAGE_POLICY;
+  const passageModel = policy === 'none' ? null : passageModelId(embedder.modelId, policy);
+  const missing = await Promise.all([countMissing(store, embedder.modelId, options.namespace), passageModel ? countMissing(store, passageModel, options.namespace) : 0]);
   const total = Math.max(...missing);
   const progress: IndexProgress = { done: 0, total, cached: 0 };
   if (total === 0) return progress;
-  const passes: Array<{ model: string; run: (batch: ReadonlyArray<{ seq: number; text: string }>) => Promise<number> }> = [
-    { model: embedder.modelId, run: (batch) => embedEntries(store, embedder, batch) },
-    { model: passageModel, run: async (batch) => (await embedPassages(store, embedder, batch), 0) },
-  ];
+  const passes: Array<{ model: string; run: (batch: Batch) => Promise<number> }> = [{ model: embedder.modelId, run: (batch) => embedEntries(store, embedder, batch, policy) }];
+  // Entries embedded before this policy's rows existed: their own vector is stored, so under
+  // 'windows' it stands in for the first window again (read back, not recomputed).
+  if (passageModel) passes.push({ model: passageModel, run: async (batch) => (await embedPassages(store, embedder, batch, policy, await ownVectors(store, embedder.modelId, batch)), 0) });
   for (const pass of passes) {
     let cursor = 0;
     for (;;) {

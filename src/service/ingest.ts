@@ -68,7 +68,7 @@ async function pendingWork(deps: CaptureDeps): Promise<Map<string, { judged: num
   const out = new Map<string, { judged: number; embedded: number }>();
   for (const s of await deps.store.judgeStats()) out.set(s.namespace, { judged: s.pending, embedded: 0 });
   if (deps.embed && deps.vectorModel) {
-    for (const [ns, missing] of await missingVectors(deps.store, deps.vectorModel)) out.set(ns, { judged: out.get(ns)?.judged ?? 0, embedded: missing });
+    for (const [ns, missing] of await missingVectors(deps.store, deps.vectorModel, deps.passages)) out.set(ns, { judged: out.get(ns)?.judged ?? 0, embedded: missing });
   }
   return out;
 }

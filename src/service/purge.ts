@@ -14,7 +14,7 @@ import type { HomePaths } from '../core/home.js';
 import { RECORD_ID_PATTERN } from '../core/ids.js';
 import { sha256 } from '../core/text.js';
 import type { Turn } from '../core/types.js';
-import { passagesOf } from '../embed/passages.js';
+import { PASSAGE_POLICIES, passagesOf } from '../embed/passages.js';
 import { removeSavedIndexes } from '../search/vector-index-files.js';
 import { PURGED_MARKER, type PurgeChanges, type PurgeRecord, type PurgeScope, type PurgedKind, type RemovedDigest, type Store, type TextRewrite } from '../store/store.js';
 import { parseInput } from './inputs.js';
@@ -209,7 +209,8 @@ function cacheHashes(texts: readonly string[]): string[] {
   const out = new Set<string>();
   for (const t of texts) {
     out.add(sha256(t));
-    for (const p of passagesOf(t)) out.add(sha256(p));
+    // Every policy's passages: a home may hold cached vectors of one it used before.
+    for (const policy of PASSAGE_POLICIES) for (const p of passagesOf(t, policy)) out.add(sha256(p));
   }
   return [...out];
 }

@@ -87,7 +87,7 @@ export interface Store {
   documentFiles(namespace: string, sourceId?: number | null): Promise<DocumentFile[]>;
   getDocumentChunk(namespace: string, id: string): Promise<DocumentChunk | null>;
 
-  /** BM25 over the index entries of one namespace; `terms` are already tokenised words, OR-ed. */
+  /** BM25 over the index entries of one namespace; `terms` are words in the index's form (search/text-analysis.ts: queryTerms, termOf), OR-ed. */
   /** Who speaks in a namespace and how often (named speakers only). */
   speakers(namespace: string): Promise<SpeakerCount[]>;
   /** Up to `radius` turns on each side of each given turn, within its session, in order. */
@@ -98,14 +98,17 @@ export interface Store {
   /** Seqs of the namespace's entries passing a filter, newest first, at most `limit`. */
   filterEntries(namespace: string, filter: EntryFilter, limit: number): Promise<number[]>;
 
-  /** Entries with no vector of `model` and seq above `afterSeq`, oldest first (page with the last seq). */
+  /**
+   * Entries with no vector of `model` and seq above `afterSeq`, oldest first (page with the last
+   * seq), each with the text it is embedded by: a memory's own text, else the indexed text.
+   */
   entriesMissingVector(
     model: string,
     limit: number,
     namespace?: string,
     afterSeq?: number,
   ): Promise<Array<{ seq: number; namespace: string; text: string }>>;
-  /** The index entry of one record (its seq and indexed text), or null. */
+  /** The index entry of one record (its seq and the text it is embedded by, as entriesMissingVector), or null. */
   entryFor(kind: Kind, refId: string): Promise<{ seq: number; namespace: string; text: string } | null>;
   putVectors(model: string, rows: ReadonlyArray<{ seq: number; vector: Float32Array }>): Promise<void>;
   vectorsAfter(namespace: string, model: string, afterId: number, limit: number): Promise<StoredVector[]>;

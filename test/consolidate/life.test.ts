@@ -13,6 +13,7 @@ import type { NewEntityRow, Store } from '../../src/store/store.js';
 import { tempDir } from '../helpers/store-fixtures.js';
 import { allNames, citedIds, namespaceFiles } from '../helpers/consolidation.js';
 import { cliJson, makeHome, removeHome } from '../helpers/cli.js';
+import { indexTerms } from '../helpers/index-terms.js';
 
 const tmp = tempDir('cairn-life-');
 after(() => tmp.cleanup());
@@ -112,7 +113,7 @@ describe('life/ through consolidation', () => {
 
       const kinds = (await s.cairn.store.listDigests(NS, { kinds: ['entity', 'life'] })).map((d) => `${d.kind}/${d.layer}:${d.path}`);
       assert.deepEqual(kinds.sort(), ['entity/2:life/areas/ana-souza/summary.md', 'entity/2:life/projects/kestrel/summary.md', 'entity/2:life/resources/sqlite/summary.md', 'life/2:life/index.md']);
-      const hits = await s.cairn.store.getEntries(NS, (await s.cairn.store.keywordSearch(NS, ['Lisbon'], 20)).map((h) => h.seq));
+      const hits = await s.cairn.store.getEntries(NS, (await s.cairn.store.keywordSearch(NS, indexTerms(['Lisbon']), 20)).map((h) => h.seq));
       assert.ok(hits.some((e) => e.kind === 'digest'), 'search finds the entity page');
     } finally {
       await s.cairn.close();

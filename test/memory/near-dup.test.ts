@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { UseLiteEmbedder } from '../../src/embed/use-lite.js';
-import { NEAR_DUP_THRESHOLDS, nearDuplicate, nearDupQueryTerms } from '../../src/memory/knowledge/near-dup.js';
+import { NEAR_DUP_THRESHOLDS, nearDuplicate, nearDupQueryTerms, wordsOf } from '../../src/memory/knowledge/near-dup.js';
 
 const DIMS = 16;
 
@@ -241,5 +241,30 @@ describe('nearDupQueryTerms', () => {
 
   it('non-Latin words are kept', () => {
     assert.ok(nearDupQueryTerms('Мы выбрали Postgres для хранилища').includes('хранилища'));
+  });
+});
+
+describe('wordsOf: the ASCII fast path splits as Intl.Segmenter does', () => {
+  const segmenter = new Intl.Segmenter('en', { granularity: 'word' });
+  const reference = (text: string) => [...segmenter.segment(text.normalize('NFKC').toLowerCase())].filter((s) => s.isWordLike).map((s) => s.segment);
+
+  it('on random strings of letters, digits and the punctuation word rules turn on', () => {
+    const alphabet = "aZ9_.,':;-/ \"\n!?()@#$%&*+=<>[]{}|\\~`^\t";
+    let seed = 29;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 20_000; i++) {
+      let s = '';
+      for (let n = 1 + Math.floor(next() * 30); n > 0; n--) s += alphabet[Math.floor(next() * alphabet.length)];
+      assert.deepEqual(wordsOf(s), reference(s), JSON.stringify(s));
+    }
+  });
+
+  it('on agent-message text, and non-ASCII text still goes through the segmenter', () => {
+    for (const s of [
+      "Error: ENOENT at src/store/sqlite/entries.ts:246:5 — don't retry 3.14 or 1,000,000 (e.g. v2.0.1); foo_bar __init__ _x a:b",
+      'Fixed it in commit 4f2a9c1: `npm run build && node dist/cli.js --help` prints usage.\n\n```ts\nconst x = await load(input.path, 12);\n```',
+      '',
+      'Der Fluss, über den wir gehen; 我们明天去北京; café’s naïve résumé',
+    ]) assert.deepEqual(wordsOf(s), reference(s).map((w) => w.replace(/’/g, "'")), s);
   });
 });

@@ -3,24 +3,26 @@
 // "remember" nor dilute the share of query words a text is scored on.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { queryTerms } from '../../src/search/query-terms.js';
+import { queryTerms, queryWords } from '../../src/search/query-terms.js';
 import { searchHomes } from '../helpers/search-homes.js';
 
 describe('queryTerms', () => {
   it('keeps content words, drops stop words, reads possessives as the name', () => {
-    assert.deepEqual(queryTerms('what did we decide about the port'), ['decide', 'port']);
+    // Terms are in the index's form (porter stems for English); queryWords keeps them as written.
+    assert.deepEqual(queryTerms('what did we decide about the port'), ['decid', 'port']);
+    assert.deepEqual(queryWords('what did we decide about the port'), ['decide', 'port']);
     assert.deepEqual(queryTerms("What is Ana's job?"), ['ana', 'job']);
   });
 
   it('drops the words of asking to remember, wherever they stand', () => {
-    assert.deepEqual(queryTerms('Can you remind me which database we picked?'), ['database', 'picked']);
+    assert.deepEqual(queryTerms('Can you remind me which database we picked?'), ['databas', 'pick']);
     assert.deepEqual(queryTerms('In our previous conversation I mentioned a hotel in Lisbon, tell me again'), ['hotel', 'lisbon']);
     assert.deepEqual(queryTerms('Do you remember what I told you earlier about the queue?'), ['queue']);
   });
 
   it('keeps them when nothing else is left, so the query still searches', () => {
-    assert.deepEqual(queryTerms('remember?'), ['remember']);
-    assert.deepEqual(queryTerms('do you remember'), ['do', 'you', 'remember']);
+    assert.deepEqual(queryTerms('remember?'), ['rememb']);
+    assert.deepEqual(queryTerms('do you remember'), ['do', 'you', 'rememb']);
   });
 
   it('copes with empty, hostile and huge input', () => {

@@ -2,6 +2,7 @@
 // closest to the query by meaning when the words alone cannot place it.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { queryTerms as terms } from '../../src/search/query-terms.js';
 import { makeSnippet } from '../../src/search/snippet.js';
 
 const OPENING = 'The kitchen renovation took most of the spring and the contractor kept changing the schedule every week.';
@@ -11,14 +12,14 @@ const TEXT = [OPENING, MIDDLE, MIDDLE, LATE].join(' ');
 
 describe('makeSnippet', () => {
   it('a short text is itself, whitespace folded', () => {
-    assert.equal(makeSnippet('  a\n\nshort   text ', ['short']), 'a short text');
+    assert.equal(makeSnippet('  a\n\nshort   text ', terms('short')), 'a short text');
   });
 
   it('without a focus: the densest run of query words, or the opening when there is none', () => {
-    const s = makeSnippet(TEXT, ['rate', 'limit']);
+    const s = makeSnippet(TEXT, terms('rate limit'));
     assert.match(s, /^….*rate limiting/);
     assert.ok(s.length <= 242, `${s.length}`);
-    assert.equal(makeSnippet(TEXT, ['zebra']), `${OPENING} ${MIDDLE}…`);
+    assert.equal(makeSnippet(TEXT, terms('zebra')), `${OPENING} ${MIDDLE}…`);
   });
 
   it('a cut excerpt ends after a sentence, else between words, never before a query word it shows', () => {
@@ -27,7 +28,7 @@ describe('makeSnippet', () => {
     assert.equal(makeSnippet(words, [], 40), 'alpha beta gamma delta epsilon zeta eta…');
     // A sentence ends in the window's second half before the second query word: the cut waits for it.
     const text = `${'Filler words come first here. '.repeat(3)}The key one is near, and a few more words pass by slowly here. Then the key again follows later on, with more text after it to the end.`;
-    const s = makeSnippet(text, ['key'], 100);
+    const s = makeSnippet(text, terms('key'), 100);
     assert.equal((s.match(/key/g) ?? []).length, 2, s);
     assert.ok(s.length <= 102, `${s.length}`);
   });
@@ -35,57 +36,57 @@ describe('makeSnippet', () => {
   it('the window starts at the sentence that holds the query words when it can keep them all', () => {
     const text = 'We spent the whole weekend at the coast. On Saturday Mel finally bought the red kayak she wanted. The rest was rain.';
     // "On Saturday…" starts 39 characters before "kayak", within reach (0.7 × 70): shown from there.
-    assert.equal(makeSnippet(text, ['kayak'], 70), '…On Saturday Mel finally bought the red kayak she wanted.…');
+    assert.equal(makeSnippet(text, terms('kayak'), 70), '…On Saturday Mel finally bought the red kayak she wanted.…');
     // A sentence that began too far back for the window: a little before the word instead.
     const long = `We went. ${'and then some more of the long day went by '.repeat(3)}before the kayak arrived at last.`;
-    const s = makeSnippet(long, ['kayak'], 60);
+    const s = makeSnippet(long, terms('kayak'), 60);
     assert.ok(s.startsWith('…') && !s.startsWith('…We went') && s.includes('kayak arrived'), s);
     // Moving back to the sentence's start would drop a later query word: it stays put.
     const two = 'Intro here. Mel said that after many long months of saving up she bought a kayak and a paddle.';
-    const both = makeSnippet(two, ['saving', 'paddle'], 60);
+    const both = makeSnippet(two, terms('saving paddle'), 60);
     assert.ok(both.includes('saving') && both.includes('paddle'), both);
   });
 
   it('a focus passage places a text that has none of the query words', () => {
-    const s = makeSnippet(TEXT, ['throttling', 'callers'], 120, LATE);
+    const s = makeSnippet(TEXT, terms('throttling callers'), 120, LATE);
     // Near the end the window starts earlier rather than show less.
     assert.ok(s.startsWith('…') && s.includes('The API now applies rate limiting'), s);
     assert.ok(!s.includes('kitchen'));
-    const early = makeSnippet(TEXT, ['throttling'], 120, MIDDLE);
+    const early = makeSnippet(TEXT, terms('throttling'), 120, MIDDLE);
     assert.ok(early.startsWith('…We picked oak cabinets'), early);
   });
 
   it('query words inside the focus win over a denser run elsewhere', () => {
     const text = `${'Tiles tiles tiles, the tiles again. '.repeat(4)}${MIDDLE} ${LATE}`;
-    const s = makeSnippet(text, ['tiles', 'clients'], 100, LATE);
+    const s = makeSnippet(text, terms('tiles clients'), 100, LATE);
     assert.match(s, /clients/);
     assert.ok(!/Tiles tiles/.test(s), s);
     // Without the focus the denser run wins.
-    assert.match(makeSnippet(text, ['tiles', 'clients'], 100), /tiles/i);
+    assert.match(makeSnippet(text, terms('tiles clients'), 100), /tiles/i);
   });
 
   it('a focus without query words gives way to the words found elsewhere', () => {
-    const s = makeSnippet(TEXT, ['cabinets'], 100, LATE);
+    const s = makeSnippet(TEXT, terms('cabinets'), 100, LATE);
     assert.match(s, /cabinets/);
   });
 
   it('a focus not in the text, empty or blank is ignored', () => {
     for (const focus of ['A sentence that is not there at all.', '', '   \n ', 'x'.repeat(10_000)]) {
-      assert.equal(makeSnippet(TEXT, ['cabinets'], 100, focus), makeSnippet(TEXT, ['cabinets'], 100));
+      assert.equal(makeSnippet(TEXT, terms('cabinets'), 100, focus), makeSnippet(TEXT, terms('cabinets'), 100));
     }
   });
 
   it('a focus found across folded whitespace; a start inside a word moves to the next one', () => {
     const text = `${OPENING}\n\n${MIDDLE}\n${LATE.replace(/ /g, '   ')}`;
     assert.ok(makeSnippet(`${text} ${OPENING}`, [], 80, LATE).startsWith('…The API now'));
-    const s = makeSnippet(`${'word '.repeat(100)}needle end`, ['needle'], 30);
+    const s = makeSnippet(`${'word '.repeat(100)}needle end`, terms('needle'), 30);
     assert.ok(/^…(word )+needle end$/.test(s), s);
   });
 
   it('hostile and oversized input: bounded output, no error', () => {
     const huge = 'abc '.repeat(200_000);
-    assert.ok(makeSnippet(huge, ['abc'], 240, 'abc abc').length <= 242);
+    assert.ok(makeSnippet(huge, terms('abc'), 240, 'abc abc').length <= 242);
     assert.ok(makeSnippet('\u0000\uFFFF '.repeat(500), ['\u0000'], 50, '\uFFFF').length <= 52);
-    assert.equal(makeSnippet('', ['x'], 240, 'x'), '');
+    assert.equal(makeSnippet('', terms('x'), 240, 'x'), '');
   });
 });

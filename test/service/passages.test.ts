@@ -1,10 +1,12 @@
 // Passage vectors end to end on a real SQLite home: stored beside each entry's own vector when it
-// is embedded, filled in for entries embedded before they existed, kept by reembed, and used by
-// search so that one sentence of a long text can find it.
+// is embedded (under the index's passage policy: windows, sentences or none), filled in for
+// entries embedded before they existed, kept by reembed, and used by search so that one sentence
+// of a long text can find it.
 import { describe, it, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { Cairn } from '../../src/service/cairn.js';
 import { passageModelId, passagesOf } from '../../src/embed/passages.js';
+import type { CairnConfigInput } from '../../src/core/config.js';
 import { HashEmbedder, tempDir } from '../helpers/store-fixtures.js';
 
 // A long message about other things whose last sentence is the one a search is after.
@@ -17,6 +19,13 @@ const LONG = [
   'My sister moved to Lisbon for a design job.',
 ].join(' ');
 const SHORT = 'Lisbon trams are old and yellow.';
+const OTHER_LONG = [
+  'Our build server ran out of disk twice this week because nightly artifacts were never pruned.',
+  'Ravi wrote a cron job that deletes anything older than ten days from the artifact bucket.',
+  'The deploy pipeline now checks free space before it starts and fails early with a clear message.',
+  'Monitoring pages the on-call engineer when the disk is more than ninety percent full.',
+  'Finally the fence was painted green.',
+].join(' ');
 const QUERY = 'sister moved to Lisbon';
 const MODEL = 'test-hash@1';
 
@@ -24,8 +33,9 @@ describe('passage vectors', () => {
   let tmp: ReturnType<typeof tempDir>;
   let cairn: Cairn;
   // The query vector is the query's own (no blend with its focus), so cosines can be checked by hand.
-  const open = async (search: Record<string, number> = {}) =>
-    Cairn.open({ home: tmp.dir, embedder: new HashEmbedder({ modelId: MODEL, dims: 256 }), config: { search: { focusWeight: 0, ...search } } });
+  let embedder: HashEmbedder;
+  const open = async (search: Record<string, number> = {}, index: CairnConfigInput['index'] = {}) =>
+    Cairn.open({ home: tmp.dir, embedder: (embedder = new HashEmbedder({ modelId: MODEL, dims: 256 })), config: { search: { focusWeight: 0, ...search }, index } });
 
   beforeEach(async () => {
     tmp = tempDir();
@@ -43,16 +53,49 @@ describe('passage vectors', () => {
     return { long: await seqOf(long.memory.id), short: await seqOf(short.memory.id) };
   }
 
-  it('an embedded long entry gets one vector per passage, packed; a short text an empty row', async () => {
+  it('windows (the default): the first window is the whole text\'s vector, no model call; the others their own; a short text an empty row', async () => {
     const { long, short } = await storeBoth();
     const passages = passagesOf(LONG);
     assert.equal(passages.length, 2);
     const rows = await cairn.store.getVectors(passageModelId(MODEL), [long, short]);
     assert.equal(rows.get(long)!.length, passages.length * 256);
     assert.equal(rows.get(short)!.length, 0);
-    const embedder = new HashEmbedder({ modelId: MODEL, dims: 256 });
-    assert.deepEqual([...rows.get(long)!.subarray(0, 256)], [...embedder.vector(passages[0]!)]);
+    assert.deepEqual([...rows.get(long)!.subarray(0, 256)], [...embedder.vector(LONG)]);
     assert.deepEqual([...rows.get(long)!.subarray(256)], [...embedder.vector(passages[1]!)]);
+    assert.deepEqual(embedder.calls.flat().sort(), [LONG, SHORT, passages[1]!].sort(), 'one model call per text and per later window');
+  });
+
+  it('sentences: every sentence run embedded on its own under its own model id; none: no passage rows at all', async () => {
+    await cairn.close();
+    cairn = await open({}, { passages: 'sentences' });
+    const { long, short } = await storeBoth();
+    const passages = passagesOf(LONG, 'sentences');
+    const rows = await cairn.store.getVectors(passageModelId(MODEL, 'sentences'), [long, short]);
+    assert.deepEqual([...rows.get(long)!], [...passages.flatMap((p) => [...embedder.vector(p)])]);
+    assert.equal(rows.get(short)!.length, 0);
+    assert.equal((await cairn.store.getVectors(passageModelId(MODEL, 'windows'), [long])).size, 0, 'no rows of another policy');
+    await cairn.close();
+    cairn = await open({}, { passages: 'none' });
+    const other = await cairn.remember({ text: OTHER_LONG });
+    const seq = (await cairn.store.entryFor('memory', other.memory.id))!.seq;
+    assert.deepEqual(embedder.calls, [[OTHER_LONG]]);
+    assert.equal((await cairn.store.vectorModels()).map((m) => m.model).filter((m) => m.includes('#')).join(), `${MODEL}#passages`);
+    assert.equal((await cairn.embedPending()).total, 0, 'nothing waits under none');
+    assert.ok((await cairn.search('fence painted green', { mode: 'vector', limit: 3 })).results.some((r) => r.text.includes('fence was painted')));
+    assert.ok(seq > long, 'a memory of its own');
+  });
+
+  it('a policy switch fills in its own rows on the next pass; the first window reuses the stored vector', async () => {
+    await cairn.close();
+    cairn = await open({}, { passages: 'none' });
+    const { long } = await storeBoth();
+    await cairn.close();
+    cairn = await open();
+    const pass = await cairn.embedPending();
+    assert.deepEqual({ done: pass.done, total: pass.total }, { done: 2, total: 2 });
+    assert.deepEqual(embedder.calls.flat(), [passagesOf(LONG)[1]!], 'only the later window goes through the model');
+    const row = (await cairn.store.getVectors(passageModelId(MODEL), [long])).get(long)!;
+    assert.deepEqual([...row.subarray(0, 256)], [...embedder.vector(LONG)]);
   });
 
   it('search: the closest sentence lifts a long text above the whole-text vector alone', async () => {
@@ -66,11 +109,11 @@ describe('passage vectors', () => {
     await cairn.close();
     cairn = await open({ passageWeight: 0 });
     const whole = (await cairn.search(QUERY, { mode: 'vector', limit: 5 })).results.find((r) => r.text === LONG)!.parts.cosine!;
-    const embedder = new HashEmbedder({ modelId: MODEL, dims: 256 });
     const q = embedder.vector(QUERY);
     const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
     assert.ok(Math.abs(whole - dot(q, embedder.vector(LONG))) < 1e-5);
-    const best = Math.max(...passagesOf(LONG).map((p) => dot(q, embedder.vector(p))));
+    // The first window's vector is the whole text's.
+    const best = Math.max(dot(q, embedder.vector(LONG)), ...passagesOf(LONG).slice(1).map((p) => dot(q, embedder.vector(p))));
     assert.ok(Math.abs(withPassages - (0.5 * whole + 0.5 * best)) < 1e-5, `${withPassages} vs ${whole} / ${best}`);
     assert.ok(withPassages > whole + 0.05, `${withPassages} vs ${whole} / ${best}`);
     assert.ok(long > 0);
@@ -105,6 +148,6 @@ describe('passage vectors', () => {
     const switched = await cairn.reembed();
     assert.ok(switched.dropped >= 4, `dropped ${switched.dropped}`);
     const models = (await cairn.store.vectorModels()).map((m) => m.model);
-    assert.deepEqual(models, ['test-hash-b@2', 'test-hash-b@2#passages']);
+    assert.deepEqual(models, ['test-hash-b@2', 'test-hash-b@2#windows']);
   });
 });

@@ -39,7 +39,7 @@ describe('queryFocus', () => {
   });
 
   it('copes with hostile text: unicode, markup, FTS syntax, a huge query', () => {
-    assert.equal(queryFocus('Was hat John über 東京 gesagt?', SPEAKERS), 'hat über 東京 gesagt', '"was" is an English stop word');
+    assert.equal(queryFocus('Was hat John über 東京 gesagt?', SPEAKERS), '東京 gesagt', '"was", "hat" and "über" are German stop words');
     assert.equal(queryFocus('"john" OR job* NEAR(x) <script>', SPEAKERS), 'job near script', 'one-letter words are dropped');
     const huge = queryFocus(`${'alpha '.repeat(5000)}beta John`, SPEAKERS)!;
     assert.equal(huge, 'alpha beta', 'deduplicated and bounded like the BM25 terms');

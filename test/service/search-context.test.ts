@@ -12,16 +12,17 @@ import { tempDir } from '../helpers/store-fixtures.js';
 import { rejectsSearchConfig } from '../helpers/search-homes.js';
 import { candidateIdf, TermFinder, windowCoverage } from '../../src/search/coverage.js';
 import { turnsBeside } from '../../src/search/neighbours.js';
+import { indexTerms } from '../helpers/index-terms.js';
 import type { NeighbourTurn, NeighbourTurns } from '../../src/store/store.js';
 import type { Turn } from '../../src/core/types.js';
 
 const coverage = (text: string, around: string[], terms: string[], aroundWeight: number, weights?: Float64Array) =>
-  windowCoverage(new TermFinder(terms), text, around, aroundWeight, weights);
+  windowCoverage(new TermFinder(indexTerms(terms)), text, around, aroundWeight, weights);
 const termCoverage = (text: string, terms: string[]) => coverage(text, [], terms, 0);
-const idfOf = (texts: string[], terms: string[]) => candidateIdf(new TermFinder(terms), texts);
+const idfOf = (texts: string[], terms: string[]) => candidateIdf(new TermFinder(indexTerms(terms)), texts);
 
 describe('query-word coverage', () => {
-  it('is the share of query words a text has, stems matched by prefix, 1 without words', () => {
+  it('is the share of query words a text has, each word in its index form ("decided" ~ "decide"), 1 without words', () => {
     assert.equal(termCoverage('Their names are Pepper and Panda', ['names', 'dogs']), 0.5);
     assert.equal(termCoverage('We decided on Postgres', ['decide', 'postgres']), 1);
     assert.equal(termCoverage('nothing here', ['zebra']), 0);

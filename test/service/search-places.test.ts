@@ -41,8 +41,8 @@ describe('search by what place names imply', () => {
   const texts = async (cairn: Cairn, query: string): Promise<string[]> =>
     (await cairn.search(query, { namespace: 'chat', limit: 5, kinds: ['turn'] })).results.map((r) => r.text);
 
-  it('on by default: the region, the kind of place and the continent find the text that names the place', async () => {
-    const cairn = await home('on');
+  it('index.places on: the region, the kind of place and the continent find the text that names the place', async () => {
+    const cairn = await home('on', true);
     await cairn.ingest([file], { format: 'jsonl', namespace: 'chat', final: true });
     assert.equal((await texts(cairn, 'Florida'))[0], CHAT[0]);
     // "state" is also a word of another text: both are found, where without keys only that one is.
@@ -55,19 +55,19 @@ describe('search by what place names imply', () => {
   });
 
   it('memories stored through the service are keyed too', async () => {
-    const cairn = await home('memories');
+    const cairn = await home('memories', true);
     await cairn.remember({ namespace: 'chat', text: 'The offsite will be in Stamford in March.' });
     const { results } = await cairn.search('Connecticut', { namespace: 'chat', limit: 5 });
     assert.equal(results[0]?.text, 'The offsite will be in Stamford in March.');
   });
 
-  it('index.places false: no keys; switching it off later clears the keys of a home', async () => {
-    const off = await home('off', false);
+  it('off by default: no keys; switching it off later clears the keys of a home', async () => {
+    const off = await home('off');
     await off.ingest([file], { format: 'jsonl', namespace: 'chat', final: true });
     assert.deepEqual(await texts(off, 'Florida'), []);
     assert.deepEqual(await texts(off, 'which US state did I visit'), [CHAT[3]]);
 
-    const on = await home('switched');
+    const on = await home('switched', true);
     await on.ingest([file], { format: 'jsonl', namespace: 'chat', final: true });
     assert.equal((await texts(on, 'Florida')).length, 1);
     await on.close();

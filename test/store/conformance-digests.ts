@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import type { DigestSection, NewDigest } from '../../src/core/types.js';
 import { PURGED_MARKER, type Store } from '../../src/store/store.js';
 import { rejectsCode } from '../helpers/store-fixtures.js';
+import { indexTerms } from '../helpers/index-terms.js';
 
 const NS = 'alpha';
 const OTHER = 'beta';
@@ -74,11 +75,11 @@ export function digestConformance(current: () => Store): void {
       assert.ok(a && b);
       assert.equal(empty, null, 'an empty section is not indexed');
       assert.equal(a.text, 'Decisions\npelican rollout chosen');
-      const hits = await store.keywordSearch(NS, ['walrus'], 10);
+      const hits = await store.keywordSearch(NS, indexTerms(['walrus']), 10);
       assert.deepEqual(hits.map((h) => h.seq), [b.seq]);
       const [entry] = await store.getEntries(NS, [b.seq]);
       assert.deepEqual([entry!.kind, entry!.refId, entry!.time, entry!.category, entry!.importance, entry!.current], ['digest', `${d.id}#2`, DAY, null, null, true]);
-      assert.deepEqual(await store.keywordSearch(OTHER, ['walrus'], 10), [], 'namespaces are walls');
+      assert.deepEqual(await store.keywordSearch(OTHER, indexTerms(['walrus']), 10), [], 'namespaces are walls');
       assert.deepEqual((await store.filterEntries(NS, { kinds: ['digest'] }, 10)).sort(), [a.seq, b.seq].sort());
     });
 
@@ -96,7 +97,7 @@ export function digestConformance(current: () => Store): void {
       assert.equal(m2!.seq, m!.seq, 'a section that moved keeps its entry');
       assert.equal(plans!.text, 'Plans\nheron migration next');
       assert.equal(await store.entryFor('digest', `${d.id}#3`), null);
-      assert.deepEqual(await store.keywordSearch(NS, ['walrus'], 10), [], 'the removed section is no longer found');
+      assert.deepEqual(await store.keywordSearch(NS, indexTerms(['walrus']), 10), [], 'the removed section is no longer found');
       assert.deepEqual([...(await store.getVectors('model-a', [k!.seq, m!.seq, g!.seq])).keys()].sort(), [k!.seq, m!.seq].sort());
       assert.deepEqual((await store.entriesMissingVector('model-a', 10, NS)).map((e) => e.seq), [plans!.seq]);
       const [entry] = await store.getEntries(NS, [m!.seq]);
@@ -117,7 +118,7 @@ export function digestConformance(current: () => Store): void {
       assert.equal(await store.deleteDigest(NS, d.path), true);
       assert.equal(await store.getDigest(NS, d.path), null);
       assert.deepEqual(await digestEntries(store, d.id, 2), [null, null], 'its entries are gone');
-      assert.deepEqual(await store.keywordSearch(NS, ['heron'], 10), [], 'search no longer finds it');
+      assert.deepEqual(await store.keywordSearch(NS, indexTerms(['heron']), 10), [], 'search no longer finds it');
       assert.deepEqual((await store.listDigests(NS)).map((x) => x.path), [kept.path]);
       assert.ok(await store.getDigest(OTHER, d.path), 'namespaces are walls');
       assert.equal(await store.deleteDigest(NS, d.path), false, 'nothing left to delete');
@@ -206,7 +207,7 @@ export function digestConformance(current: () => Store): void {
       assert.ok(res.formerTexts.includes(`Decisions\n- vault opens at nine \`${mem.id}\``));
       assert.equal(await store.getDigest(NS, cites.path), null);
       assert.deepEqual(await digestEntries(store, cites.id, 2), [null, null]);
-      assert.deepEqual(await store.keywordSearch(NS, ['heron'], 10), [], 'every section of the digest goes');
+      assert.deepEqual(await store.keywordSearch(NS, indexTerms(['heron']), 10), [], 'every section of the digest goes');
       assert.ok(await store.getDigest(NS, clean.path), 'a digest citing other records stays');
 
       const byTurn = await store.purgeRecords(NS, [turn.id]);
@@ -232,7 +233,7 @@ export function digestConformance(current: () => Store): void {
       const after = (await store.getDigest(NS, d.path))!;
       assert.equal(after.text, `# Day\n## Gate ${PURGED_MARKER}\n- code ${PURGED_MARKER}\n`);
       assert.deepEqual(after.sections[0], { heading: `Gate ${PURGED_MARKER}`, text: `- code ${PURGED_MARKER} \`m_aaaa\``, sources: [{ kind: 'memory', id: 'm_aaaa', time: DAY }] });
-      assert.deepEqual(await store.keywordSearch(NS, ['hunter2'], 10), []);
+      assert.deepEqual(await store.keywordSearch(NS, indexTerms(['hunter2']), 10), []);
       const [entry] = await store.getEntries(NS, [e0!.seq]);
       assert.equal(entry!.text, `Gate ${PURGED_MARKER}\n- code ${PURGED_MARKER} \`m_aaaa\``);
       assert.deepEqual((await store.entriesMissingVector('model-a', 10, NS)).map((e) => e.seq), [e0!.seq], 'the unchanged section keeps its vector');
@@ -253,7 +254,7 @@ export function digestConformance(current: () => Store): void {
       assert.equal((await store.putDigest({ ...cited(), namespace: 'gamma' })).changed, false, 'the same digest, found under its new name');
       const [a, b] = await digestEntries(store, moved.id, 2);
       assert.ok(a && b && a.namespace === 'gamma');
-      assert.deepEqual((await store.keywordSearch('gamma', ['walrus'], 10)).map((h) => h.seq).sort(), [b.seq, (await store.entryFor('memory', mem.id))!.seq].sort());
+      assert.deepEqual((await store.keywordSearch('gamma', indexTerms(['walrus']), 10)).map((h) => h.seq).sort(), [b.seq, (await store.entryFor('memory', mem.id))!.seq].sort());
       // The old name is free again: the same path there gets the old id without a clash.
       assert.equal((await store.putDigest(daily())).digest.id, old.id);
       // The moved digest's sources followed its id: purging what it cites still removes it.

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Fact, Memory, NewMemory } from '../../src/core/types.js';
 import type { KnowledgeBatch, Store } from '../../src/store/store.js';
+import { indexTerms } from '../helpers/index-terms.js';
 
 export const NS = 'alpha';
 export const OTHER = 'beta';
@@ -82,7 +83,7 @@ export function knowledgeConformance(current: () => Store): void {
       });
       assert.deepEqual(ana!.stats, { mentions: 2, memories: 2, firstSeen: at(2), lastSeen: at(5), maxImportance: 7 });
       assert.deepEqual((await store.getMemory(NS, m1.id))!.entities, ['Ana Souza']);
-      const hits = await store.keywordSearch(NS, ['souza'], 10);
+      const hits = await store.keywordSearch(NS, indexTerms(['souza']), 10);
       assert.deepEqual(await refIds(store, NS, hits.map((h) => h.seq)), [m1.id], 'the name is in the memory\'s index entry');
 
       const stale = await store.applyKnowledge(batch({ expectCursor: 0, cursor: 9, entities: [entity('e_late', 'Late Larry')] }));
@@ -205,7 +206,7 @@ export function knowledgeConformance(current: () => Store): void {
       const retired = (await store.getMemory(NS, old.id))!;
       assert.deepEqual([retired.validTo, retired.supersededBy, retired.updatedAt], [at(14), now.id, NOW]);
       assert.deepEqual((await store.memoryHistory(NS, now.id)).map((m) => m.id), [old.id, now.id], 'the successor links back');
-      const search = async (filter: Parameters<Store['keywordSearch']>[3]) => refIds(store, NS, (await store.keywordSearch(NS, ['5433'], 10, filter)).map((h) => h.seq));
+      const search = async (filter: Parameters<Store['keywordSearch']>[3]) => refIds(store, NS, (await store.keywordSearch(NS, indexTerms(['5433']), 10, filter)).map((h) => h.seq));
       assert.deepEqual(await search(undefined), []);
       assert.deepEqual(await search({ validAt: at(7) }), [old.id, inserted[0]!.id].sort());
       assert.deepEqual(await search({ validAt: at(14) }), [], 'not current at the moment it stopped');
@@ -240,7 +241,7 @@ export function knowledgeConformance(current: () => Store): void {
       const d = (await store.getMemory(NS, dup.id))!;
       assert.deepEqual([d.validTo, d.supersededBy], [at(3), survivor.id]);
       assert.equal(s.supersedes, null, 'a duplicate is not a change');
-      assert.deepEqual(await refIds(store, NS, (await store.keywordSearch(NS, ['cortado'], 10)).map((h) => h.seq)), [inserted[0]!.id, survivor.id].sort());
+      assert.deepEqual(await refIds(store, NS, (await store.keywordSearch(NS, indexTerms(['cortado']), 10)).map((h) => h.seq)), [inserted[0]!.id, survivor.id].sort());
     });
 
     it('the memoryIds entry filter keeps only those memories\' entries (an empty list keeps nothing)', async () => {
@@ -248,9 +249,9 @@ export function knowledgeConformance(current: () => Store): void {
       const a = await remember(store, 'walrus alpha');
       const b = await remember(store, 'walrus beta');
       await store.addTurns([{ namespace: NS, sessionId: 's', messageId: '1', role: 'user', text: 'walrus turn', timestamp: at(0) }]);
-      const hits = await store.keywordSearch(NS, ['walrus'], 10, { memoryIds: [a.id, 'm_missing'] });
+      const hits = await store.keywordSearch(NS, indexTerms(['walrus']), 10, { memoryIds: [a.id, 'm_missing'] });
       assert.deepEqual(await refIds(store, NS, hits.map((h) => h.seq)), [a.id]);
-      assert.deepEqual(await store.keywordSearch(NS, ['walrus'], 10, { memoryIds: [] }), []);
+      assert.deepEqual(await store.keywordSearch(NS, indexTerms(['walrus']), 10, { memoryIds: [] }), []);
       assert.deepEqual(await refIds(store, NS, await store.filterEntries(NS, { memoryIds: [b.id] }, 10)), [b.id]);
       const many = [...Array.from({ length: 10_000 }, (_, i) => `m_${i}`), b.id];
       assert.deepEqual(await refIds(store, NS, await store.filterEntries(NS, { memoryIds: many }, 10)), [b.id]);
@@ -263,7 +264,7 @@ export function knowledgeConformance(current: () => Store): void {
       await store.supersedeMemory(NS, a.id, { namespace: NS, text: 'pelican budget is 20k' }, { now: at(10) });
       const imported: Memory = { ...a, id: 'm_imported', text: 'pelican headcount is 3', validTo: at(5), supersededBy: a.id };
       assert.equal(await store.importMemory(imported), 'imported');
-      const asOf = async (day: number) => refIds(store, NS, (await store.keywordSearch(NS, ['pelican'], 10, { validAt: at(day), kinds: ['memory'] })).map((h) => h.seq));
+      const asOf = async (day: number) => refIds(store, NS, (await store.keywordSearch(NS, indexTerms(['pelican']), 10, { validAt: at(day), kinds: ['memory'] })).map((h) => h.seq));
       const b = (await store.listMemories({ namespace: NS })).find((m) => m.text === 'pelican budget is 20k')!;
       assert.deepEqual(await asOf(3), [a.id, b.id, 'm_imported'].sort());
       assert.deepEqual(await asOf(7), [a.id, b.id].sort());

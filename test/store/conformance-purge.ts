@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NewTurn } from '../../src/core/types.js';
 import { PURGED_MARKER, type Store } from '../../src/store/store.js';
+import { indexTerms } from '../helpers/index-terms.js';
 
 const NS = 'alpha';
 const OTHER = 'beta';
@@ -17,7 +18,7 @@ const vec = (...v: number[]) => Float32Array.from(v);
 
 /** Ref ids of the entries keyword search finds for `words` in a namespace (superseded included). */
 async function found(store: Store, ns: string, words: string[]): Promise<string[]> {
-  const hits = await store.keywordSearch(ns, words, 100, { includeSuperseded: true });
+  const hits = await store.keywordSearch(ns, indexTerms(words), 100, { includeSuperseded: true });
   return (await store.getEntries(ns, hits.map((h) => h.seq))).map((e) => e.refId).sort();
 }
 

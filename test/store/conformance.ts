@@ -10,6 +10,7 @@ import { purgeConformance } from './conformance-purge.js';
 import { digestConformance } from './conformance-digests.js';
 import { knowledgeConformance } from './conformance-knowledge.js';
 import { knowledgeEditConformance } from './conformance-knowledge-edits.js';
+import { indexTerms } from '../helpers/index-terms.js';
 
 export type StoreFactory = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
 
@@ -75,7 +76,7 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
 
     /** Seq of the index entry of a memory or turn id, found through keyword search on its words. */
     async function seqOf(namespace: string, refId: string, words: string[]): Promise<number> {
-      const hits = await store.keywordSearch(namespace, words, 50, { includeSuperseded: true });
+      const hits = await store.keywordSearch(namespace, indexTerms(words), 50, { includeSuperseded: true });
       const entries = await store.getEntries(namespace, hits.map((h) => h.seq));
       const entry = entries.find((e) => e.refId === refId);
       assert.ok(entry, `no entry for ${refId} via ${words.join(' ')}`);
@@ -181,7 +182,7 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         assert.deepEqual(await store.getMemory(NS, first.memory.id), third.memory);
         assert.equal((await store.listMemories({ namespace: NS })).length, 1);
         // The merged tag is searchable.
-        const hits = await store.keywordSearch(NS, ['ports'], 10);
+        const hits = await store.keywordSearch(NS, indexTerms(['ports']), 10);
         assert.equal(hits.length, 1);
       });
 
@@ -282,7 +283,7 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         const all = await store.listMemories({ namespace: NS, includeSuperseded: true });
         assert.deepEqual(all.map((m) => m.text).sort(), ['Build with make', 'Build with ninja']);
         assert.equal((await store.getMemory(NS, b.id))!.validTo, null);
-        assert.equal((await store.keywordSearch(NS, ['bazel'], 10, { includeSuperseded: true })).length, 0);
+        assert.equal((await store.keywordSearch(NS, indexTerms(['bazel']), 10, { includeSuperseded: true })).length, 0);
       });
 
       it('superseding into the text of another current memory merges into it', async () => {
@@ -359,8 +360,8 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         assert.equal(await store.getMemory(NS, 'm_imported000000000002'), null);
         assert.equal((await store.listMemories({ namespace: NS, includeSuperseded: true })).length, 1);
         // Imported memories are searchable in their namespace only.
-        assert.equal((await store.keywordSearch(NS, ['llamas'], 10)).length, 1);
-        assert.equal((await store.keywordSearch(OTHER, ['llamas'], 10)).length, 0);
+        assert.equal((await store.keywordSearch(NS, indexTerms(['llamas']), 10)).length, 1);
+        assert.equal((await store.keywordSearch(OTHER, indexTerms(['llamas']), 10)).length, 0);
       });
 
       it('export → import into a fresh store is lossless (deepEqual, supersede links included)', async () => {
@@ -379,8 +380,8 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         assert.deepEqual((await fresh.memoryHistory(NS, a.id)).map((m) => m.text), ['Standup at 9', 'Standup at 10']);
         assert.deepEqual((await fresh.listMemories({ namespace: NS })).map((m) => m.text).sort(), ['Standup at 10', 'Unrelated but kept']);
         // The superseded one is indexed as not current in the fresh store too.
-        assert.equal((await fresh.keywordSearch(NS, ['standup'], 10)).length, 1);
-        assert.equal((await fresh.keywordSearch(NS, ['standup'], 10, { includeSuperseded: true })).length, 2);
+        assert.equal((await fresh.keywordSearch(NS, indexTerms(['standup']), 10)).length, 1);
+        assert.equal((await fresh.keywordSearch(NS, indexTerms(['standup']), 10, { includeSuperseded: true })).length, 2);
         // Importing the same export again changes nothing.
         for (const m of original) assert.equal(await fresh.importMemory(m), 'exists');
         assert.deepEqual(await collect(fresh.exportMemories(NS)), original);
@@ -479,7 +480,7 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         assert.deepEqual(await store.getCheckpoint(src.id, 'offset'), { bytes: 240 });
         // A checkpoint for a source that does not exist cannot be saved: the turns must not land either.
         await assert.rejects(store.addTurns([turn({ messageId: 'b', text: 'orphan zebra' })], { sourceId: 987654, key: 'offset', state: { bytes: 1 } }));
-        assert.equal((await store.keywordSearch(NS, ['zebra'], 10)).length, 0);
+        assert.equal((await store.keywordSearch(NS, indexTerms(['zebra']), 10)).length, 0);
         assert.equal((await store.namespaceStats()).find((s) => s.namespace === NS)!.turns, 1);
         assert.equal(await store.getCheckpoint(987654, 'offset'), null);
       });
@@ -654,11 +655,11 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         const b = (await add('Decisions are hard; we decide later')).memory;
         await add('Nothing related here');
         for (const term of ['decide', 'decided', 'deciding', 'DECIDED']) {
-          const hits = await store.keywordSearch(NS, [term.toLowerCase()], 10);
+          const hits = await store.keywordSearch(NS, indexTerms([term.toLowerCase()]), 10);
           const entries = await store.getEntries(NS, hits.map((h) => h.seq));
           assert.deepEqual(entries.map((e) => e.refId).sort(), [a.id, b.id].sort(), `term ${term}`);
         }
-        const hits = await store.keywordSearch(NS, ['postgresql', 'queue', 'decided'], 10);
+        const hits = await store.keywordSearch(NS, indexTerms(['postgresql', 'queue', 'decided']), 10);
         assert.ok(hits.length === 2);
         for (const h of hits) assert.ok(Number.isFinite(h.score) && h.score > 0, `score ${h.score}`);
         assert.ok(hits[0]!.score >= hits[1]!.score, 'higher score first');
@@ -667,14 +668,14 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         const tagged = (await add('Queue retries are capped', { tags: ['ops'], entities: ['RabbitMQ'] })).memory;
         const [taggedEntry] = await store.getEntries(NS, [await seqOf(NS, tagged.id, ['retries'])]);
         assert.equal(taggedEntry!.indexedChars, 'Queue retries are capped\nops\nRabbitMQ'.length);
-        assert.equal((await store.keywordSearch(NS, ['decided'], 1)).length, 1);
-        assert.deepEqual(await store.keywordSearch(NS, [], 10), []);
+        assert.equal((await store.keywordSearch(NS, indexTerms(['decided']), 1)).length, 1);
+        assert.deepEqual(await store.keywordSearch(NS, indexTerms([]), 10), []);
       });
 
       it('tags and entities are searchable', async () => {
         const { memory } = await add('Weekly sync notes', { tags: ['kanban'], entities: ['Zanzibar'] });
         for (const term of ['kanban', 'zanzibar']) {
-          const hits = await store.keywordSearch(NS, [term], 10);
+          const hits = await store.keywordSearch(NS, indexTerms([term]), 10);
           assert.deepEqual((await store.getEntries(NS, hits.map((h) => h.seq))).map((e) => e.refId), [memory.id]);
         }
       });
@@ -683,16 +684,16 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         await add('alpha knows about quokkas');
         const other = await store.addMemory({ namespace: OTHER, text: 'beta knows about quokkas too' });
         await store.addTurns([turn({ messageId: 'q', namespace: OTHER, text: 'quokkas in a turn' })]);
-        const alphaHits = await store.keywordSearch(NS, ['quokkas'], 10);
+        const alphaHits = await store.keywordSearch(NS, indexTerms(['quokkas']), 10);
         assert.equal(alphaHits.length, 1);
-        const betaHits = await store.keywordSearch(OTHER, ['quokkas'], 10);
+        const betaHits = await store.keywordSearch(OTHER, indexTerms(['quokkas']), 10);
         assert.equal(betaHits.length, 2);
         assert.deepEqual(await store.getEntries(NS, betaHits.map((h) => h.seq)), [], 'beta seqs are invisible from alpha');
         const betaEntries = await store.getEntries(OTHER, [...alphaHits, ...betaHits].map((h) => h.seq));
         assert.equal(betaEntries.length, 2);
         assert.ok(betaEntries.every((e) => e.namespace === OTHER));
         assert.ok(betaEntries.some((e) => e.refId === other.memory.id));
-        assert.deepEqual(await store.keywordSearch('gamma', ['quokkas'], 10), []);
+        assert.deepEqual(await store.keywordSearch('gamma', indexTerms(['quokkas']), 10), []);
       });
 
       it('filters: kinds, categories, minImportance, since/until, superseded excluded by default', async () => {
@@ -702,7 +703,7 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         const neu = (await store.supersedeMemory(NS, old.id, { namespace: NS, text: 'otter plan new' }, { now: at(2) })).current;
         const [t] = (await store.addTurns([turn({ messageId: 'o1', text: 'otter turn', timestamp: at(24) })])).inserted;
         const ids = async (filter: object) => {
-          const hits = await store.keywordSearch(NS, ['otter'], 50, filter);
+          const hits = await store.keywordSearch(NS, indexTerms(['otter']), 50, filter);
           return (await store.getEntries(NS, hits.map((h) => h.seq))).map((e) => e.refId).sort();
         };
         const sorted = (...xs: string[]) => xs.sort();
@@ -730,21 +731,21 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
           '🚀', '👩‍👩‍👧', 'x'.repeat(5000), ' ', '',
         ];
         for (const term of hostile) {
-          const hits = await store.keywordSearch(NS, [term], 10);
+          const hits = await store.keywordSearch(NS, indexTerms([term]), 10);
           assert.ok(Array.isArray(hits), `term ${JSON.stringify(term.slice(0, 20))}`);
           for (const h of hits) assert.ok(Number.isFinite(h.score));
         }
         const all = await store.keywordSearch(NS, hostile, 10);
         assert.ok(Array.isArray(all));
         // Syntax words are plain words: "OR"/"NEAR" match only texts containing them.
-        assert.equal((await store.keywordSearch(NS, ['or'], 10)).length, 1);
-        assert.equal((await store.keywordSearch(NS, ['near'], 10)).length, 1);
-        assert.equal((await store.keywordSearch(NS, ['alpha*'], 10)).length, 1, 'alpha* is the word alpha, not a prefix query');
-        assert.equal((await store.keywordSearch(NS, ['alp*'], 10)).length, 0, 'no prefix expansion');
-        assert.equal((await store.keywordSearch(NS, ['-alpha'], 10)).length, 1, 'a leading minus does not negate');
+        assert.equal((await store.keywordSearch(NS, indexTerms(['or']), 10)).length, 1);
+        assert.equal((await store.keywordSearch(NS, indexTerms(['near']), 10)).length, 1);
+        assert.equal((await store.keywordSearch(NS, indexTerms(['alpha*']), 10)).length, 1, 'alpha* is the word alpha, not a prefix query');
+        assert.equal((await store.keywordSearch(NS, indexTerms(['alp*']), 10)).length, 0, 'no prefix expansion');
+        assert.equal((await store.keywordSearch(NS, indexTerms(['-alpha']), 10)).length, 1, 'a leading minus does not negate');
         // Unicode words are found.
-        assert.equal((await store.keywordSearch(NS, ['café'], 10)).length, 1);
-        assert.equal((await store.keywordSearch(NS, ['zürich'], 10)).length, 1);
+        assert.equal((await store.keywordSearch(NS, indexTerms(['café']), 10)).length, 1);
+        assert.equal((await store.keywordSearch(NS, indexTerms(['zürich']), 10)).length, 1);
         // The store is intact after all of it.
         assert.equal((await store.listMemories({ namespace: NS })).length, 3);
       });
@@ -756,7 +757,7 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
           await store.addTurns([turn({ messageId: 'w1', sessionId: 'sess-9', sourceId: src.id, line: 42, speaker: 'Ana', role: 'user', text: 'walrus turn', timestamp: at(3) })])
         ).inserted;
         const [noSrc] = (await store.addTurns([turn({ messageId: 'w2', text: 'walrus turn without source', timestamp: at(4) })])).inserted;
-        const hits = await store.keywordSearch(NS, ['walrus'], 10);
+        const hits = await store.keywordSearch(NS, indexTerms(['walrus']), 10);
         const entries = await store.getEntries(NS, hits.map((h) => h.seq));
         const byRef = new Map(entries.map((e) => [e.refId, e]));
         const m = byRef.get(mem.id)!;
@@ -788,7 +789,7 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
 
       it('a turn indexes indexText but shows its text', async () => {
         const [t] = (await store.addTurns([turn({ messageId: 'i1', text: 'sure, sounds good', indexText: 'Ana: sure, sounds good (about the flamingo budget)' })])).inserted;
-        const hits = await store.keywordSearch(NS, ['flamingo'], 10);
+        const hits = await store.keywordSearch(NS, indexTerms(['flamingo']), 10);
         const [e] = await store.getEntries(NS, hits.map((h) => h.seq));
         assert.equal(e!.refId, t!.id);
         assert.equal(e!.text, 'sure, sounds good');
@@ -838,12 +839,12 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         await store.addMemories(Array.from({ length: 60 }, (_, i) => ({ namespace: OTHER, text: `walrus walrus ${i}` })));
         const weak = (await add('a long note that mentions a walrus once among many other unrelated words here', { importance: 2 })).memory;
         const strong = (await add('walrus facts: the walrus eats clams', { importance: 9 })).memory;
-        const hits = await store.keywordSearch(NS, ['walrus'], 2);
+        const hits = await store.keywordSearch(NS, indexTerms(['walrus']), 2);
         const entries = await store.getEntries(NS, hits.map((h) => h.seq));
         assert.deepEqual(hits.map((h) => entries.find((e) => e.seq === h.seq)!.refId), [strong.id, weak.id]);
-        const filtered = await store.keywordSearch(NS, ['walrus'], 5, { minImportance: 5 });
+        const filtered = await store.keywordSearch(NS, indexTerms(['walrus']), 5, { minImportance: 5 });
         assert.deepEqual((await store.getEntries(NS, filtered.map((h) => h.seq))).map((e) => e.refId), [strong.id]);
-        assert.equal((await store.keywordSearch(OTHER, ['walrus'], 100)).length, 60);
+        assert.equal((await store.keywordSearch(OTHER, indexTerms(['walrus']), 100)).length, 60);
       });
 
       it('entriesMissingVector → putVectors → vectorsAfter with monotonic ids and watermark paging', async () => {
@@ -1007,7 +1008,7 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
       });
       /** Texts of the namespace's document entries matching a word, best first. */
       const found = async (namespace: string, word: string) => {
-        const hits = await store.keywordSearch(namespace, [word], 20, { kinds: ['document'] });
+        const hits = await store.keywordSearch(namespace, indexTerms([word]), 20, { kinds: ['document'] });
         return (await store.getEntries(namespace, hits.map((h) => h.seq))).map((e) => e.text);
       };
 
@@ -1033,7 +1034,7 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
 
       it('getEntries and getDocumentChunk give the chunk text, its path, lines, heading and file time', async () => {
         await store.replaceDocument(doc({ time: at(-24) }));
-        const hits = await store.keywordSearch(NS, ['staging'], 10);
+        const hits = await store.keywordSearch(NS, indexTerms(['staging']), 10);
         const [e] = await store.getEntries(NS, hits.map((h) => h.seq));
         assert.equal(e!.kind, 'document');
         assert.equal(e!.text, 'The staging database listens on port 5433');
@@ -1060,8 +1061,8 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         assert.equal(await store.getDocumentChunk(NS, 'x_doesnotexist'), null);
         // Headings are searchable too, and the chunk's time is what since/until filter on.
         assert.deepEqual((await found(NS, 'projects')).sort(), ['Our cat is called Marmalade', 'The staging database listens on port 5433']);
-        assert.equal((await store.keywordSearch(NS, ['staging'], 10, { since: at(0) })).length, 0);
-        assert.equal((await store.keywordSearch(NS, ['staging'], 10, { kinds: ['memory', 'turn'] })).length, 0);
+        assert.equal((await store.keywordSearch(NS, indexTerms(['staging']), 10, { since: at(0) })).length, 0);
+        assert.equal((await store.keywordSearch(NS, indexTerms(['staging']), 10, { kinds: ['memory', 'turn'] })).length, 0);
         assert.equal((await store.entryFor('document', e!.refId))?.seq, e!.seq);
       });
 
@@ -1090,7 +1091,7 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         await store.replaceDocument(doc({ namespace: OTHER, fileHash: 'other', chunks: [chunk('', 'Beta has a parrot named Marmalade', 1)] }));
         assert.deepEqual(await found(NS, 'marmalade'), ['Our cat is called Marmalade']);
         assert.deepEqual(await found(OTHER, 'marmalade'), ['Beta has a parrot named Marmalade']);
-        const betaSeqs = (await store.keywordSearch(OTHER, ['marmalade'], 10)).map((h) => h.seq);
+        const betaSeqs = (await store.keywordSearch(OTHER, indexTerms(['marmalade']), 10)).map((h) => h.seq);
         assert.deepEqual(await store.getEntries(NS, betaSeqs), []);
         assert.equal(await store.removeDocument(OTHER, PATH), 1);
         assert.deepEqual(await found(NS, 'marmalade'), ['Our cat is called Marmalade']);
@@ -1118,7 +1119,7 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         assert.equal(await store.removeSource(src.id), true);
         assert.deepEqual(await found(NS, 'marmalade'), ['Our cat is called Marmalade']);
         assert.deepEqual((await store.documentFiles(NS, null)).map((f) => f.path), [PATH]);
-        const hits = await store.keywordSearch(NS, ['marmalade'], 10);
+        const hits = await store.keywordSearch(NS, indexTerms(['marmalade']), 10);
         const [e] = await store.getEntries(NS, hits.map((h) => h.seq));
         assert.equal((await store.getDocumentChunk(NS, e!.refId))!.sourceId, null);
         const again = await store.addSource(NS, 'markdown', '/notes');

@@ -1,6 +1,7 @@
 // Entry keys in the SQLite store: words an entry is found by beside its text, written with the
 // entry, never shown, recomputed for every entry when the store opens with another keys version,
 // and carried over from a database made before keys existed (schema 9).
+import { queryTerms } from '../../src/search/query-terms.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -27,7 +28,7 @@ function keysV(version: number): EntryKeys & { calls: number } {
 const NS = 'n';
 
 async function found(store: SqliteStore, word: string): Promise<string[]> {
-  const hits = await store.keywordSearch(NS, [word], 10);
+  const hits = await store.keywordSearch(NS, queryTerms(word), 10);
   const entries = await store.getEntries(NS, hits.map((h) => h.seq));
   return entries.map((e) => e.text).sort();
 }

@@ -9,6 +9,7 @@ import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
 import { runStoreConformance } from './conformance.js';
 import { rejectsCode, tempDir } from '../helpers/store-fixtures.js';
+import { indexTerms } from '../helpers/index-terms.js';
 
 runStoreConformance('sqlite', async () => {
   const tmp = tempDir();
@@ -263,7 +264,7 @@ describe('SqliteStore specifics', () => {
       // or index entry left behind.
       await rejectsCode(store.addMemory({ namespace: 'n', text: 'bad importance kiwi', importance: 42 }), 'STORE');
       assert.deepEqual(await store.listMemories({ namespace: 'n' }), []);
-      assert.deepEqual(await store.keywordSearch('n', ['kiwi'], 10), []);
+      assert.deepEqual(await store.keywordSearch('n', indexTerms(['kiwi']), 10), []);
       assert.equal(store.db.prepare('SELECT COUNT(*) FROM entries').pluck().get(), 0);
       await store.close();
     } finally {

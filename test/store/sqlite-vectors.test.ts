@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { COMPACT_VECTORS_VERSION, MIGRATIONS, SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
+import { registerIndexText } from '../../src/store/sqlite/fts-text.js';
 import { QUANT_BLOCK, decodeVector, encodeVector, quantisedBytes } from '../../src/store/sqlite/vector-codec.js';
 import { tempDir } from '../helpers/store-fixtures.js';
 
@@ -124,6 +125,7 @@ describe('SQLite vectors and embedding cache', () => {
       const raw = new Database(path);
       raw.pragma('page_size = 8192');
       raw.pragma('journal_mode = WAL');
+      registerIndexText(raw); // the keyword index's SQL function (schema V14)
       for (let v = 0; v < before; v++) raw.exec(MIGRATIONS[v]!);
       raw.pragma(`user_version = ${before}`);
       raw.prepare('INSERT INTO namespaces (id, created_at) VALUES (?, ?)').run(NS, T);

@@ -243,7 +243,7 @@ async function embedBacklog(cairn: Cairn, namespace: string, event: string, mode
   if (model === null || !cairn.config.capture.embed) return null;
   // A running daemon embeds every namespace's backlog at its next rescan, without this wait.
   if (mode === 'auto' && lockHolder(cairn.paths.daemonLock)) return null;
-  const waiting = (await missingVectors(cairn.store, model)).get(namespace) ?? 0;
+  const waiting = (await missingVectors(cairn.store, model, cairn.config.index.passages)).get(namespace) ?? 0;
   if (waiting === 0 || (mode === 'auto' && event === 'Stop' && waiting < STOP_EMBED_MIN)) return null;
   const progress = await cairn.embedPending({ namespace, ...(mode === 'auto' ? { limit: HOOK_EMBED_LIMIT } : {}) });
   return { embedded: progress.done, left: Math.max(0, waiting - progress.done) };

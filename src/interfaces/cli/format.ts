@@ -40,10 +40,12 @@ export function formatMemory(m: Memory): string {
 
 export function formatResult(r: SearchResult, rank: number, explain: boolean): string {
   const head = `${rank}. ${r.score.toFixed(3)}  [${r.kind}${r.category ? `/${r.category}` : ''}] ${r.time.slice(0, 10)}  ${r.id}${r.current && !r.validTo ? '' : `  (superseded${r.validTo ? ` ${r.validTo.slice(0, 10)}` : ''}${r.supersededBy ? ` by ${r.supersededBy}` : ''})`}`;
-  // "+" marks another hit of the same session; arrows mark the turns just before and after.
-  const ctx = (offsetSign: number) =>
-    r.context.filter((c) => Math.sign(c.offset) === offsetSign).map((c) => `   ${c.match ? '+' : offsetSign < 0 ? '↑' : '↓'} ${contextLine(c)}`);
-  const lines = [head, ...ctx(-1), `   ${r.snippet}`, ...ctx(1), `   ${provenanceLine(r.provenance)}`];
+  // The hit first (its passage that matches, not the whole text: `cairn get` shows that); under it
+  // the turns just before and after it (↑ ↓), then the other hits of its session (+), oldest first.
+  const speaker = r.kind === 'turn' ? r.provenance[0]?.speaker : undefined;
+  const around = r.context.filter((c) => !c.match).map((c) => `     ${c.offset < 0 ? '↑' : '↓'} ${contextLine(c)}`);
+  const others = r.context.filter((c) => c.match).map((c) => `   + ${contextLine(c)}`);
+  const lines = [head, `   ${speaker ? `${speaker}: ` : ''}${r.snippet}`, ...around, ...others, `   ${provenanceLine(r.provenance)}`];
   if (explain) {
     const p = r.parts;
     lines.push(

@@ -6,6 +6,7 @@ import type { Memory } from '../../core/types.js';
 import type { Store } from '../../store/store.js';
 import type { NearDupVerdict } from './contracts.js';
 import type { KnowledgeRules } from './rules.js';
+import { detectLanguage, termOf } from '../../search/text-analysis.js';
 
 /** Candidates tested per memory: the keyword index ranks the likely ones first. */
 const CANDIDATES = 8;
@@ -25,7 +26,9 @@ export async function findNearDuplicate(
 ): Promise<NearDupMatch | null> {
   // A near-duplicate holds the new memory's most specific words: asking for entries with all of the
   // top three (not any) keeps the lookup to a few rows when the words are common in the namespace.
-  const terms = rules.nearDupQueryTerms(memory.text).slice(0, 3);
+  // The index holds words in their analysed form (search/text-analysis.ts), read in the text's language.
+  const language = detectLanguage(memory.text);
+  const terms = rules.nearDupQueryTerms(memory.text).slice(0, 3).map((w) => termOf(w, language));
   if (terms.length === 0) return null;
   const own = await store.entryFor('memory', memory.id);
   if (!own) return null;

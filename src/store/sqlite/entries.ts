@@ -243,6 +243,20 @@ export function getEntries(db: Database, namespace: string, seqs: readonly numbe
   });
 }
 
+/**
+ * The text an entry is embedded by: a memory's own text (its index body also lists tags and entity
+ * names, which are for BM25), or, for a memory the judge made of one turn word for word (as is, or
+ * after its speaker's name: "Ana: …"), that turn's text, whose vector is then taken from the cache
+ * instead of a second, nearly identical text going through the model; any other entry, its body.
+ */
+const EMBED_TEXT = `CASE WHEN e.kind = 'memory' THEN coalesce(
+    (SELECT te.body FROM memories m JOIN turns t ON t.id = json_extract(m.provenance, '$[0].turnIds[0]')
+       JOIN entries te ON te.kind = 'turn' AND te.ref_id = t.id
+     WHERE m.id = e.ref_id AND json_array_length(m.provenance) = 1 AND json_array_length(m.provenance, '$[0].turnIds') = 1
+       AND (m.text = t.text OR m.text = t.speaker || ': ' || t.text)),
+    (SELECT m.text FROM memories m WHERE m.id = e.ref_id), e.body)
+  ELSE e.body END`;
+
 export function entriesMissingVector(
   db: Database,
   model: string,
@@ -256,14 +270,14 @@ export function entriesMissingVector(
   // Walks the primary key from the cursor, so paging through a backlog stays linear overall.
   return stmt(
     db,
-    `SELECT e.seq, e.namespace, e.body AS text FROM entries e
+    `SELECT e.seq, e.namespace, ${EMBED_TEXT} AS text FROM entries e
      WHERE e.seq > @afterSeq AND e.embed = 1 AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.entry_seq = e.seq AND v.model = @model) ${nsClause}
      ORDER BY e.seq LIMIT @limit`,
   ).all(params) as Array<{ seq: number; namespace: string; text: string }>;
 }
 
 export function entryFor(db: Database, kind: string, refId: string): { seq: number; namespace: string; text: string } | null {
-  const row = stmt(db, 'SELECT seq, namespace, body AS text FROM entries WHERE kind = ? AND ref_id = ?').get(kind, refId);
+  const row = stmt(db, `SELECT e.seq, e.namespace, ${EMBED_TEXT} AS text FROM entries e WHERE e.kind = ? AND e.ref_id = ?`).get(kind, refId);
   return (row as { seq: number; namespace: string; text: string } | undefined) ?? null;
 }
 

@@ -10,7 +10,6 @@ import type { Fact, Provenance } from '../../core/types.js';
 import type { ApplyKnowledgeResult, FactUpdate, KnowledgeBatch, MemoryRetirement, SeqMemory } from '../store.js';
 import { keysOf } from './keys.js';
 import { MAX_PROVENANCE, memoryEntryBody, remention } from './memories.js';
-import { sha256 } from '../../core/text.js';
 import { ensureNamespaceTx } from './namespaces.js';
 import { memoryFromRow, type MemoryRow } from './rows.js';
 import { stmt } from './statements.js';
@@ -41,10 +40,8 @@ export function setMemoryEntities(db: Database, namespace: string, memoryId: str
   const body = memoryEntryBody({ text: row.text, tags, entities: JSON.parse(list) as string[] });
   const before = memoryEntryBody({ text: row.text, tags, entities: JSON.parse(row.entities) as string[] });
   if (body === before) return;
+  // The entry keeps its vector and its cached one: a memory is embedded by its text, which names do not change.
   stmt(db, "UPDATE entries SET body = ?, keys = ? WHERE kind = 'memory' AND ref_id = ?").run(body, keysOf(db, body), memoryId);
-  // The entry keeps its vector; the cached vector of the text it had is no longer any entry's
-  // (a purge finds what to drop by the texts entries hold now).
-  stmt(db, 'DELETE FROM embed_cache WHERE text_hash = ?').run(sha256(before));
 }
 
 function insertFact(db: Database, namespace: string, f: Fact): void {

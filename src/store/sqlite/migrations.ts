@@ -392,6 +392,34 @@ UPDATE entries SET valid_to = (SELECT m.valid_to FROM memories m WHERE m.id = en
   WHERE kind = 'memory' AND current = 0;
 `;
 
+// Beyond English (issue 29): the keyword index holds each entry's words in the form
+// search/text-analysis.ts gives them (Chinese and Japanese cut into words, each language stemmed by
+// its own Snowball stemmer, English by porter as before), computed by cairn_index_text
+// (store/sqlite/fts-text.ts), the SQL function every connection registers before migrating.
+// FTS5 then only splits on spaces and folds case and diacritics (no porter: the words come
+// stemmed). Contentless, with deletes: the index form is never shown, so no text is stored twice.
+// Rebuilt from every entry's body and keys.
+const V14 = `
+DROP TRIGGER entries_ai;
+DROP TRIGGER entries_ad;
+DROP TRIGGER entries_au;
+DROP TABLE entries_fts;
+CREATE VIRTUAL TABLE entries_fts USING fts5(
+  body, keys, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
+);
+INSERT INTO entries_fts(rowid, body, keys) SELECT seq, cairn_index_text(body), cairn_index_text(keys, 'en') FROM entries;
+CREATE TRIGGER entries_ai AFTER INSERT ON entries BEGIN
+  INSERT INTO entries_fts(rowid, body, keys) VALUES (new.seq, cairn_index_text(new.body), cairn_index_text(new.keys, 'en'));
+END;
+CREATE TRIGGER entries_ad AFTER DELETE ON entries BEGIN
+  DELETE FROM entries_fts WHERE rowid = old.seq;
+END;
+CREATE TRIGGER entries_au AFTER UPDATE OF body, keys ON entries BEGIN
+  DELETE FROM entries_fts WHERE rowid = old.seq;
+  INSERT INTO entries_fts(rowid, body, keys) VALUES (new.seq, cairn_index_text(new.body), cairn_index_text(new.keys, 'en'));
+END;
+`;
+
 // Vectors int8 with a scale per block (store/sqlite/vector-codec.ts): a 512-d vector 2,048 → 528
 // bytes. The embedding cache without the dimension and time it never read: each row fits its
 // b-tree page, where a float32 row took an 8 KiB overflow page of its own (86 % empty). cairn_quantise_f32 is registered by migrate().
@@ -409,7 +437,8 @@ DROP TABLE embed_cache;
 ALTER TABLE embed_cache_v16 RENAME TO embed_cache;
 `;
 
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V16];
+// V15 (another change of issue 29) goes between V14 and V16.
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V16];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

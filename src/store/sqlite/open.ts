@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../core/private-files.js';
 import { COMPACT_VECTORS_VERSION, SCHEMA_VERSION, migrate } from './migrations.js';
+import { registerIndexText } from './fts-text.js';
 
 const SQLITE_HEADER = 'SQLite format 3\0';
 
@@ -120,6 +121,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database.
       db.pragma('synchronous = FULL');
     }
     db.pragma('foreign_keys = ON');
+    registerIndexText(db);
     // Reads through a memory map instead of a read() per page: a search touches a few hundred
     // scattered rows (entries, memories, vectors), and at 100k memories this cut hybrid search
     // p50/p95 from ~11.6/16.0 to ~10.0/14.2 ms (bench/search-bench.ts home, 3 alternating runs).

@@ -73,11 +73,15 @@ function purgeCitingDigests(db: Database, ids: readonly string[], out: PurgeChan
 
 /** Removes one memory; the versions before and after it in its supersede chain are linked to each other. */
 function purgeMemory(db: Database, id: string, out: PurgeChanges): void {
-  const row = stmt(db, 'SELECT supersedes, superseded_by FROM memories WHERE id = ?').get(id) as { supersedes: string | null; superseded_by: string | null } | undefined;
+  const row = stmt(db, 'SELECT text, supersedes, superseded_by FROM memories WHERE id = ?').get(id) as { text: string; supersedes: string | null; superseded_by: string | null } | undefined;
   if (!row) return;
+
   stmt(db, 'UPDATE memories SET superseded_by = ? WHERE superseded_by = ?').run(row.superseded_by, id);
   stmt(db, 'UPDATE memories SET supersedes = ? WHERE supersedes = ?').run(row.supersedes, id);
   dropEntry(db, 'memory', id, out);
+  // A memory is embedded by its own text, not its entry's body (which adds tags and names): that
+  // text's cached vector goes too.
+  if (out.formerTexts.at(-1) !== row.text) out.formerTexts.push(row.text);
   purgeMemoryKnowledge(db, id);
   stmt(db, 'DELETE FROM memories WHERE id = ?').run(id);
   stmt(db, 'DELETE FROM feedback WHERE ref_id = ?').run(id);

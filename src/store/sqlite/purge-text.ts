@@ -145,6 +145,8 @@ function rewriteMemories(ctx: Ctx, scope: PurgeScope): void {
     const entry = entryOf(ctx, 'memory', r.id);
     const body = memoryEntryBody({ text, tags: JSON.parse(tags) as string[], entities: JSON.parse(entities) as string[] });
     if (entry) setEntryBody(ctx, entry.seq, entry.body, body);
+    // A memory is embedded by its own text, not its entry's body: that text's cached vector goes too.
+    if (text !== r.text) ctx.out.formerTexts.push(r.text);
     if (ctx.dryRun) return;
     const key = dedupKey(text);
     // Now the same statement as another current memory: that one stands, this one is history.

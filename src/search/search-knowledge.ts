@@ -3,7 +3,7 @@
 // superseded it. The entity rules (alias keys) come from the memory part.
 import { resolveEntity } from '../memory/knowledge/edits.js';
 import type { SpeakerCount, Store } from '../store/store.js';
-import type { SearchResult } from '../search/hybrid.js';
+import type { SearchResult } from './hybrid.js';
 
 /** Memories an entity filter or boost considers at most (newest first). */
 const ENTITY_MEMORY_CAP = 20_000;

@@ -1,0 +1,58 @@
+// Stage 3, closeness by meaning: exact cosines from stored vectors for every candidate (and every
+// neighbour that may be scored), and for long texts their closest passage blended in.
+import type { IndexEntry, NeighbourTurns } from '../../store/store.js';
+import { bestPassage, PASSAGE_CHARS } from '../../embed/passages.js';
+import { indexedNeighbours } from './conversation.js';
+
+export function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
+/** The entries whose vectors a search reads: the candidates and the neighbours with entries. */
+export function vectorSeqs(entries: readonly IndexEntry[], neighbours: ReadonlyMap<string, NeighbourTurns>): number[] {
+  const seqs = new Set(entries.map((e) => e.seq));
+  for (const x of indexedNeighbours(neighbours)) seqs.add(x.entrySeq);
+  return [...seqs];
+}
+
+/** The cosine of each stored vector with the query's; a vector of another size (another model's) is left out. */
+export function cosinesOf(query: Float32Array, vectors: ReadonlyMap<number, Float32Array>): Map<number, number> {
+  const cosines = new Map<number, number>();
+  for (const [seq, v] of vectors) if (v.length === query.length) cosines.set(seq, dot(query, v));
+  return cosines;
+}
+
+/**
+ * The scored texts that have passages (longer than PASSAGE_CHARS; a shorter one's row is empty,
+ * and reading those rows cost ~0.5 ms a search at 100k memories). A neighbour's length is bounded
+ * by its bytes.
+ */
+export function longTexts(cosines: ReadonlyMap<number, number>, entries: readonly IndexEntry[], neighbours: ReadonlyMap<string, NeighbourTurns>): number[] {
+  const indexed = new Map<number, number>(entries.map((e) => [e.seq, e.indexedChars]));
+  for (const x of indexedNeighbours(neighbours)) if (!indexed.has(x.entrySeq)) indexed.set(x.entrySeq, x.entryBytes ?? Infinity);
+  return [...cosines.keys()].filter((seq) => (indexed.get(seq) ?? Infinity) > PASSAGE_CHARS);
+}
+
+/**
+ * A long text counts as close as its whole and its closest passage together (weight `w` on the
+ * passage); the passage's index is where its snippet goes. Returns new maps.
+ */
+export function blendPassages(
+  cosines: ReadonlyMap<number, number>,
+  query: Float32Array,
+  passages: ReadonlyMap<number, Float32Array>,
+  w: number,
+): { cosines: Map<number, number>; focus: Map<number, number> } {
+  const out = new Map(cosines);
+  const focus = new Map<number, number>();
+  for (const [seq, packed] of passages) {
+    const best = bestPassage(query, packed);
+    const own = out.get(seq);
+    if (best === null || own === undefined) continue;
+    out.set(seq, (1 - w) * own + w * best.score);
+    focus.set(seq, best.index);
+  }
+  return { cosines: out, focus };
+}

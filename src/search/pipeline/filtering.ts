@@ -1,0 +1,30 @@
+// Stage 7, which scored entries are hits: ranked by score (newer first on a tie), without
+// accidental resemblances and without a turn twice.
+import type { ScoredEntry } from './types.js';
+
+/** Best first; on equal scores the newer entry first. Sorts in place and returns the array. */
+export function rankScored<T extends ScoredEntry>(scored: T[]): T[] {
+  return scored.sort((a, b) => b.score - a.score || b.e.time.localeCompare(a.e.time));
+}
+
+/** Turn ids a memory among the scored carries: the turns it was promoted from. */
+export function promotedTurns(scored: readonly ScoredEntry[]): Set<string> {
+  const promoted = new Set<string>();
+  for (const s of scored) if (s.e.kind === 'memory') for (const p of s.e.provenance) for (const id of p.turnIds ?? []) promoted.add(id);
+  return promoted;
+}
+
+/**
+ * The hits among the ranked entries. A term match always stays (min-max puts the weakest genuine
+ * match at 0); a vector-only neighbour stays only when it scores above the weakest candidate. A
+ * turn the judge called noise ("ok", "thanks") only ever resembles a query by accident. A turn
+ * promoted to a memory would appear twice (as itself and as the memory): the memory, which carries
+ * the turn's provenance, stands for both.
+ */
+export function keepHits<T extends ScoredEntry>(ranked: readonly T[], bm25: ReadonlyMap<number, number>): T[] {
+  const promoted = promotedTurns(ranked);
+  return ranked
+    .filter((s) => s.score > 0 || bm25.has(s.e.seq))
+    .filter((s) => bm25.has(s.e.seq) || s.e.category !== 'noise')
+    .filter((s) => !(s.e.kind === 'turn' && promoted.has(s.e.refId)));
+}

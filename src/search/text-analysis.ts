@@ -1,0 +1,177 @@
+// How text becomes searchable words, the same for what is indexed and for what is asked: words
+// cut by Unicode word boundaries (Intl.Segmenter, whose ICU dictionaries cut Chinese and Japanese,
+// which write no spaces), each stemmed by its language's Snowball stemmer, then lower-cased and
+// stripped of diacritics the way FTS5's unicode61 remove_diacritics 2 folds them. The keyword
+// index stores these tokens (store/sqlite/fts-text.ts); query terms, coverage and snippets
+// analyse with the same functions, so a word asked is found in any form the text has it.
+import { newStemmer } from 'snowball-stemmers';
+import { stemmer as porter } from 'stemmer';
+import { detectAll } from 'tinyld';
+import { ENGLISH, hasStopWordOf } from './stop-words.js';
+
+/** A language words are stemmed in: ISO 639-1. Russian is told by its script, the others by tinyld. */
+export type Language = 'en' | 'de' | 'es' | 'fr' | 'it' | 'pt' | 'nl' | 'ru';
+
+const LATIN_LANGUAGES: readonly Language[] = ['en', 'de', 'es', 'fr', 'it', 'pt', 'nl'];
+const SNOWBALL: Readonly<Record<Exclude<Language, 'en'>, string>> = {
+  de: 'german',
+  es: 'spanish',
+  fr: 'french',
+  it: 'italian',
+  pt: 'portuguese',
+  nl: 'dutch',
+  ru: 'russian',
+};
+
+// English keeps the Porter stemmer FTS5's porter tokenizer applied before, so English texts and
+// questions meet as they did.
+const stemmers = new Map<Language, (word: string) => string>([['en', porter]]);
+function stemmerOf(language: Language): (word: string) => string {
+  let stem = stemmers.get(language);
+  if (!stem) {
+    const snowball = newStemmer(SNOWBALL[language as Exclude<Language, 'en'>]);
+    stem = (word) => snowball.stem(word);
+    stemmers.set(language, stem);
+  }
+  return stem;
+}
+
+// Scripts written without spaces between words: only these need the (slow, ~3 µs a character)
+// dictionary segmenter; everywhere else a word is a run of letters and digits, which is what the
+// segmenter returns there too.
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const WORD = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{M}]+)*/gu;
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+function lowerNfkc(text: string): string {
+  const lower = text.toLowerCase();
+  // NFKC changes only non-ASCII text; skipping it for ASCII keeps scoring hundreds of candidates cheap.
+  return ASCII.test(lower) ? lower : lower.normalize('NFKC');
+}
+
+/** A word of a text and where it starts (in the text as given). */
+export interface WordSpan {
+  word: string;
+  index: number;
+}
+
+/**
+ * The words of a text with their positions: lower-case, NFKC, letters, digits and marks with inner
+ * apostrophes ("ana's"). Positions are into `text` as given for text NFKC leaves alone (all but
+ * compatibility characters such as full-width Latin, where a position may be a character off).
+ */
+export function wordSpans(text: string): WordSpan[] {
+  const out: WordSpan[] = [];
+  if (!UNSPACED.test(text)) {
+    for (const m of text.matchAll(WORD)) out.push({ word: lowerNfkc(m[0]), index: m.index });
+    return out;
+  }
+  for (const s of segmenter.segment(text)) {
+    if (!s.isWordLike) continue;
+    for (const m of s.segment.matchAll(WORD)) out.push({ word: lowerNfkc(m[0]), index: s.index + m.index });
+  }
+  return out;
+}
+
+/** The words of a text (see wordSpans). */
+export function words(text: string): string[] {
+  if (!UNSPACED.test(text)) return lowerNfkc(text).match(WORD) ?? [];
+  return wordSpans(text).map((w) => w.word);
+}
+
+const CYRILLIC = /\p{Script=Cyrillic}/gu;
+const LATIN = /\p{Script=Latin}/gu;
+// Cyrillic keeps its marks: й is a letter of its own, not и with a diacritic.
+const FOLDED_SCRIPTS = /^[\p{Script=Latin}\p{Script=Greek}\p{M}\p{N}]+$/u;
+const MARKS = /\p{M}+/gu;
+
+/** Detection reads this much of a text: enough to tell a language, bounded for long messages. */
+const SAMPLE_CHARS = 600;
+
+/**
+ * The language a text's Latin-script words are stemmed in, and Russian for a text mostly in
+ * Cyrillic. English unless tinyld finds another language it is clearly more sure of (its score at
+ * least twice English's): a misread English text would be stemmed apart from English questions.
+ * A text whose words are mostly English stop words is English without asking tinyld (~0.4 ms of
+ * CPU a text, the bulk of indexing a chat turn otherwise).
+ */
+export function detectLanguage(text: string): Language {
+  const sample = text.length > SAMPLE_CHARS ? text.slice(0, SAMPLE_CHARS) : text;
+  const latin = sample.match(LATIN)?.length ?? 0;
+  const cyrillic = sample.match(CYRILLIC)?.length ?? 0;
+  if (cyrillic > latin) return 'ru';
+  if (latin < 3) return 'en';
+  if (ASCII.test(sample)) {
+    const all = words(sample);
+    let stop = 0;
+    for (const w of all) if (ENGLISH.has(w)) stop++;
+    if (stop >= 2 && stop * 4 >= all.length) return 'en';
+  }
+  const ranked = detectAll(sample, { only: LATIN_LANGUAGES as unknown as string[] });
+  const top = ranked[0];
+  if (!top || top.lang === 'en') return 'en';
+  const english = ranked.find((r) => r.lang === 'en')?.accuracy ?? 0;
+  if (top.accuracy < 2 * english) return 'en';
+  // A few plain words ("tiles clients") read as anything: another language needs a letter English
+  // does not write, one of its stop words, or a sentence's length.
+  const all = words(sample);
+  const evidence = !ASCII.test(sample) || all.length >= 8 || hasStopWordOf(all, top.lang);
+  return evidence ? (top.lang as Language) : 'en';
+}
+
+// Stems by language and word, kept across searches: a corpus repeats its words, and stemming
+// every candidate's words on every search would cost more than the search's SQL.
+const MEMO_LIMIT = 50_000;
+const memo = new Map<string, string>();
+
+/**
+ * The index form of one word (from `words`) in a text of `language`: Cyrillic words stemmed as
+ * Russian, Latin ones in the text's language (English in a Russian text), other scripts as they
+ * are; then diacritics removed from Latin and Greek. Apostrophes are dropped by the
+ * caller, which splits there as the index does.
+ */
+export function termOf(word: string, language: Language): string {
+  const key = language + word;
+  const hit = memo.get(key);
+  if (hit !== undefined) return hit;
+  let out = word;
+  // The Russian stemmer knows е, not ё (which most texts write as е anyway).
+  if (/\p{Script=Cyrillic}/u.test(word)) out = stemmerOf('ru')(word.replace(/ё/g, 'е'));
+  else if (/\p{Script=Latin}/u.test(word)) out = stemmerOf(language === 'ru' ? 'en' : language)(word);
+  if (!ASCII.test(out) && FOLDED_SCRIPTS.test(out)) out = out.normalize('NFKD').replace(MARKS, '').normalize('NFC');
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(key, out);
+  return out;
+}
+
+const APOSTROPHES = /['’]/;
+
+/** The index forms of a text's words, in order ("Ana's" gives "ana" and "s", as unicode61 splits). */
+export function analyse(text: string, language: Language = detectLanguage(text)): string[] {
+  const out: string[] = [];
+  for (const w of words(text)) {
+    if (!APOSTROPHES.test(w)) out.push(termOf(w, language));
+    else for (const part of w.split(APOSTROPHES)) if (part) out.push(termOf(part, language));
+  }
+  return out;
+}
+
+/**
+ * What the keyword index stores for a text: its index forms, space-separated. A Latin-script text
+ * in another language than English also keeps each word in its English index form where that
+ * differs from its own stem: a query of a word or two reads as English (too short to tell), and
+ * "café" or "gewohnt" asked alone should still find the French or German text that has it.
+ */
+export function indexText(text: string, language: Language = detectLanguage(text)): string {
+  const forms = analyse(text, language);
+  if (language === 'en' || language === 'ru') return forms.join(' ');
+  const english = analyse(text, 'en');
+  const out: string[] = [];
+  for (let i = 0; i < forms.length; i++) {
+    out.push(forms[i]!);
+    if (english[i] !== forms[i]) out.push(english[i]!);
+  }
+  return out.join(' ');
+}
