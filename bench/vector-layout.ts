@@ -1,4 +1,4 @@
-// Bytes on disk of a home's database in the vector layout it has (schema V16: int8 vectors, small
+// Bytes on disk of a home's database in the vector layout it has (schema V15: int8 vectors, small
 // cache rows) beside the same rows in the layout up to V15 (float32 vectors; embedding cache rows
 // with dim and created_at, each vector spilling into an overflow page), in one run. Both are
 // measured on vacuumed copies (VACUUM INTO), so free pages of either do not count; the home itself
@@ -30,7 +30,7 @@ function sizeOf(path: string): LayoutSize {
   }
 }
 
-/** Rewrites a V16 copy's vectors and cache the way V15 stored them. */
+/** Rewrites a V15 copy's vectors and cache the way V14 stored them. */
 function toLegacyLayout(path: string): void {
   const db = new Database(path);
   try {

@@ -3,7 +3,7 @@
 // on-disk encoding is decoded back and searched exactly (per conversation, cosine) and through a
 // usearch HNSW graph built the way src/search/vector-index.ts builds it (i8, M32/96/256):
 //   float32 (the layout up to schema V15), f16, int8 with one scale per vector, and int8 with a
-//   scale per 128 values (what src/store/sqlite/vector-codec.ts stores since V16).
+//   scale per 128 values (what src/store/sqlite/vector-codec.ts stores since V15).
 // Printed: bytes per 512-d vector, cosine with the float32 vector (min / mean), evidence turn in
 // the top 10 (question → turns), overlap of the top 10 with float32's, HNSW recall@10 against
 // float32's exact top 10.
@@ -87,7 +87,7 @@ const ENCODINGS: Encoding[] = [
       return Float32Array.from(v, (x) => Math.round(x / scale) * scale);
     },
   },
-  { name: 'int8, a scale per 128 (V16)', bytes: (d) => encodeVector(new Float32Array(d)).byteLength, roundTrip: (v) => decodeVector(encodeVector(v)) },
+  { name: 'int8, a scale per 128 (V15)', bytes: (d) => encodeVector(new Float32Array(d)).byteLength, roundTrip: (v) => decodeVector(encodeVector(v)) },
 ];
 
 const dot = (a: Float32Array, b: Float32Array): number => {

@@ -1,4 +1,4 @@
-// Vectors on disk (schema V16): int8 with a scale per block of 128 values, read back as float32;
+// Vectors on disk (schema V15): int8 with a scale per block of 128 values, read back as float32;
 // the embedding cache in small rows; and an existing home of the float32 layout
 // migrated, vacuumed, and read back through the same API.
 import { describe, it } from 'node:test';
@@ -121,7 +121,7 @@ describe('SQLite vectors and embedding cache', () => {
     const path = join(tmp.dir, 'cairn.db');
     const before = COMPACT_VECTORS_VERSION - 1;
     try {
-      // Built the way Cairn wrote it before V16: its own migrations, 8 KiB pages, float32 blobs.
+      // Built the way Cairn wrote it before V15: its own migrations, 8 KiB pages, float32 blobs.
       const raw = new Database(path);
       raw.pragma('page_size = 8192');
       raw.pragma('journal_mode = WAL');

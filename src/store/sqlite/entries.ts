@@ -356,7 +356,7 @@ export function dropVectorsExcept(db: Database, keep: readonly string[]): number
   return stmt(db, 'DELETE FROM vectors WHERE model NOT IN (SELECT value FROM json_each(?))').run(JSON.stringify(keep)).changes;
 }
 
-// With int8 vectors a cache row is ~600 bytes and sits in its b-tree page beside others (schema V16).
+// With int8 vectors a cache row is ~600 bytes and sits in its b-tree page beside others (schema V15).
 export function cacheGet(db: Database, model: string, hashes: readonly string[]): Map<string, Float32Array> {
   const out = new Map<string, Float32Array>();
   if (hashes.length === 0) return out;

@@ -423,7 +423,7 @@ END;
 // Vectors int8 with a scale per block (store/sqlite/vector-codec.ts): a 512-d vector 2,048 → 528
 // bytes. The embedding cache without the dimension and time it never read: each row fits its
 // b-tree page, where a float32 row took an 8 KiB overflow page of its own (86 % empty). cairn_quantise_f32 is registered by migrate().
-const V16 = `
+const V15 = `
 UPDATE vectors SET vector = cairn_quantise_f32(vector);
 CREATE TABLE embed_cache_v16 (
   model TEXT NOT NULL,
@@ -437,13 +437,12 @@ DROP TABLE embed_cache;
 ALTER TABLE embed_cache_v16 RENAME TO embed_cache;
 `;
 
-// V15 (another change of issue 29) goes between V14 and V16.
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V16];
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** The schema version from which vectors are stored int8 (a home upgraded past it is vacuumed once: see open.ts). */
-export const COMPACT_VECTORS_VERSION = MIGRATIONS.indexOf(V16) + 1;
+export const COMPACT_VECTORS_VERSION = MIGRATIONS.indexOf(V15) + 1;
 
 /**
  * Migrates to SCHEMA_VERSION; returns the version the database had (0: a new one).

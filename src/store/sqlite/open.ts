@@ -88,7 +88,7 @@ function assertCurrentSchema(db: Database.Database, path: string): void {
 const MMAP_BYTES = 2 ** 31;
 
 /**
- * Gives back the pages the int8 vectors freed (a home upgraded to V16 shrinks to about a fifth).
+ * Gives back the pages the int8 vectors freed (a home upgraded to V15 shrinks to about a fifth).
  * Best effort: another process holding the file open makes VACUUM fail, and the space is then
  * reused by later writes instead.
  */
@@ -114,7 +114,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database.
     if (!options.readonly) assertNotForeign(db, path);
     if (!options.readonly) {
       // 8 KiB pages: chosen when a 512-dim float vector row was ~2 KB (4,106 → ~2,700 bytes per
-      // vector, measured); int8 rows (V16) fit either size. Only takes effect before the first table exists.
+      // vector, measured); int8 rows (V15) fit either size. Only takes effect before the first table exists.
       if (db.pragma('page_count', { simple: true }) === 0) db.pragma('page_size = 8192');
       db.pragma('journal_mode = WAL');
       // FULL: an acknowledged write survives power loss too, not just a process crash.

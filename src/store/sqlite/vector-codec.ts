@@ -1,4 +1,4 @@
-// Vectors on disk: int8, one scale per block of QUANT_BLOCK values (schema V16). A 512-d float
+// Vectors on disk: int8, one scale per block of QUANT_BLOCK values (schema V15). A 512-d float
 // vector takes 528 bytes instead of 2,048, small enough to sit inside a b-tree page beside other
 // rows, where a float32 one spilled into an overflow page of its own. Blocks rather than one scale
 // per vector because a stored row can hold several vectors end to end (an entry's passages,
@@ -65,7 +65,7 @@ export function decodeVector(blob: Uint8Array): Float32Array {
   return out;
 }
 
-/** A float32 blob as schema V15 and earlier stored it (read once, by the V16 migration). */
+/** A float32 blob as schema V14 and earlier stored it (read once, by the V15 migration). */
 export function float32BlobToVector(blob: Uint8Array): Float32Array {
   const out = new Float32Array(Math.floor(blob.byteLength / 4));
   new Uint8Array(out.buffer).set(blob.subarray(0, out.byteLength));
