@@ -108,9 +108,14 @@ export async function consolidateNamespace(deps: ConsolidateDeps, req: Consolida
   const weeks = new Set<string>(weeksAsked);
   const total = days.length + 1;
   let done = 0;
-  const stopped = (): boolean => req.signal?.aborted === true;
+  // A stop (SIGTERM) reaches the abort signal through the event loop: the run lets it in before
+  // each check, or a run whose jobs never wait on I/O would finish every day before seeing it.
+  const stopped = async (): Promise<boolean> => {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return req.signal?.aborted === true;
+  };
   for (const day of days) {
-    if (stopped()) return { namespace: ns, days, weeks: [...weeks].sort(), files };
+    if (await stopped()) return { namespace: ns, days, weeks: [...weeks].sort(), files };
     req.onProgress?.(done, total, day);
     const due = dueJobs(day, req.now, timeZone, bounds);
     if (due.pending && nextState) nextState.pendingDays.push(day);
@@ -146,7 +151,7 @@ export async function consolidateNamespace(deps: ConsolidateDeps, req: Consolida
   }
 
   for (const week of [...weeks].sort()) {
-    if (stopped()) return { namespace: ns, days, weeks: [...weeks].sort(), files };
+    if (await stopped()) return { namespace: ns, days, weeks: [...weeks].sort(), files };
     req.onProgress?.(done, total, week);
     const ww = weekWindow(week, timeZone, bounds);
     if (nowIso < ww.start) continue;
@@ -164,7 +169,7 @@ export async function consolidateNamespace(deps: ConsolidateDeps, req: Consolida
     }));
   }
 
-  if (stopped()) return { namespace: ns, days, weeks: [...weeks].sort(), files };
+  if (await stopped()) return { namespace: ns, days, weeks: [...weeks].sort(), files };
   req.onProgress?.(done, total, 'MEMORY.md');
   const today = placeInstant(nowIso, timeZone, bounds)?.day ?? nowIso.slice(0, 10);
   for (const w of await writeTopicsAndMemoryMd(ctx, { timeZone, bounds, now: req.now, today, maxLines: config.consolidation.memoryMdMaxLines, knowledge: config.knowledge })) add(w);
