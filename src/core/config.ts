@@ -180,6 +180,13 @@ export const searchConfigSchema = z.strictObject({
   queryRewrite: z.boolean().default(false),
   /** Longest wait for that model call; past it the search runs without rewriting. */
   queryRewriteTimeoutMs: z.number().int().min(100).max(60_000).default(4000),
+  /**
+   * Results whose confidence (0–1, from the raw cosine and the share of the query's words a hit
+   * has, never the relative score) is below this are left out, and a search whose best result is
+   * below it answers "no good match" instead of unrelated text (0 = keep every result).
+   * bench/results/confidence.md measures the cut on both dev sets.
+   */
+  minConfidence: z.number().min(0).max(1).default(0.2),
 });
 
 export const captureConfigSchema = z.strictObject({

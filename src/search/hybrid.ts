@@ -15,6 +15,7 @@ import { candidatePool, EXACT_FALLBACK_MAX, needsExactScan, searchTerms, unseen 
 import { anchorsOf, aroundTexts, neighbourRadius, textsOf, wantsNeighbours } from './pipeline/conversation.js';
 import { blendPassages, cosinesOf, longTexts, vectorSeqs } from './pipeline/cosines.js';
 import { coverageFor, coverageOf, entityFactor, relevanceOf, speakerFactor, supersededFactor, whenFactor } from './pipeline/factors.js';
+import { withConfidence } from './pipeline/confidence.js';
 import { keepHits, rankScored } from './pipeline/filtering.js';
 import { fusionOf, sidesOf, type Sides } from './pipeline/fusion.js';
 import { neighbourRelevance, turnRelevance, wantsNeighbourHits } from './pipeline/neighbour-relevance.js';
@@ -120,7 +121,8 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     return { e, ...finalScore(rel, e.importance, e.time, now, ranking) };
   });
 
-  // 7. Hits, grouped into results.
+  // 7. Hits, grouped into results, each with how sure the search is of it.
   const kept = keepHits(rankScored(scored), bm25);
-  return assemble(kept, anchors, neighbours, { ...ranking, limit: params.limit, terms, language, withContext: !vectorMode, focusOf: (e) => (vectorSide ? focusText(e, focus, passagePolicyOf(vectorSide.passageModel)) : undefined) });
+  const results = assemble(kept, anchors, neighbours, { ...ranking, limit: params.limit, terms, language, withContext: !vectorMode, focusOf: (e) => (vectorSide ? focusText(e, focus, passagePolicyOf(vectorSide.passageModel)) : undefined) });
+  return withConfidence(results, { terms: bm25Terms, language, namesPerson: (named?.names.size ?? 0) > 0 }, entries.map((e) => e.text));
 }

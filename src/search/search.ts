@@ -9,6 +9,7 @@ import type { Kind, Layer } from '../core/types.js';
 import { passageModelId, type PassagePolicy } from '../embed/passages.js';
 import type { EntryFilter, SpeakerCount, Store } from '../store/store.js';
 import { hybridSearch, type SearchMode, type SearchRanking, type SearchResult, type VectorSide } from './hybrid.js';
+import { cutByConfidence } from './pipeline/confidence.js';
 import { layerFirstSearch, type RankedSearch, type SearchStrategy } from './layer-first.js';
 import { blendVectors, queryFocus } from './query-focus.js';
 import type { RewriteOutcome } from './query-rewrite.js';
@@ -49,7 +50,7 @@ export interface SearchEmbedder {
 
 export interface SearchDeps {
   store: Store;
-  ranking: SearchRanking & { candidates: number; focusWeight: number; entityBoost: number; queryRewrite: boolean };
+  ranking: SearchRanking & { candidates: number; focusWeight: number; entityBoost: number; queryRewrite: boolean; minConfidence: number };
   timeZone: string;
   /** Which passage vectors the index keeps for long texts (index.passages). */
   passages: PassagePolicy;
@@ -65,6 +66,10 @@ export interface SearchDeps {
 export interface SearchOutcome {
   mode: SearchMode;
   results: SearchResult[];
+  /** Not one result is a good match (the best one's confidence is below search.minConfidence, or nothing was found). */
+  noGoodMatch: boolean;
+  /** Results left out for a confidence below search.minConfidence. */
+  belowConfidence: number;
   /** Why the vector side was not used, when it was not. */
   degraded?: string;
   /** What query rewriting added, or why it was skipped (only when rewriting was asked for). */
@@ -142,9 +147,10 @@ export async function searchNamespace(deps: SearchDeps, ns: string, input: Searc
         filter: plainFilter(f),
       },
     );
-  const results = input.strategy === 'layers' ? await layerFirstSearch(ranked, { limit: input.limit, filter }) : await ranked(filter, input.limit);
+  const found = input.strategy === 'layers' ? await layerFirstSearch(ranked, { limit: input.limit, filter }) : await ranked(filter, input.limit);
+  const { results, belowConfidence, noGoodMatch } = cutByConfidence(found, ranking.minConfidence);
   await markSuperseded(store, ns, results);
-  return { mode, results, ...(degraded ? { degraded } : {}), ...(rewrite ? { rewrite } : {}) };
+  return { mode, results, noGoodMatch, belowConfidence, ...(degraded ? { degraded } : {}), ...(rewrite ? { rewrite } : {}) };
 }
 
 /**

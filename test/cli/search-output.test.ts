@@ -19,6 +19,7 @@ const result = (context: ContextTurn[]): SearchResult => ({
   parts: { bm25: 1, vector: 0, cosine: null, own: 1, neighbours: 0, speaker: 1, when: 1, relevance: 0.5, importance: 1, recency: 1, tier: 'cold' },
   time: '2026-01-01T10:00:00.000Z', createdAt: '2026-01-01T10:00:00.000Z', validTo: null, current: true, category: null, importance: null,
   provenance: [{ source: 'jsonl', sessionId: 's1', messageId: 'm0', speaker: 'Ana', role: 'user' }], context,
+  confidence: 0.8, signals: { cosine: null, cover: 1, sessionCover: 1, speaker: 0 },
 });
 
 describe('search output for a person', () => {
