@@ -15,13 +15,15 @@ import { loadAgentWork } from './agentwork/devset.js';
 import { splitConversations } from './eval/evaluate.js';
 import { loadLocomo10 } from './eval/locomo/devset.js';
 import { ask, type Ask } from './confidence/collect.js';
-import { fitLogistic, rescore, type Row } from './confidence/fit.js';
+import { balancedWeights, fitLogistic, rescore, type Row } from './confidence/fit.js';
 import { DEFAULT, homeFor } from './confidence/homes.js';
 import { OFF_TOPIC, planSplit } from './confidence/plan.js';
 import { renderConfidenceReport, type ModeRun } from './confidence/report.js';
 
 const LOCOMO = resolve(process.env.LOCOMO_PATH ?? '/work/shared/bench/data/locomo10.json');
 const OUT = resolve('bench/results/confidence.md');
+/** Every search's row, for looking into what the cut misses (not committed). */
+const ROWS = resolve('.cairn-eval/confidence-rows.json');
 const log = (line: string) => process.stderr.write(`confidence: ${line}\n`);
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -66,7 +68,9 @@ async function main(): Promise<void> {
       const fit = await askAll(fitAsks, 'fit');
       const report = await askAll(reportAsks, 'report');
       const withCosine = mode !== 'bm25';
-      const fitted = fitLogistic(fit.rows.filter((r) => r.top).map((r) => ({ x: r.top!, y: r.holds })), withCosine);
+      const found = fit.rows.filter((r) => r.top);
+      const weights = balancedWeights(found);
+      const fitted = fitLogistic(found.map((r, i) => ({ x: r.top!, y: r.holds, weight: weights[i]! })), withCosine);
       runs.push({
         mode,
         fitted,
@@ -90,6 +94,7 @@ async function main(): Promise<void> {
     minConfidence: searchConfigSchema.parse({}).minConfidence,
     runs,
   });
+  writeFileSync(ROWS, JSON.stringify(runs.map((r) => ({ mode: r.mode, fit: r.fit, report: r.report }))));
   mkdirSync(dirname(OUT), { recursive: true });
   writeFileSync(OUT, markdown);
   process.stdout.write(markdown + `\nWritten to ${OUT}\n`);
@@ -109,7 +114,7 @@ function stageCost(times: number): number {
   const candidates = Array.from({ length: 125 }, (_, i) => text(i));
   const n = Math.max(200, Math.min(times, 2000));
   const c0 = process.cpuUsage();
-  for (let i = 0; i < n; i++) withConfidence(results, { terms: ['stage', 'databas', 'port', 'migrat', 'replica'], language: 'en', namesPerson: false }, candidates);
+  for (let i = 0; i < n; i++) withConfidence(results, { terms: ['stage', 'databas', 'port', 'migrat', 'replica'], language: 'en', namesPerson: false, calibratedCosine: true }, candidates);
   const c = process.cpuUsage(c0);
   return (c.user + c.system) / 1000 / n;
 }

@@ -56,7 +56,7 @@ function solve(a: number[][], b: number[]): number[] {
  * Logistic regression of `label` on the signals. Without cosines (BM25 only) the cosine weight is
  * pinned to 0. The ridge (on everything but the bias) keeps weights finite and small.
  */
-export function fitLogistic(rows: readonly { x: ConfidenceSignals; y: boolean }[], withCosine: boolean, ridge = 0.01): ConfidenceModel {
+export function fitLogistic(rows: readonly { x: ConfidenceSignals; y: boolean; weight?: number }[], withCosine: boolean, ridge = 1e-4): ConfidenceModel {
   const d = 1 + FEATURES.length;
   let w = new Array<number>(d).fill(0);
   const xs = rows.map((r) => vectorOf(r.x, withCosine));
@@ -66,9 +66,10 @@ export function fitLogistic(rows: readonly { x: ConfidenceSignals; y: boolean }[
     xs.forEach((x, i) => {
       const p = 1 / (1 + Math.exp(-x.reduce((s, v, j) => s + v * w[j]!, 0)));
       const y = rows[i]!.y ? 1 : 0;
-      const q = Math.max(p * (1 - p), 1e-9);
+      const rw = rows[i]!.weight ?? 1;
+      const q = rw * Math.max(p * (1 - p), 1e-9);
       for (let j = 0; j < d; j++) {
-        grad[j]! += (p - y) * x[j]!;
+        grad[j]! += rw * (p - y) * x[j]!;
         for (let k = 0; k < d; k++) hess[j]![k]! += q * x[j]! * x[k]!;
       }
     });
@@ -89,11 +90,21 @@ export function fitLogistic(rows: readonly { x: ConfidenceSignals; y: boolean }[
   return { bias: round(w[0]!), cosine: round(w[1]!), cover: round(w[2]!), sessionCover: round(w[3]!), speaker: round(w[4]!) };
 }
 
+/**
+ * Weights that give each set of questions (LoCoMo, agent work, off-topic) the same total in a fit,
+ * averaging 1 per row: LoCoMo's thousand questions would otherwise fit the model to chat alone.
+ */
+export function balancedWeights(rows: readonly Row[]): number[] {
+  const count = new Map<string, number>();
+  for (const r of rows) count.set(r.set, (count.get(r.set) ?? 0) + 1);
+  return rows.map((r) => rows.length / (count.size * count.get(r.set)!));
+}
+
 export interface CutFigures {
   threshold: number;
-  /** Negative searches that say "no good match". */
+  /** Negative searches that say "no good match" (none of their results reaches the threshold). */
   negativesCut: number;
-  /** Positive searches wrongly cut (every result below the threshold). */
+  /** Positive searches wrongly cut (none of their results reaches the threshold). */
   positivesCut: number;
   /** Positive searches whose top result holds evidence, yet wrongly cut. */
   answerableCut: number;
@@ -113,7 +124,8 @@ function recallOf(r: Row, threshold: number): number {
 export function cutFigures(rows: readonly Row[], threshold: number): CutFigures {
   const pos = rows.filter((r) => r.positive);
   const neg = rows.filter((r) => !r.positive);
-  const topConf = (r: Row) => r.results[0]?.confidence ?? 0;
+  // As search cuts: a search says "no good match" when none of its results reaches the threshold.
+  const topConf = (r: Row) => Math.max(0, ...r.results.map((x) => x.confidence));
   const share = <T>(xs: readonly T[], f: (x: T) => boolean) => (xs.length ? xs.filter(f).length / xs.length : NaN);
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
   return {

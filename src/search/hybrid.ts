@@ -10,6 +10,7 @@ import { asksWhen } from './time-mentions.js';
 import { namedSpeakers } from './speakers.js';
 import { queryLanguage } from './query-terms.js';
 import { passagePolicyOf } from '../embed/passages.js';
+import { USE_LITE_MODEL_ID } from '../embed/use-lite.js';
 import { assemble, focusText, foldSpan } from './pipeline/assembly.js';
 import { candidatePool, EXACT_FALLBACK_MAX, needsExactScan, searchTerms, unseen } from './pipeline/candidates.js';
 import { anchorsOf, aroundTexts, neighbourRadius, textsOf, wantsNeighbours } from './pipeline/conversation.js';
@@ -124,5 +125,6 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   // 7. Hits, grouped into results, each with how sure the search is of it.
   const kept = keepHits(rankScored(scored), bm25);
   const results = assemble(kept, anchors, neighbours, { ...ranking, limit: params.limit, terms, language, withContext: !vectorMode, focusOf: (e) => (vectorSide ? focusText(e, focus, passagePolicyOf(vectorSide.passageModel)) : undefined) });
-  return withConfidence(results, { terms: bm25Terms, language, namesPerson: (named?.names.size ?? 0) > 0 }, entries.map((e) => e.text));
+  const confidenceQuery = { terms: bm25Terms, language, namesPerson: (named?.names.size ?? 0) > 0, calibratedCosine: vectorSide?.model === USE_LITE_MODEL_ID };
+  return withConfidence(results, confidenceQuery, entries.map((e) => e.text));
 }

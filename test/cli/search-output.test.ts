@@ -57,4 +57,21 @@ describe('search output for a person', () => {
     assert.ok(all.some((t) => t.includes(long.trim().slice(0, 200))), 'the JSON result carries the full text');
     assert.ok(res.results.every((r) => r.snippet.length <= 300));
   });
+
+  it('cairn search says "No good match" for an unrelated question; --json carries noGoodMatch and each result\'s confidence', async () => {
+    const home = newHome();
+    const chat = join(home, 'chat.jsonl');
+    const line = (id: string, content: string, minute: number) => JSON.stringify({ role: 'user', speaker: 'Ana', content, session: 's1', id, timestamp: `2026-01-02T10:0${minute}:00.000Z` });
+    writeFileSync(chat, [line('m1', 'The staging database listens on port 6543 now', 0), line('m2', 'We use pnpm for installs in the monorepo', 1)].join('\n') + '\n');
+    ok(await runCli(['ingest', chat, '-f', 'jsonl'], { home }));
+    const none = ok(await runCli(['search', 'boiling point of tungsten'], { home }));
+    assert.match(none, /^No good match for "boiling point of tungsten" in namespace default\.$/m);
+    const noneJson = await cliJson<{ results: SearchResult[]; noGoodMatch: boolean; belowConfidence: number }>(['search', 'boiling point of tungsten', '--json'], { home });
+    assert.deepEqual({ results: noneJson.results, noGoodMatch: noneJson.noGoodMatch }, { results: [], noGoodMatch: true });
+    const found = await cliJson<{ results: SearchResult[]; noGoodMatch: boolean }>(['search', 'staging database port', '--json'], { home });
+    assert.equal(found.noGoodMatch, false);
+    assert.ok(found.results[0]!.confidence > 0 && found.results[0]!.confidence <= 1);
+    const explained = ok(await runCli(['search', 'staging database port', '--explain'], { home }));
+    assert.match(explained, /confidence 0\.\d\d \(query words 1\.00/);
+  });
 });

@@ -28,13 +28,14 @@ export interface ConfidenceModel {
 }
 
 /**
- * Fitted by `npm run bench:confidence` (logistic regression, LoCoMo conversations 0–2 and the
- * agent-work set's first half; bench/results/confidence.md): one model with vectors, one for
- * BM25-only searches, where the cosine is unknown.
+ * Fitted by `npm run bench:confidence` (logistic regression on the top results of LoCoMo
+ * conversations 0–4, the agent-work set's first half and off-topic questions, each set weighing
+ * alike; bench/results/confidence.md): one model for the bundled embedder's cosines, one without
+ * a cosine (BM25-only searches, and vectors of another model, whose cosines sit on another scale).
  */
 export const CONFIDENCE_MODELS: { hybrid: ConfidenceModel; bm25: ConfidenceModel } = {
-  hybrid: { bias: -6.5, cosine: 7.0, cover: 1.5, sessionCover: 2.5, speaker: 0.8 },
-  bm25: { bias: -3.5, cosine: 0, cover: 2.0, sessionCover: 3.0, speaker: 0.8 },
+  hybrid: { bias: -5.25, cosine: 5.68, cover: 0.2, sessionCover: 2.85, speaker: 1.9 },
+  bm25: { bias: -3.4, cosine: 0, cover: -0.32, sessionCover: 4.09, speaker: 1.8 },
 };
 
 /**
@@ -85,6 +86,8 @@ export interface ConfidenceQuery {
   language: Language;
   /** The query names a person who speaks in the namespace (not just a first- or second-person role). */
   namesPerson: boolean;
+  /** The cosines are the bundled model's, the scale the hybrid model was fitted on (else the BM25-only model judges). */
+  calibratedCosine: boolean;
 }
 
 /**
@@ -102,7 +105,8 @@ export function withConfidence(results: readonly AssembledResult[], q: Confidenc
       sessionCover: termShare(finder, [r.text, ...r.context.filter((c) => c.match).map((c) => c.text)], weights),
       speaker: q.namesPerson && r.parts.speaker > 1 ? 1 : 0,
     };
-    return { ...r, confidence: confidenceOf(signals, models), signals };
+    const judged = q.calibratedCosine ? signals : { ...signals, cosine: null };
+    return { ...r, confidence: confidenceOf(judged, models), signals };
   });
 }
 

@@ -46,7 +46,7 @@ describe('confidence stage', () => {
   it('each result gets its signals from its own text, its session\'s shown hits and the speaker a query names', () => {
     const out = withConfidence(
       [result('the staging database moved', 0.6, ['it listens on port 5433 now'], 2), result('lunch was good', 0.1)],
-      { terms: ['stage', 'databas', 'port'], language: 'en', namesPerson: true },
+      { terms: ['stage', 'databas', 'port'], language: 'en', namesPerson: true, calibratedCosine: true },
       ['the staging database moved', 'it listens on port 5433 now', 'lunch was good'],
       MODELS,
     );
@@ -60,15 +60,25 @@ describe('confidence stage', () => {
   });
 
   it('a role the query is about (a speaker factor above 1 without a named person) is not a speaker match', () => {
-    const [r] = withConfidence([result('my database', 0.5, [], 2)], { terms: ['databas'], language: 'en', namesPerson: false }, ['my database'], MODELS);
+    const [r] = withConfidence([result('my database', 0.5, [], 2)], { terms: ['databas'], language: 'en', namesPerson: false, calibratedCosine: true }, ['my database'], MODELS);
     assert.equal(r!.signals.speaker, 0);
   });
 
+  it('cosines of another model than the one fitted are kept as a signal but judged by the model without a cosine', () => {
+    const q = { terms: ['stage', 'databas'], language: 'en' as const, namesPerson: false };
+    const texts = ['the staging database'];
+    const [fitted] = withConfidence([result('the staging database', 0.9)], { ...q, calibratedCosine: true }, texts, MODELS);
+    const [other] = withConfidence([result('the staging database', 0.9)], { ...q, calibratedCosine: false }, texts, MODELS);
+    assert.equal(other!.signals.cosine, 0.9);
+    assert.equal(other!.confidence, confidenceOf({ ...other!.signals, cosine: null }, MODELS));
+    assert.notEqual(fitted!.confidence, other!.confidence);
+  });
+
   it('BM25-only results (no cosine) still get a confidence; no results give none', () => {
-    const [r] = withConfidence([result('the staging database', null)], { terms: ['stage', 'databas'], language: 'en', namesPerson: false }, ['the staging database'], MODELS);
+    const [r] = withConfidence([result('the staging database', null)], { terms: ['stage', 'databas'], language: 'en', namesPerson: false, calibratedCosine: true }, ['the staging database'], MODELS);
     assert.equal(r!.signals.cosine, null);
     assert.ok(r!.confidence > 0.5);
-    assert.deepEqual(withConfidence([], { terms: ['x'], language: 'en', namesPerson: false }, []), []);
+    assert.deepEqual(withConfidence([], { terms: ['x'], language: 'en', namesPerson: false, calibratedCosine: true }, []), []);
   });
 
   it('the cut drops results below the threshold and says "no good match" when none is left', () => {
