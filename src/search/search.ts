@@ -7,6 +7,7 @@ import { sha256 } from '../core/text.js';
 import { parseTime } from '../core/time.js';
 import type { Kind, Layer } from '../core/types.js';
 import { passageModelId, type PassagePolicy } from '../embed/passages.js';
+import { USE_LITE_MODEL_ID } from '../embed/use-lite.js';
 import type { EntryFilter, SpeakerCount, Store } from '../store/store.js';
 import { hybridSearch, type SearchMode, type SearchRanking, type SearchResult, type VectorSide } from './hybrid.js';
 import { cutByConfidence } from './pipeline/confidence.js';
@@ -148,7 +149,10 @@ export async function searchNamespace(deps: SearchDeps, ns: string, input: Searc
       },
     );
   const found = input.strategy === 'layers' ? await layerFirstSearch(ranked, { limit: input.limit, filter }) : await ranked(filter, input.limit);
-  const { results, belowConfidence, noGoodMatch } = cutByConfidence(found, ranking.minConfidence);
+  // The confidence was fitted on the bundled model's cosines (or none): another model's sit on another
+  // scale, so its results carry a confidence from their words alone and are not cut.
+  const calibrated = vectors === null || vectors.model === USE_LITE_MODEL_ID;
+  const { results, belowConfidence, noGoodMatch } = cutByConfidence(found, calibrated ? ranking.minConfidence : 0);
   await markSuperseded(store, ns, results);
   return { mode, results, noGoodMatch, belowConfidence, ...(degraded ? { degraded } : {}), ...(rewrite ? { rewrite } : {}) };
 }
