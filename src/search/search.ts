@@ -67,7 +67,7 @@ export interface SearchDeps {
 export interface SearchOutcome {
   mode: SearchMode;
   results: SearchResult[];
-  /** Not one result is a good match (the best one's confidence is below search.minConfidence, or nothing was found). */
+  /** Results were found but not one is a good match (all below search.minConfidence): left out. */
   noGoodMatch: boolean;
   /** Results left out for a confidence below search.minConfidence. */
   belowConfidence: number;

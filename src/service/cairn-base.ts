@@ -49,7 +49,7 @@ export interface SearchResponse {
   query: string;
   mode: 'hybrid' | 'bm25' | 'vector';
   results: SearchResult[];
-  /** Not one result is a good match: the best one's confidence is below search.minConfidence, or nothing was found (never with search.minConfidence 0). */
+  /** Results were found but not one is a good match: every one's confidence is below search.minConfidence, so none is returned (never with search.minConfidence 0). */
   noGoodMatch: boolean;
   /** Results left out for a confidence below search.minConfidence. */
   belowConfidence: number;

@@ -135,7 +135,7 @@ const SCHEMAS: Record<string, Json> = {
         type: 'object',
         description: 'format "cairn" (default)',
         properties: { namespace: { type: 'string' }, query: { type: 'string' }, mode: { type: 'string', enum: ['hybrid', 'bm25', 'vector'] }, results: { type: 'array', items: ref('SearchResult') }, degraded: { type: 'string' },
-          noGoodMatch: { type: 'boolean', description: 'no result is a good match: the best one\'s confidence is below search.minConfidence, or nothing was found (never with search.minConfidence 0)' },
+          noGoodMatch: { type: 'boolean', description: 'results were found but none is a good match: every confidence is below search.minConfidence, so none is returned (never with search.minConfidence 0)' },
           belowConfidence: { type: 'integer', description: 'results left out for a confidence below search.minConfidence' },
           rewrite: {
             type: 'object',

@@ -115,16 +115,16 @@ export interface ConfidenceCut<T> {
   results: T[];
   /** Results left out for a confidence below the threshold. */
   belowConfidence: number;
-  /** Not one result (none found, or the best below the threshold) is a good match; false when the cut is off. */
+  /** Results were found, but not one is a good match (all below the threshold); false when the cut is off. */
   noGoodMatch: boolean;
 }
 
 /**
  * Keeps the results at or above `min` (0 keeps everything and never says "no good match"). A
- * search that found nothing at all has no good match either.
+ * search that found nothing at all says so as it always did (no results), not "no good match".
  */
 export function cutByConfidence<T extends { confidence: number }>(results: readonly T[], min: number): ConfidenceCut<T> {
   if (!(min > 0)) return { results: [...results], belowConfidence: 0, noGoodMatch: false };
   const kept = results.filter((r) => r.confidence >= min);
-  return { results: kept, belowConfidence: results.length - kept.length, noGoodMatch: kept.length === 0 };
+  return { results: kept, belowConfidence: results.length - kept.length, noGoodMatch: results.length > 0 && kept.length === 0 };
 }

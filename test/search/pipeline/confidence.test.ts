@@ -81,11 +81,11 @@ describe('confidence stage', () => {
     assert.deepEqual(withConfidence([], { terms: ['x'], language: 'en', namesPerson: false, calibratedCosine: true }, []), []);
   });
 
-  it('the cut drops results below the threshold and says "no good match" when none is left', () => {
+  it('the cut drops results below the threshold and says "no good match" when none of those found is left', () => {
     const rs = [{ confidence: 0.9 }, { confidence: 0.3 }, { confidence: 0.1 }];
     assert.deepEqual(cutByConfidence(rs, 0.25), { results: rs.slice(0, 2), belowConfidence: 1, noGoodMatch: false });
     assert.deepEqual(cutByConfidence(rs, 0.95), { results: [], belowConfidence: 3, noGoodMatch: true });
-    assert.deepEqual(cutByConfidence([], 0.2), { results: [], belowConfidence: 0, noGoodMatch: true });
+    assert.deepEqual(cutByConfidence([], 0.2), { results: [], belowConfidence: 0, noGoodMatch: false }, 'nothing found is no results, as before');
   });
 
   it('threshold 0 turns the cut off: everything kept, never "no good match"', () => {
