@@ -33,11 +33,12 @@ import { Corpus, Rng } from './corpus.js';
 import { writeTranscript, type GenStats } from './capture-gen.js';
 import { corpusPlan, phaseCorpus, renderCorpora, writeCorpus, type CorpusRow } from './capture-corpora.js';
 import { runPhase, dist, int, mark, mb, pct, table, type Dist } from './stats.js';
+import { compareVectorLayouts, describeParts, type LayoutComparison } from './vector-layout.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS_DIR = join(HERE, 'results');
 const NAMESPACE = 'default';
-const TARGETS = { capturePerSec: 5000, embedPerSec: 150 };
+const TARGETS = { capturePerSec: 5000, embedPerSec: 150, bytesPerTurn: 4096 };
 
 function log(msg: string): void {
   process.stderr.write(`[capture-bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
@@ -145,6 +146,8 @@ interface EmbedResult {
   batches: { count: number; size: number; latency: Dist };
   rss: { peak: number; end: { anon: number; file: number } | null };
   composition: Composition;
+  /** The home's database vacuumed, in its layout and in the vector layout up to schema V15 (bench/vector-layout.ts). */
+  disk: LayoutComparison;
 }
 
 interface SweepRow {
@@ -378,6 +381,7 @@ async function phaseEmbed(file: string, home: string): Promise<EmbedResult> {
     batches: { count: vectors.ends.length, size: vectors.sizes.length ? vectors.sizes.reduce((a, b) => a + b, 0) / vectors.sizes.length : 0, latency: dist(latency) },
     rss: { peak: peakRss(), end: rssParts() },
     composition: composition(home),
+    disk: compareVectorLayouts(join(home, 'cairn.db')),
   };
 }
 
@@ -733,6 +737,13 @@ function render(r: Report): string {
       ...(e.rss.end
         ? [['  RSS at the end: anonymous / file-backed (the memory-mapped database: page cache)', `${mb(e.rss.end.anon)} / ${mb(e.rss.end.file)}`, '', '']]
         : []),
+      [
+        '**bytes on disk per captured turn** (database vacuumed): int8 vectors, small cache rows (V15)',
+        `**${int(e.disk.current.bytes / e.turns)} B** (${describeParts(e.disk.current.parts, e.turns)})`,
+        `≤ ${int(TARGETS.bytesPerTurn)} B`,
+        mark(e.disk.current.bytes / e.turns <= TARGETS.bytesPerTurn),
+      ],
+      ['  the same rows in the layout up to V15 (float32 vectors, cache rows in overflow pages)', `${int(e.disk.legacy.bytes / e.turns)} B (${describeParts(e.disk.legacy.parts, e.turns)})`, '', ''],
     );
   }
   out.push(table(['metric', 'value', 'target', ''], rows));

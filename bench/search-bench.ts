@@ -37,6 +37,7 @@ import { gazetteer, gazetteerOf, gazetteerVersion } from '../src/memory/places/g
 import { readCompiledGazetteer } from '../src/memory/places/gazetteer-file.js';
 import { Corpus, generateQueries, lengthStats, type BenchQuery } from './corpus.js';
 import { SwitchableEmbedder, SyntheticEmbedder, SYNTH_DIMENSIONS } from './synthetic-embedder.js';
+import { compareVectorLayouts, describeParts, type LayoutComparison } from './vector-layout.js';
 import { dirSize, dist, int, mark, mb, memAvailableBytes, pair, parseScale, pct, scaleLabel, table, type Dist } from './stats.js';
 import { runColdStart, renderColdStart, type ColdStartResult } from './cold-start.js';
 import { renderTranscripts, runTranscriptBench, type TranscriptResult } from './transcript-bench.js';
@@ -92,7 +93,7 @@ export interface ScaleResult {
   recall: { hnsw: number; vectorMode: number };
   hitAt10: { bm25: number; vector: number; hybrid: number; baseline: number; exactVector: number };
   rss: { afterSearch: number; afterUseLite: number; peak: number; fileAfterSearch?: number };
-  size: { homeBytes: number; perMemory: number; files: Record<string, number>; tables: Record<string, number> };
+  size: { homeBytes: number; perMemory: number; files: Record<string, number>; tables: Record<string, number>; layouts?: LayoutComparison };
   probes: { remember: Dist; vectorStatsMs: number; entriesMissingVectorMs: number; statusMs: number };
   notes: string[];
 }
@@ -434,6 +435,7 @@ async function runScale(n: number, queryCount: number, seed: number, keep: boole
   } catch (err) {
     notes.push(`no per-table sizes (dbstat): ${(err as Error).message}`);
   }
+  const layouts = compareVectorLayouts(join(home, 'cairn.db'));
 
   // 11. Probes of paths that scan: status(), and a single remember() with inline embedding.
   t0 = now();
@@ -495,7 +497,7 @@ async function runScale(n: number, queryCount: number, seed: number, keep: boole
       exactVector: exactHit,
     },
     rss: { afterSearch: rssAfterSearch, afterUseLite: rssAfterUseLite, peak: process.resourceUsage().maxRSS * 1024, fileAfterSearch: rssFileAfterSearch },
-    size: { homeBytes: size.total, perMemory: size.total / n, files: size.files, tables },
+    size: { homeBytes: size.total, perMemory: size.total / n, files: size.files, tables, layouts },
     probes: { remember: dist(rememberTimes), vectorStatsMs, entriesMissingVectorMs, statusMs },
     notes: [...new Set(notes)],
   };
@@ -563,6 +565,13 @@ export function renderScale(r: ScaleResult): string {
     '',
     `Bytes per memory by part: ${breakdown}.`,
     '',
+    ...(r.size.layouts
+      ? [
+          `Database vacuumed, bytes per memory: ${int(r.size.layouts.current.bytes / r.n)} B (${describeParts(r.size.layouts.current.parts, r.n)}); ` +
+            `the same rows in the vector layout up to schema V15 (float32 vectors, cache rows in overflow pages): ${int(r.size.layouts.legacy.bytes / r.n)} B (${describeParts(r.size.layouts.legacy.parts, r.n)}).`,
+          '',
+        ]
+      : []),
     'Hybrid search, time per step (ms):',
     '',
     table(['step', 'p50', 'p95'], stageRows),

@@ -102,8 +102,21 @@ class EmbedThread {
   }
 }
 
+/**
+ * Idle time after which the pool lets every thread but one go. Each thread holds its own model
+ * (use-lite on onnxruntime: ~150 MB once it has run a batch), so a daemon that embedded a backlog
+ * on every core would otherwise keep them all while it only answers searches. The one left stays
+ * warm for queries; the others come back, loading their model again (~0.5 s), with the next call
+ * large enough to share out.
+ */
+export const SPARE_THREAD_IDLE_MS = 30_000;
+
 export class WorkerEmbedder implements Embedder {
   private readonly threads: EmbedThread[];
+  private readonly maxThreads: number;
+  /** Calls of more than one chunk in progress: spare threads are only let go when none is. */
+  private active = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
 
   /**
    * Spawns the threads at once and starts loading the model in each, so the load overlaps with
@@ -111,38 +124,74 @@ export class WorkerEmbedder implements Embedder {
    */
   constructor(
     readonly modelId: string,
-    config: EmbedderConfig,
+    private readonly config: EmbedderConfig,
     threads = 1,
-    options: LocalModelOptions = {},
+    private readonly options: LocalModelOptions & { spareIdleMs?: number } = {},
   ) {
-    this.threads = Array.from({ length: Math.max(1, threads) }, () => new EmbedThread(config, options));
+    this.maxThreads = Math.max(1, threads);
+    this.threads = Array.from({ length: this.maxThreads }, () => new EmbedThread(config, options));
     void this.init().catch(() => undefined); // preload; a failure is reported by the next call
   }
 
   readonly init = onceUntilFailure(async (): Promise<EmbedderInfo> => {
     const [first] = await Promise.all(this.threads.map((t) => t.request({ type: 'init' })));
+    this.releaseSparesWhenIdle();
     return { modelId: this.modelId, dimensions: first!.dimensions!, ...(first!.runtime ? { runtime: first!.runtime } : {}) };
   });
 
+  /** Threads alive now (spares are let go after SPARE_THREAD_IDLE_MS without work). */
+  get threadCount(): number {
+    return this.threads.length;
+  }
+
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    await this.init();
-    // Chunks of similar length: the model pads a batch to its longest text, so sorting the whole
-    // call before cutting it into chunks saves that padding (1.4× on agent transcripts).
-    const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length);
-    const chunks: Array<Promise<Float32Array[]>> = [];
-    for (let i = 0; i < order.length; i += CHUNK) {
-      const thread = this.threads.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
-      chunks.push(thread.request({ type: 'embed', texts: order.slice(i, i + CHUNK).map((k) => texts[k]!) }).then((r) => r.vectors!));
+    // Only a call that shares out work keeps the spares: a daemon's steady trickle of one-chunk
+    // queries must not hold a model per core for ever.
+    const shared = texts.length > CHUNK;
+    if (shared) {
+      this.active++;
+      if (this.idleTimer) clearTimeout(this.idleTimer);
     }
-    const sorted = (await Promise.all(chunks)).flat();
-    const out = new Array<Float32Array>(texts.length);
-    order.forEach((k, i) => (out[k] = sorted[i]!));
-    return out;
+    try {
+      await this.init();
+      // Chunks of similar length: the model pads a batch to its longest text, so sorting the whole
+      // call before cutting it into chunks saves that padding (1.4× on agent transcripts).
+      const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length);
+      while (this.threads.length < Math.min(this.maxThreads, Math.ceil(order.length / CHUNK))) this.threads.push(new EmbedThread(this.config, this.options));
+      const chunks: Array<Promise<Float32Array[]>> = [];
+      for (let i = 0; i < order.length; i += CHUNK) {
+        const thread = this.threads.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
+        chunks.push(thread.request({ type: 'embed', texts: order.slice(i, i + CHUNK).map((k) => texts[k]!) }).then((r) => r.vectors!));
+      }
+      const sorted = (await Promise.all(chunks)).flat();
+      const out = new Array<Float32Array>(texts.length);
+      order.forEach((k, i) => (out[k] = sorted[i]!));
+      return out;
+    } finally {
+      if (shared) {
+        this.active--;
+        this.releaseSparesWhenIdle();
+      }
+    }
+  }
+
+  private releaseSparesWhenIdle(): void {
+    if (this.active > 0 || this.threads.length <= 1) return;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.active > 0) return;
+      // Closing waits for whatever a thread was given, then releases its model.
+      for (const spare of this.threads.splice(1)) void spare.close();
+    }, this.options.spareIdleMs ?? SPARE_THREAD_IDLE_MS);
+    this.idleTimer.unref();
   }
 
   /** Waits for the work in flight, releases the model in every thread and lets the threads exit. */
   async close(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
     await Promise.all(this.threads.map((t) => t.close()));
   }
 }

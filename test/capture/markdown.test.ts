@@ -10,6 +10,7 @@ import { chunkMarkdown, type MarkdownChunk } from '../../src/capture/markdown/ch
 import { inMarkdownScope, isMarkdownPath, listMarkdownFiles, syncMarkdown, type SyncMarkdownOptions } from '../../src/capture/markdown/sync.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { IndexEntry } from '../../src/store/store.js';
+import { indexTerms } from '../helpers/index-terms.js';
 import { tempDir } from '../helpers/store-fixtures.js';
 import { HANG_GUARD_MS, ROOT, assertBuilt } from '../helpers/cli.js';
 import { unprivileged } from '../helpers/cli-as.js';
@@ -172,7 +173,7 @@ function setup(layout?: SyncMarkdownOptions['layout']) {
   };
   const sync = (over: Partial<SyncMarkdownOptions> = {}) => syncMarkdown(store, { root, namespace: NS, sourceId: null, layout, ...over });
   const search = async (word: string): Promise<IndexEntry[]> => {
-    const hits = await store.keywordSearch(NS, [word], 50, { kinds: ['document'] });
+    const hits = await store.keywordSearch(NS, indexTerms([word]), 50, { kinds: ['document'] });
     return store.getEntries(NS, hits.map((h) => h.seq));
   };
   const files = async () => (await store.documentFiles(NS)).map((f) => relative(root, f.path));

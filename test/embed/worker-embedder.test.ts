@@ -33,6 +33,38 @@ describe('WorkerEmbedder', () => {
     }
   });
 
+  it('lets spare threads go when idle and brings them back for a call large enough to share out', async () => {
+    const shrinking = new WorkerEmbedder('use-lite@1', { provider: 'use-lite' }, 2, { spareIdleMs: 100 });
+    const settle = async (count: number): Promise<void> => {
+      for (let waited = 0; shrinking.threadCount !== count && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(shrinking.threadCount, count);
+    };
+    try {
+      await shrinking.init();
+      assert.equal(shrinking.threadCount, 2);
+      await settle(1);
+      const [one] = await shrinking.embed(['a query answered by the warm thread']);
+      assert.equal(one!.length, 512);
+      assert.equal(shrinking.threadCount, 1, 'one chunk does not bring a spare back');
+      const [viaPool, viaLocal] = await Promise.all([shrinking.embed(texts), local.embed(texts)]);
+      assert.equal(shrinking.threadCount, 2, 'three chunks do');
+      for (let i = 0; i < texts.length; i++) {
+        let diff = 0;
+        for (let d = 0; d < 512; d++) diff = Math.max(diff, Math.abs(viaPool[i]![d]! - viaLocal[i]![d]!));
+        assert.ok(diff < 1e-5, `vector ${i} differs by ${diff}`);
+      }
+      // Queries of one chunk each, one after another, do not keep the spare alive.
+      for (let i = 0; i < 200 && shrinking.threadCount > 1; i++) {
+        await shrinking.embed([`query ${i}`]);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.equal(shrinking.threadCount, 1, 'let go while the queries went on');
+    } finally {
+      await shrinking.close();
+    }
+    await assert.rejects(shrinking.embed(['x']), (err: unknown) => isCairnError(err) && err.code === 'EMBEDDER');
+  });
+
   it('handles empty batches and concurrent callers', async () => {
     assert.deepEqual(await pool.embed([]), []);
     const [a, b] = await Promise.all([pool.embed(['alpha']), pool.embed(['beta', 'gamma'])]);

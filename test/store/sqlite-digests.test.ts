@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
+import { indexTerms } from '../helpers/index-terms.js';
 import { tempDir } from '../helpers/store-fixtures.js';
 
 const NS = 'alpha';
@@ -26,14 +27,14 @@ describe('SQLite digests', () => {
       const store = new SqliteStore(path);
       assert.ok(SCHEMA_VERSION >= 12, 'steps after 12 apply on top');
       assert.equal(store.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
-      assert.equal((await store.keywordSearch(NS, ['lighthouse'], 5)).length, 1);
+      assert.equal((await store.keywordSearch(NS, indexTerms(['lighthouse']), 5)).length, 1);
       const { digest } = await store.putDigest({
         namespace: NS, kind: 'review', path: 'reviews/2026-01-01.md', periodStart: '2026-01-01T06:00:00.000Z', periodEnd: '2026-01-02T06:00:00.000Z',
         text: '# Review\n## Lessons\n- harbour fog delays ferries\n', sections: [{ heading: 'Lessons', text: '- harbour fog delays ferries', sources: [] }],
         inputsHash: 'h', generator: 'extractive@1',
       });
       assert.equal(digest.layer, 2);
-      assert.equal((await store.keywordSearch(NS, ['harbour'], 5)).length, 2);
+      assert.equal((await store.keywordSearch(NS, indexTerms(['harbour']), 5)).length, 2);
       await store.putConsolidationState(NS, { lastSeq: 1 });
       assert.deepEqual(await store.getConsolidationState(NS), { lastSeq: 1 });
       assert.equal((await store.health({ integrity: true })).ok, true);

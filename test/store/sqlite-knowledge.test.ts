@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
+import { indexTerms } from '../helpers/index-terms.js';
 import { tempDir } from '../helpers/store-fixtures.js';
 
 const NS = 'alpha';
@@ -34,7 +35,7 @@ describe('SQLite knowledge', () => {
       const store = new SqliteStore(path);
       assert.equal(store.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
       assert.deepEqual(store.db.prepare('SELECT ref_id, valid_to FROM entries ORDER BY seq').all(), [{ ref_id: 'm_old', valid_to: T(5) }, { ref_id: 'm_new', valid_to: null }]);
-      const asOf = async (at: string) => (await store.getEntries(NS, (await store.keywordSearch(NS, ['ferry'], 5, { validAt: at })).map((h) => h.seq))).map((e) => e.refId).sort();
+      const asOf = async (at: string) => (await store.getEntries(NS, (await store.keywordSearch(NS, indexTerms(['ferry']), 5, { validAt: at })).map((h) => h.seq))).map((e) => e.refId).sort();
       assert.deepEqual(await asOf(T(3)), ['m_new', 'm_old']);
       assert.deepEqual(await asOf(T(6)), ['m_new']);
       assert.equal(await store.knowledgeCursor(NS), 0);

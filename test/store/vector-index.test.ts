@@ -205,7 +205,9 @@ describe('VectorIndex exact search', () => {
     const backward = await answer([...texts].reverse());
     const best = texts.map((t) => cosine(embedder.vector(t), query)).sort((a, b) => b - a).slice(0, 20);
     assert.equal(forward.length, 20);
-    forward.forEach((h, i) => assert.ok(Math.abs(1 - h.distance - best[i]!) < 1e-4, `rank ${i}: ${1 - h.distance} vs ${best[i]}`));
+    // Stored vectors are int8 (store/sqlite/vector-codec.ts): on the fake model's sparse vectors a
+    // cosine moves by up to half a step (1/254) of the largest value's share.
+    forward.forEach((h, i) => assert.ok(Math.abs(1 - h.distance - best[i]!) < 5e-3, `rank ${i}: ${1 - h.distance} vs ${best[i]}`));
     // Same answer both ways (texts tied on distance at the cut may differ, so compare above it).
     const cut = forward[forward.length - 1]!.distance;
     const clear = (hits: typeof forward) => hits.filter((h) => h.distance < cut - 1e-6).map((h) => `${h.distance.toFixed(5)} ${h.text}`).sort();

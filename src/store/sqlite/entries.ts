@@ -4,7 +4,7 @@ import type { Database } from 'better-sqlite3';
 import { stmt } from './statements.js';
 import type { Kind, Layer, Provenance } from '../../core/types.js';
 import type { EntryFilter, IndexEntry, KeywordHit, StoredVector, VectorStats } from '../store.js';
-import { blobToVector, vectorToBlob } from './rows.js';
+import { decodeVector, encodeVector } from './vector-codec.js';
 import { digestSectionDetails, type DigestSectionDetail } from './digests.js';
 
 /** Quotes each term for FTS5 so no user text can become query syntax. */
@@ -310,7 +310,7 @@ export function putVectors(db: Database, model: string, rows: ReadonlyArray<{ se
     for (const r of rows) {
       const ns = nsOf.get(r.seq) as string | undefined;
       if (ns === undefined) continue; // entry vanished (purge): nothing to index
-      upsert.run(r.seq, ns, model, r.vector.length, vectorToBlob(r.vector), now);
+      upsert.run(r.seq, ns, model, r.vector.length, encodeVector(r.vector), now);
     }
   }).immediate();
 }
@@ -318,7 +318,7 @@ export function putVectors(db: Database, model: string, rows: ReadonlyArray<{ se
 export function vectorsAfter(db: Database, namespace: string, model: string, afterId: number, limit: number): StoredVector[] {
   const rows = stmt(db, 'SELECT id, entry_seq AS seq, vector FROM vectors WHERE model = ? AND namespace = ? AND id > ? ORDER BY id LIMIT ?')
     .all(model, namespace, afterId, limit) as Array<{ id: number; seq: number; vector: Buffer }>;
-  return rows.map((r) => ({ id: r.id, seq: r.seq, vector: blobToVector(r.vector) }));
+  return rows.map((r) => ({ id: r.id, seq: r.seq, vector: decodeVector(r.vector) }));
 }
 
 export function getVectors(db: Database, model: string, seqs: readonly number[]): Map<number, Float32Array> {
@@ -326,7 +326,7 @@ export function getVectors(db: Database, model: string, seqs: readonly number[])
   if (seqs.length === 0) return out;
   const rows = stmt(db, 'SELECT entry_seq AS seq, vector FROM vectors WHERE model = ? AND entry_seq IN (SELECT value FROM json_each(?))')
     .all(model, JSON.stringify(seqs)) as Array<{ seq: number; vector: Buffer }>;
-  for (const r of rows) out.set(r.seq, blobToVector(r.vector));
+  for (const r of rows) out.set(r.seq, decodeVector(r.vector));
   return out;
 }
 
@@ -356,20 +356,19 @@ export function dropVectorsExcept(db: Database, keep: readonly string[]): number
   return stmt(db, 'DELETE FROM vectors WHERE model NOT IN (SELECT value FROM json_each(?))').run(JSON.stringify(keep)).changes;
 }
 
+// With int8 vectors a cache row is ~600 bytes and sits in its b-tree page beside others (schema V15).
 export function cacheGet(db: Database, model: string, hashes: readonly string[]): Map<string, Float32Array> {
   const out = new Map<string, Float32Array>();
-  for (let i = 0; i < hashes.length; i += 500) {
-    const chunk = hashes.slice(i, i + 500);
-    const rows = stmt(db, `SELECT text_hash, vector FROM embed_cache WHERE model = ? AND text_hash IN (${chunk.map(() => '?').join(',')})`)
-      .all(model, ...chunk) as Array<{ text_hash: string; vector: Buffer }>;
-    for (const r of rows) out.set(r.text_hash, blobToVector(r.vector));
-  }
+  if (hashes.length === 0) return out;
+  const rows = stmt(db, 'SELECT text_hash, vector FROM embed_cache WHERE model = ? AND text_hash IN (SELECT value FROM json_each(?))')
+    .all(model, JSON.stringify(hashes)) as Array<{ text_hash: string; vector: Buffer }>;
+  for (const r of rows) out.set(r.text_hash, decodeVector(r.vector));
   return out;
 }
 
-export function cachePut(db: Database, model: string, entries: ReadonlyArray<{ textHash: string; vector: Float32Array }>, now: string): void {
-  const put = stmt(db, 'INSERT OR IGNORE INTO embed_cache (model, text_hash, dim, vector, created_at) VALUES (?, ?, ?, ?, ?)');
+export function cachePut(db: Database, model: string, entries: ReadonlyArray<{ textHash: string; vector: Float32Array }>): void {
+  const put = stmt(db, 'INSERT OR IGNORE INTO embed_cache (model, text_hash, vector) VALUES (?, ?, ?)');
   db.transaction(() => {
-    for (const e of entries) put.run(model, e.textHash, e.vector.length, vectorToBlob(e.vector), now);
+    for (const e of entries) put.run(model, e.textHash, encodeVector(e.vector));
   }).immediate();
 }

@@ -1,6 +1,7 @@
 // Versioned schema. Each step runs once, inside an immediate transaction, keyed by user_version,
 // so several processes opening the same file at once migrate it exactly once.
 import type { Database } from 'better-sqlite3';
+import { encodeVector, float32BlobToVector } from './vector-codec.js';
 
 const V1 = `
 CREATE TABLE namespaces (
@@ -419,15 +420,41 @@ CREATE TRIGGER entries_au AFTER UPDATE OF body, keys ON entries BEGIN
 END;
 `;
 
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14];
+// Vectors int8 with a scale per block (store/sqlite/vector-codec.ts): a 512-d vector 2,048 → 528
+// bytes. The embedding cache without the dimension and time it never read: each row fits its
+// b-tree page, where a float32 row took an 8 KiB overflow page of its own (86 % empty). cairn_quantise_f32 is registered by migrate().
+const V15 = `
+UPDATE vectors SET vector = cairn_quantise_f32(vector);
+CREATE TABLE embed_cache_v16 (
+  model TEXT NOT NULL,
+  text_hash TEXT NOT NULL,
+  vector BLOB NOT NULL,
+  PRIMARY KEY (model, text_hash)
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO embed_cache_v16 (model, text_hash, vector)
+  SELECT model, text_hash, cairn_quantise_f32(vector) FROM embed_cache;
+DROP TABLE embed_cache;
+ALTER TABLE embed_cache_v16 RENAME TO embed_cache;
+`;
+
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-export function migrate(db: Database): void {
+/** The schema version from which vectors are stored int8 (a home upgraded past it is vacuumed once: see open.ts). */
+export const COMPACT_VECTORS_VERSION = MIGRATIONS.indexOf(V15) + 1;
+
+/**
+ * Migrates to SCHEMA_VERSION; returns the version the database had (0: a new one).
+ */
+export function migrate(db: Database): number {
   // Already current: take no write lock, so readers open while another process is writing (WAL).
-  if ((db.pragma('user_version', { simple: true }) as number) === SCHEMA_VERSION) return;
+  if ((db.pragma('user_version', { simple: true }) as number) === SCHEMA_VERSION) return SCHEMA_VERSION;
+  db.function('cairn_quantise_f32', { deterministic: true }, (blob: unknown) => encodeVector(float32BlobToVector(blob as Buffer)));
+  let from = 0;
   const step = db.transaction(() => {
     const version = db.pragma('user_version', { simple: true }) as number;
+    from = version;
     if (version > SCHEMA_VERSION) {
       throw new Error(`database schema version ${version} is newer than this Cairn (${SCHEMA_VERSION}); upgrade Cairn`);
     }
@@ -437,4 +464,5 @@ export function migrate(db: Database): void {
     }
   });
   step.immediate();
+  return from;
 }

@@ -5,7 +5,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from '
 import { dirname } from 'node:path';
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../core/private-files.js';
-import { SCHEMA_VERSION, migrate } from './migrations.js';
+import { COMPACT_VECTORS_VERSION, SCHEMA_VERSION, migrate } from './migrations.js';
 import { registerIndexText } from './fts-text.js';
 
 const SQLITE_HEADER = 'SQLite format 3\0';
@@ -87,6 +87,19 @@ function assertCurrentSchema(db: Database.Database, path: string): void {
 /** Upper bound of the database mapped into memory (SQLite caps it at its compile-time maximum). */
 const MMAP_BYTES = 2 ** 31;
 
+/**
+ * Gives back the pages the int8 vectors freed (a home upgraded to V15 shrinks to about a fifth).
+ * Best effort: another process holding the file open makes VACUUM fail, and the space is then
+ * reused by later writes instead.
+ */
+function vacuumOnce(db: Database.Database): void {
+  try {
+    db.exec('VACUUM');
+  } catch {
+    // busy or locked: the freed pages stay on the freelist
+  }
+}
+
 export function openDatabase(path: string, options: OpenOptions = {}): Database.Database {
   assertSqliteFile(path);
   let db: Database.Database | undefined;
@@ -100,8 +113,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database.
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     if (!options.readonly) assertNotForeign(db, path);
     if (!options.readonly) {
-      // 8 KiB pages hold a 512-dim float vector row without wasting half a page (4,106 → ~2,700
-      // bytes per vector, measured). Only takes effect before the first table exists.
+      // 8 KiB pages: chosen when a 512-dim float vector row was ~2 KB (4,106 → ~2,700 bytes per
+      // vector, measured); int8 rows (V15) fit either size. Only takes effect before the first table exists.
       if (db.pragma('page_count', { simple: true }) === 0) db.pragma('page_size = 8192');
       db.pragma('journal_mode = WAL');
       // FULL: an acknowledged write survives power loss too, not just a process crash.
@@ -113,8 +126,10 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database.
     // scattered rows (entries, memories, vectors), and at 100k memories this cut hybrid search
     // p50/p95 from ~11.6/16.0 to ~10.0/14.2 ms (bench/search-bench.ts home, 3 alternating runs).
     if (path !== ':memory:') db.pragma(`mmap_size = ${MMAP_BYTES}`);
-    if (!options.readonly) migrate(db);
-    else assertCurrentSchema(db, path);
+    if (!options.readonly) {
+      const from = migrate(db);
+      if (from > 0 && from < COMPACT_VECTORS_VERSION && path !== ':memory:') vacuumOnce(db);
+    } else assertCurrentSchema(db, path);
     return db;
   } catch (err) {
     db?.close();

@@ -128,14 +128,3 @@ export function documentFromRow(row: DocumentRow): DocumentChunk {
     createdAt: row.created_at,
   };
 }
-
-export function vectorToBlob(vec: Float32Array): Buffer {
-  return Buffer.from(vec.buffer, vec.byteOffset, vec.byteLength);
-}
-
-export function blobToVector(blob: Buffer): Float32Array {
-  // Copy: the Buffer may be a view into a pooled slab with an unaligned offset.
-  const out = new Float32Array(blob.byteLength / 4);
-  new Uint8Array(out.buffer).set(blob);
-  return out;
-}

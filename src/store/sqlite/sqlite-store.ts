@@ -282,7 +282,7 @@ export class SqliteStore implements Store {
     return this.run(() => entries.cacheGet(this.db, model, hashes));
   }
   cachePut(model: string, list: ReadonlyArray<{ textHash: string; vector: Float32Array }>) {
-    return this.run(() => entries.cachePut(this.db, model, list, nowIso()));
+    return this.run(() => entries.cachePut(this.db, model, list));
   }
 
   putDigest(input: NewDigest, options?: { now?: string }) {
