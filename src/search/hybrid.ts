@@ -10,11 +10,13 @@ import { asksWhen } from './time-mentions.js';
 import { namedSpeakers } from './speakers.js';
 import { queryLanguage } from './query-terms.js';
 import { passagePolicyOf } from '../embed/passages.js';
+import { USE_LITE_MODEL_ID } from '../embed/use-lite.js';
 import { assemble, focusText, foldSpan } from './pipeline/assembly.js';
 import { candidatePool, EXACT_FALLBACK_MAX, needsExactScan, searchTerms, unseen } from './pipeline/candidates.js';
 import { anchorsOf, aroundTexts, neighbourRadius, textsOf, wantsNeighbours } from './pipeline/conversation.js';
 import { blendPassages, cosinesOf, longTexts, vectorSeqs } from './pipeline/cosines.js';
 import { coverageFor, coverageOf, entityFactor, relevanceOf, speakerFactor, supersededFactor, whenFactor } from './pipeline/factors.js';
+import { withConfidence } from './pipeline/confidence.js';
 import { keepHits, rankScored } from './pipeline/filtering.js';
 import { fusionOf, sidesOf, type Sides } from './pipeline/fusion.js';
 import { neighbourRelevance, turnRelevance, wantsNeighbourHits } from './pipeline/neighbour-relevance.js';
@@ -120,7 +122,9 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     return { e, ...finalScore(rel, e.importance, e.time, now, ranking) };
   });
 
-  // 7. Hits, grouped into results.
+  // 7. Hits, grouped into results, each with how sure the search is of it.
   const kept = keepHits(rankScored(scored), bm25);
-  return assemble(kept, anchors, neighbours, { ...ranking, limit: params.limit, terms, language, withContext: !vectorMode, focusOf: (e) => (vectorSide ? focusText(e, focus, passagePolicyOf(vectorSide.passageModel)) : undefined) });
+  const results = assemble(kept, anchors, neighbours, { ...ranking, limit: params.limit, terms, language, withContext: !vectorMode, focusOf: (e) => (vectorSide ? focusText(e, focus, passagePolicyOf(vectorSide.passageModel)) : undefined) });
+  const confidenceQuery = { terms: bm25Terms, language, namesPerson: (named?.names.size ?? 0) > 0, calibratedCosine: vectorSide?.model === USE_LITE_MODEL_ID };
+  return withConfidence(results, confidenceQuery, entries.map((e) => e.text));
 }

@@ -7,8 +7,10 @@ import { sha256 } from '../core/text.js';
 import { parseTime } from '../core/time.js';
 import type { Kind, Layer } from '../core/types.js';
 import { passageModelId, type PassagePolicy } from '../embed/passages.js';
+import { USE_LITE_MODEL_ID } from '../embed/use-lite.js';
 import type { EntryFilter, SpeakerCount, Store } from '../store/store.js';
 import { hybridSearch, type SearchMode, type SearchRanking, type SearchResult, type VectorSide } from './hybrid.js';
+import { cutByConfidence } from './pipeline/confidence.js';
 import { layerFirstSearch, type RankedSearch, type SearchStrategy } from './layer-first.js';
 import { blendVectors, queryFocus } from './query-focus.js';
 import type { RewriteOutcome } from './query-rewrite.js';
@@ -49,7 +51,7 @@ export interface SearchEmbedder {
 
 export interface SearchDeps {
   store: Store;
-  ranking: SearchRanking & { candidates: number; focusWeight: number; entityBoost: number; queryRewrite: boolean };
+  ranking: SearchRanking & { candidates: number; focusWeight: number; entityBoost: number; queryRewrite: boolean; minConfidence: number };
   timeZone: string;
   /** Which passage vectors the index keeps for long texts (index.passages). */
   passages: PassagePolicy;
@@ -65,6 +67,10 @@ export interface SearchDeps {
 export interface SearchOutcome {
   mode: SearchMode;
   results: SearchResult[];
+  /** Results were found but not one is a good match (all below search.minConfidence): left out. */
+  noGoodMatch: boolean;
+  /** Results left out for a confidence below search.minConfidence. */
+  belowConfidence: number;
   /** Why the vector side was not used, when it was not. */
   degraded?: string;
   /** What query rewriting added, or why it was skipped (only when rewriting was asked for). */
@@ -142,9 +148,13 @@ export async function searchNamespace(deps: SearchDeps, ns: string, input: Searc
         filter: plainFilter(f),
       },
     );
-  const results = input.strategy === 'layers' ? await layerFirstSearch(ranked, { limit: input.limit, filter }) : await ranked(filter, input.limit);
+  const found = input.strategy === 'layers' ? await layerFirstSearch(ranked, { limit: input.limit, filter }) : await ranked(filter, input.limit);
+  // The confidence was fitted on the bundled model's cosines (or none): another model's sit on another
+  // scale, so its results carry a confidence from their words alone and are not cut.
+  const calibrated = vectors === null || vectors.model === USE_LITE_MODEL_ID;
+  const { results, belowConfidence, noGoodMatch } = cutByConfidence(found, calibrated ? ranking.minConfidence : 0);
   await markSuperseded(store, ns, results);
-  return { mode, results, ...(degraded ? { degraded } : {}), ...(rewrite ? { rewrite } : {}) };
+  return { mode, results, noGoodMatch, belowConfidence, ...(degraded ? { degraded } : {}), ...(rewrite ? { rewrite } : {}) };
 }
 
 /**

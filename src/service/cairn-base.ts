@@ -49,6 +49,10 @@ export interface SearchResponse {
   query: string;
   mode: 'hybrid' | 'bm25' | 'vector';
   results: SearchResult[];
+  /** Results were found but not one is a good match: every one's confidence is below search.minConfidence, so none is returned (never with search.minConfidence 0). */
+  noGoodMatch: boolean;
+  /** Results left out for a confidence below search.minConfidence. */
+  belowConfidence: number;
   /** Why the vector side was not used, when it was not. */
   degraded?: string;
   /** What query rewriting added, or why it was skipped (only when rewriting was asked for). */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { formatResult } from '../../src/interfaces/cli/format.js';
 import type { SearchResult } from '../../src/search/hybrid.js';
 import type { ContextTurn } from '../../src/search/neighbours.js';
-import { cliJson, ok, runCli, tempHomes } from '../helpers/cli.js';
+import { NO_EMBEDDER, cliJson, ok, runCli, tempHomes } from '../helpers/cli.js';
 
 const newHome = tempHomes();
 
@@ -19,6 +19,7 @@ const result = (context: ContextTurn[]): SearchResult => ({
   parts: { bm25: 1, vector: 0, cosine: null, own: 1, neighbours: 0, speaker: 1, when: 1, relevance: 0.5, importance: 1, recency: 1, tier: 'cold' },
   time: '2026-01-01T10:00:00.000Z', createdAt: '2026-01-01T10:00:00.000Z', validTo: null, current: true, category: null, importance: null,
   provenance: [{ source: 'jsonl', sessionId: 's1', messageId: 'm0', speaker: 'Ana', role: 'user' }], context,
+  confidence: 0.8, signals: { cosine: null, cover: 1, sessionCover: 1, speaker: 0 },
 });
 
 describe('search output for a person', () => {
@@ -55,5 +56,26 @@ describe('search output for a person', () => {
     const all = res.results.flatMap((r) => [r.text]);
     assert.ok(all.some((t) => t.includes(long.trim().slice(0, 200))), 'the JSON result carries the full text');
     assert.ok(res.results.every((r) => r.snippet.length <= 300));
+  });
+
+  it('cairn search says "No good match" when all it found is weak; --json carries noGoodMatch and each result\'s confidence', async () => {
+    // A higher bar than the default so that a one-word match of five is weak even in a two-turn home.
+    const home = newHome({ ...NO_EMBEDDER, search: { minConfidence: 0.3 } });
+    const chat = join(home, 'chat.jsonl');
+    const line = (id: string, content: string, minute: number) => JSON.stringify({ role: 'user', speaker: 'Ana', content, session: 's1', id, timestamp: `2026-01-02T10:0${minute}:00.000Z` });
+    writeFileSync(chat, [line('m1', 'The staging database listens on port 6543 now', 0), line('m2', 'We use pnpm for installs in the monorepo', 1)].join('\n') + '\n');
+    ok(await runCli(['ingest', chat, '-f', 'jsonl'], { home }));
+    // One rare word of five matches (BM25 only here): a weak match, left out.
+    const weak = 'tungsten mining weather during monorepo audits';
+    const none = ok(await runCli(['search', weak], { home }));
+    assert.match(none, /^No good match for "tungsten mining weather during monorepo audits" in namespace default \(1 weak result below search\.minConfidence left out\)\.$/m);
+    const noneJson = await cliJson<{ results: SearchResult[]; noGoodMatch: boolean; belowConfidence: number }>(['search', weak, '--json'], { home });
+    assert.deepEqual({ results: noneJson.results, noGoodMatch: noneJson.noGoodMatch, belowConfidence: noneJson.belowConfidence }, { results: [], noGoodMatch: true, belowConfidence: 1 });
+    assert.match(ok(await runCli(['search', 'boiling point of tungsten'], { home })), /^No results in namespace default\.$/m, 'nothing found at all reads as before');
+    const found = await cliJson<{ results: SearchResult[]; noGoodMatch: boolean }>(['search', 'staging database port', '--json'], { home });
+    assert.equal(found.noGoodMatch, false);
+    assert.ok(found.results[0]!.confidence > 0 && found.results[0]!.confidence <= 1);
+    const explained = ok(await runCli(['search', 'staging database port', '--explain'], { home }));
+    assert.match(explained, /confidence 0\.\d\d \(query words 1\.00/);
   });
 });

@@ -480,7 +480,8 @@ describe('Cairn facade (real default embedder, use-lite)', () => {
 
   it('a long memory found by meaning shows its closest passage as the snippet, not its opening', async () => {
     const tmp = tempDir();
-    const cairn = await Cairn.open({ home: tmp.dir });
+    // A weak match by meaning alone (below search.minConfidence): kept to see its snippet.
+    const cairn = await Cairn.open({ home: tmp.dir, config: { search: { minConfidence: 0 } } });
     try {
       const long = [
         'The kitchen renovation took most of the spring and the contractor kept changing the schedule.',

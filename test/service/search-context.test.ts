@@ -248,7 +248,8 @@ describe('conversation-aware search', () => {
   it('a turn borrows relevance from its speaker\'s own turns two away (neighbourReach 2), not at reach 1', async () => {
     const query = 'aptitude test results family';
     const rank = async (neighbourReach: number) => {
-      const cairn = await open({ neighbourReach, groupHits: 1, contextTurns: 0 }, THREAD);
+      // A turn that matches nothing of the query has a low confidence: kept, to see how far hits reach.
+      const cairn = await open({ neighbourReach, groupHits: 1, contextTurns: 0, minConfidence: 0 }, THREAD);
       const results = (await cairn.search(query, { namespace: 'chat', limit: 10 })).results;
       const at = (id: string) => results.findIndex((r) => messageIds(r, false).includes(id));
       return { thread: at('m3'), elsewhere: at('m5'), borrowed: results[at('m3')]!.parts.neighbours };
@@ -292,7 +293,8 @@ describe('conversation-aware search', () => {
   it('neighbour hits reach as far as neighbourReach: a turn two away only at 2', async () => {
     // "aptitude test" is in m1 alone; m3 (two turns on, Cy's own) matches nothing of it.
     const hits = async (neighbourReach: number) => {
-      const cairn = await open({ neighbourReach, groupHits: 1, contextTurns: 0 }, THREAD);
+      // A turn that matches nothing of the query has a low confidence: kept, to see how far hits reach.
+      const cairn = await open({ neighbourReach, groupHits: 1, contextTurns: 0, minConfidence: 0 }, THREAD);
       return (await cairn.search('aptitude test', { namespace: 'chat', limit: 10 })).results.flatMap((r) => messageIds(r, false));
     };
     const wide = await hits(2);

@@ -53,6 +53,8 @@ export function formatResult(r: SearchResult, rank: number, explain: boolean): s
         `, neighbours ${p.neighbours.toFixed(3)}, speaker ×${p.speaker.toFixed(2)}${p.when === 1 ? '' : `, time ×${p.when.toFixed(2)}`})` +
         ` × importance ${p.importance.toFixed(2)} × recency ${p.recency.toFixed(2)} (${p.tier})`,
     );
+    const c = r.signals;
+    if (c) lines.push(`   confidence ${r.confidence.toFixed(2)} (${c.cosine === null ? '' : `cosine ${c.cosine.toFixed(3)}, `}query words ${c.cover.toFixed(2)}, with its session ${c.sessionCover.toFixed(2)}${c.speaker ? ', said by the person named' : ''})`);
   }
   return lines.join('\n');
 }

@@ -259,7 +259,7 @@ export function createApp(cairn: Cairn, options: AppOptions): Hono<Env> {
     const { query, maxResults, minScore, format, limit, ...rest } = input;
     const res = await cairn.search(query, { ...rest, limit: maxResults ?? limit, namespace: ns });
     const results = minScore === undefined ? res.results : res.results.filter((r) => r.score >= minScore);
-    if (format === 'openclaw') return ok({ results: toOpenClawResults(results), provider: 'cairn', model: cairn.modelId, mode: res.mode });
+    if (format === 'openclaw') return ok({ results: toOpenClawResults(results), provider: 'cairn', model: cairn.modelId, mode: res.mode, noGoodMatch: res.noGoodMatch });
     return ok({ ...res, results });
   };
 

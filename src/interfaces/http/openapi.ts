@@ -106,6 +106,8 @@ const SCHEMAS: Record<string, Json> = {
       text: { type: 'string' },
       snippet: { type: 'string' },
       score: { type: 'number' },
+      confidence: { type: 'number', description: 'how likely the result holds what was asked (0–1), from absolute signals (not the score); results below search.minConfidence are left out' },
+      signals: { type: 'object', description: 'what the confidence was made of: cosine (null without vectors), cover and sessionCover (shares of the query\'s words), speaker (0 or 1)' },
       time: { type: 'string' },
       createdAt: { type: 'string' },
       validTo: { type: ['string', 'null'] },
@@ -133,6 +135,8 @@ const SCHEMAS: Record<string, Json> = {
         type: 'object',
         description: 'format "cairn" (default)',
         properties: { namespace: { type: 'string' }, query: { type: 'string' }, mode: { type: 'string', enum: ['hybrid', 'bm25', 'vector'] }, results: { type: 'array', items: ref('SearchResult') }, degraded: { type: 'string' },
+          noGoodMatch: { type: 'boolean', description: 'results were found but none is a good match: every confidence is below search.minConfidence, so none is returned (never with search.minConfidence 0)' },
+          belowConfidence: { type: 'integer', description: 'results left out for a confidence below search.minConfidence' },
           rewrite: {
             type: 'object',
             description: 'Only when rewriting was asked for: status "used" with the queries and keywords the chat model added (cached, latencyMs), or "skipped" with a reason',
@@ -145,7 +149,7 @@ const SCHEMAS: Record<string, Json> = {
       {
         type: 'object',
         description: 'format "openclaw": the shape of OpenClaw memory_search',
-        properties: { results: { type: 'array', items: ref('OpenClawResult') }, provider: { type: 'string' }, model: { type: ['string', 'null'] } },
+        properties: { results: { type: 'array', items: ref('OpenClawResult') }, provider: { type: 'string' }, model: { type: ['string', 'null'] }, noGoodMatch: { type: 'boolean' } },
       },
     ],
   },

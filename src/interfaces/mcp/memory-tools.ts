@@ -64,6 +64,7 @@ export function registerMemoryTools({ server, cairn, ns, maxTextChars, run }: To
           text: r.text,
           snippet: r.snippet,
           score: r.score,
+          confidence: r.confidence,
           time: r.time,
           createdAt: r.createdAt,
           category: r.category,
@@ -78,14 +79,14 @@ export function registerMemoryTools({ server, cairn, ns, maxTextChars, run }: To
           endLine: compat[i]!.endLine,
           source: compat[i]!.source,
         }));
-        const out = { results, provider: 'cairn' as const, model: cairn.modelId ?? 'none', mode: res.mode, ...(res.degraded ? { degraded: res.degraded } : {}), ...(res.rewrite ? { rewrite: res.rewrite } : {}) };
+        const out = { results, provider: 'cairn' as const, model: cairn.modelId ?? 'none', mode: res.mode, noGoodMatch: res.noGoodMatch, belowConfidence: res.belowConfidence, ...(res.degraded ? { degraded: res.degraded } : {}), ...(res.rewrite ? { rewrite: res.rewrite } : {}) };
         const lines = results.length
           ? results.map(
               (r, i) =>
                 `${i + 1}. ${r.score.toFixed(3)} ${r.id} [${r.kind}${r.category ? `/${r.category}` : ''}] ${r.time.slice(0, 10)} ${r.path}#L${r.startLine}-L${r.endLine}${supersededNote(r)}\n` +
                 [...r.context.filter((c) => c.offset < 0), null, ...r.context.filter((c) => c.offset > 0)].map((c) => `   ${c ? contextLine(c) : r.snippet}`).join('\n'),
             )
-          : [`No results for "${res.query}".`];
+          : [res.noGoodMatch ? `No good match for "${res.query}"${res.belowConfidence ? ` (${res.belowConfidence} weak results below search.minConfidence left out)` : ''}.` : `No results for "${res.query}".`];
         if (res.degraded) lines.push(`(note: ${res.degraded})`);
         return ok(out, lines.join('\n'));
       }),

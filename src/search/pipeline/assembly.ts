@@ -5,7 +5,7 @@ import { passagesOf, type PassagePolicy } from '../../embed/passages.js';
 import { contextFor, contextProvenance, matchTurn } from '../neighbours.js';
 import { makeSnippet } from '../snippet.js';
 import type { Language } from '../text-analysis.js';
-import type { ContextOptions, ScoredEntry, SearchResult } from './types.js';
+import type { AssembledResult, ContextOptions, ScoredEntry } from './types.js';
 
 /** How many results' worth of ranked hits a search gathers from (see assemble). */
 export function foldSpan(o: Pick<ContextOptions, 'groupHits' | 'foldPages' | 'foldDepth'>, limit: number): number {
@@ -31,7 +31,7 @@ export interface AssemblyOptions extends Pick<ContextOptions, 'groupHits' | 'fol
 
 interface Group {
   /** Null for a result past the limit: counted and absorbing its session's hits, never built. */
-  result: SearchResult | null;
+  result: AssembledResult | null;
   hits: number;
 }
 
@@ -51,8 +51,8 @@ export function assemble(
   anchors: ReadonlyMap<number, string>,
   neighbours: ReadonlyMap<string, NeighbourTurns>,
   o: AssemblyOptions,
-): SearchResult[] {
-  const results: SearchResult[] = [];
+): AssembledResult[] {
+  const results: AssembledResult[] = [];
   const groups = new Map<string, Group>();
   const shown = new Set<string>();
   const span = foldSpan(o, o.limit);
@@ -82,7 +82,7 @@ export function assemble(
       continue;
     }
     const base = e.provenance[0];
-    const result: SearchResult = {
+    const result: AssembledResult = {
       id: e.refId,
       kind: e.kind,
       namespace: e.namespace,

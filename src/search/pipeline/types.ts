@@ -6,6 +6,7 @@ import type { ContextTurn } from '../neighbours.js';
 import type { TimeWindow } from '../query-time.js';
 import type { RankingOptions, ScoreParts } from '../ranking.js';
 import type { VectorIndex } from '../vector-index.js';
+import type { ConfidenceSignals } from './confidence.js';
 
 export type SearchMode = 'hybrid' | 'bm25' | 'vector';
 
@@ -46,7 +47,14 @@ export interface SearchResult {
   provenance: Provenance[];
   /** Conversation turns around a turn hit (empty for memories of their own and documents). */
   context: ContextTurn[];
+  /** How likely it holds what the query asks for (0–1), from absolute signals (pipeline/confidence.ts), not the score. */
+  confidence: number;
+  /** What the confidence was made of. */
+  signals: ConfidenceSignals;
 }
+
+/** A result as grouping builds it, before its confidence is known. */
+export type AssembledResult = Omit<SearchResult, 'confidence' | 'signals'>;
 
 /** How the ranking uses the conversation around a hit and the people a query names. */
 export interface ContextOptions {

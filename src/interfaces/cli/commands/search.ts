@@ -78,7 +78,10 @@ function show(res: SearchResponse, cmd: Command, explain: boolean): void {
     print(`rewritten${res.rewrite.cached ? ' (cached)' : ` in ${res.rewrite.latencyMs} ms`}: ${[...res.rewrite.queries.map((q) => `"${q}"`), ...res.rewrite.keywords].join(', ')}`);
   }
   const asOf = res.asOf ? ` as of ${res.asOf}` : '';
+  const weak = res.belowConfidence ? `${res.belowConfidence} weak result${res.belowConfidence === 1 ? '' : 's'} below search.minConfidence left out` : '';
+  if (res.noGoodMatch) return print(`No good match for "${res.query}" in namespace ${res.namespace}${asOf}${weak ? ` (${weak})` : ''}.`);
   if (res.results.length === 0) return print(`No results in namespace ${res.namespace}${asOf}.`);
+  if (weak && explain) print(`${weak}`);
   if (asOf && explain) print(`searched${asOf}`);
   print(res.results.map((r, i) => formatResult(r, i + 1, explain)).join('\n'));
 }
