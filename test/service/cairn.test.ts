@@ -321,7 +321,7 @@ describe('Cairn facade (fake embedder)', () => {
     assert.deepEqual(fresh.warnings, []);
     assert.deepEqual(await cairn.store.vectorModels(), [
       { model: 'test-hash-b@2', dimensions: 32, vectors: 2 },
-      { model: 'test-hash-b@2#passages', dimensions: 0, vectors: 2 },
+      { model: 'test-hash-b@2#windows', dimensions: 0, vectors: 2 },
     ]);
     const hybrid = await cairn.search('router password');
     assert.equal(hybrid.mode, 'hybrid');
@@ -470,7 +470,7 @@ describe('Cairn facade (real default embedder, use-lite)', () => {
       assert.equal(status.index.fresh, true);
       assert.deepEqual(await cairn.store.vectorModels(), [
         { model: 'use-lite@1', dimensions: 512, vectors: 3 },
-        { model: 'use-lite@1#passages', dimensions: 0, vectors: 3 },
+        { model: 'use-lite@1#windows', dimensions: 0, vectors: 3 },
       ]);
     } finally {
       await cairn.close();
