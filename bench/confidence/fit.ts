@@ -116,7 +116,9 @@ export interface CutFigures {
 /** Recall@10 of one positive: the share of its evidence turns the kept results cover (capped at 1). */
 function recallOf(r: Row, threshold: number): number {
   if (r.evidence === 0) return 0;
-  const found = r.results.filter((x) => x.confidence >= threshold).reduce((n, x) => n + x.evidence, 0);
+  // The cut is all or nothing (cutByConfidence): a search keeps every result when one reaches the threshold.
+  if (!r.results.some((x) => x.confidence >= threshold)) return 0;
+  const found = r.results.reduce((n, x) => n + x.evidence, 0);
   return Math.min(1, found / r.evidence);
 }
 

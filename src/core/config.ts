@@ -181,12 +181,12 @@ export const searchConfigSchema = z.strictObject({
   /** Longest wait for that model call; past it the search runs without rewriting. */
   queryRewriteTimeoutMs: z.number().int().min(100).max(60_000).default(4000),
   /**
-   * Results whose confidence (0–1: how likely a hit holds what was asked, from its raw cosine and
-   * the share of the query's words it and its session have, never the relative score) is below
-   * this are left out, and a search left with none answers "no good match" instead of unrelated
-   * text (0 = keep every result). 0.04 is the highest that cost each dev set at most 0.03
-   * recall@10 (bench/results/confidence.md). Fitted on the bundled embedder: with another model
-   * results keep a confidence from their words alone and nothing is cut.
+   * When not one result's confidence (0–1: how likely a hit holds what was asked, from its raw
+   * cosine and the share of the query's words it and its session have, never the relative score)
+   * reaches this, the search answers "no good match" and shows none of them; when one does, every
+   * result stays (0 = never cut). Chosen on the dev sets' fit halves (bench/results/confidence.md).
+   * Fitted on the bundled embedder: with another model results keep a confidence from their words
+   * alone and nothing is cut.
    */
   minConfidence: z.number().min(0).max(1).default(0.04),
 });

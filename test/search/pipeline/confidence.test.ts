@@ -81,9 +81,10 @@ describe('confidence stage', () => {
     assert.deepEqual(withConfidence([], { terms: ['x'], language: 'en', namesPerson: false, calibratedCosine: true }, []), []);
   });
 
-  it('the cut drops results below the threshold and says "no good match" when none of those found is left', () => {
+  it('the cut is all or nothing: every result stays when one reaches the threshold, none when none does', () => {
     const rs = [{ confidence: 0.9 }, { confidence: 0.3 }, { confidence: 0.1 }];
-    assert.deepEqual(cutByConfidence(rs, 0.25), { results: rs.slice(0, 2), belowConfidence: 1, noGoodMatch: false });
+    assert.deepEqual(cutByConfidence(rs, 0.25), { results: rs, belowConfidence: 0, noGoodMatch: false });
+    assert.deepEqual(cutByConfidence([{ confidence: 0.1 }, { confidence: 0.3 }], 0.25), { results: [{ confidence: 0.1 }, { confidence: 0.3 }], belowConfidence: 0, noGoodMatch: false });
     assert.deepEqual(cutByConfidence(rs, 0.95), { results: [], belowConfidence: 3, noGoodMatch: true });
     assert.deepEqual(cutByConfidence([], 0.2), { results: [], belowConfidence: 0, noGoodMatch: false }, 'nothing found is no results, as before');
   });
