@@ -125,7 +125,7 @@ await e.close();`;
   test('"onnxruntime" fails with a clear embedder error instead of falling back', () => {
     const out = run('onnxruntime');
     assert.equal(out.code, 'EMBEDDER');
-    assert.match(String(out.message), /onnxruntime-node is not available: Cannot find package 'onnxruntime-node'/);
+    assert.match(String(out.message), /needs the optional package onnxruntime-node, which is not installed; install it with: .*npm install onnxruntime-node@/);
   });
 });
 
