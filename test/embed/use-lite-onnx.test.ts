@@ -119,7 +119,7 @@ await e.close();`;
     const out = run('auto');
     assert.deepEqual(out.info, { modelId: 'use-lite@1', dimensions: 512, runtime: 'tfjs' });
     assert.equal(out.dims, 512);
-    assert.match(String(out.reason), /onnxruntime-node is not available/);
+    assert.match(String(out.reason), /needs the optional package onnxruntime-node, which is not installed/);
   });
 
   test('"onnxruntime" fails with a clear embedder error instead of falling back', () => {
