@@ -99,10 +99,14 @@ export function withConfidence(results: readonly AssembledResult[], q: Confidenc
   const finder = new TermFinder(q.terms, q.language);
   const weights = confidenceWeights(finder, candidateTexts);
   return results.map((r) => {
+    // A keyword match on none of the text's own words was made on what the index adds to it: the
+    // tags and entity names of a memory ("Souza" finds the memory about Ana Souza). It is an exact
+    // match on a name, not a stray one: it counts as covering the query.
+    const byName = r.parts.bm25 > 0 && termShare(finder, [r.text], weights) === 0;
     const signals: ConfidenceSignals = {
       cosine: r.parts.cosine,
-      cover: termShare(finder, [r.text], weights),
-      sessionCover: termShare(finder, [r.text, ...r.context.filter((c) => c.match).map((c) => c.text)], weights),
+      cover: byName ? 1 : termShare(finder, [r.text], weights),
+      sessionCover: byName ? 1 : termShare(finder, [r.text, ...r.context.filter((c) => c.match).map((c) => c.text)], weights),
       speaker: q.namesPerson && r.parts.speaker > 1 ? 1 : 0,
     };
     const judged = q.calibratedCosine ? signals : { ...signals, cosine: null };

@@ -265,15 +265,17 @@ export function getEntries(db: Database, namespace: string, seqs: readonly numbe
 
 /**
  * The text an entry is embedded by: a memory's own text (its index body also lists tags and entity
- * names, which are for BM25), or, for a memory the judge made of one turn word for word (as is, or
- * after its speaker's name: "Ana: …"), that turn's text, whose vector is then taken from the cache
- * instead of a second, nearly identical text going through the model; any other entry, its body.
+ * names, which are for BM25), or, for a memory the judge made of one turn word for word, that
+ * turn's text, whose vector is then taken from the cache instead of the same text going through the
+ * model twice; any other entry, its body. A memory that states its turn after the speaker's name
+ * ("Ana: …") keeps a vector of its own: with the name in it, questions about a person find what
+ * they said (LoCoMo recall@10 on conversations 5–9: 0.891 with it, 0.880 when it took the turn's).
  */
 const EMBED_TEXT = `CASE WHEN e.kind = 'memory' THEN coalesce(
     (SELECT te.body FROM memories m JOIN turns t ON t.id = json_extract(m.provenance, '$[0].turnIds[0]')
        JOIN entries te ON te.kind = 'turn' AND te.ref_id = t.id
      WHERE m.id = e.ref_id AND json_array_length(m.provenance) = 1 AND json_array_length(m.provenance, '$[0].turnIds') = 1
-       AND (m.text = t.text OR m.text = t.speaker || ': ' || t.text)),
+       AND m.text = t.text),
     (SELECT m.text FROM memories m WHERE m.id = e.ref_id), e.body)
   ELSE e.body END`;
 

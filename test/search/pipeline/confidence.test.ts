@@ -11,9 +11,9 @@ const MODELS: { hybrid: ConfidenceModel; bm25: ConfidenceModel } = {
   bm25: { bias: -2, cosine: 0, cover: 2, sessionCover: 1, speaker: 1 },
 };
 
-const result = (text: string, cosine: number | null, matches: string[] = [], speaker = 1): AssembledResult => ({
+const result = (text: string, cosine: number | null, matches: string[] = [], speaker = 1, bm25 = 1): AssembledResult => ({
   id: `t_${text.length}`, kind: 'turn', namespace: 'x', text, snippet: text, score: 1,
-  parts: { bm25: 1, vector: 1, cosine, own: 1, neighbours: 0, speaker, when: 1, relevance: 1, importance: 1, recency: 1, tier: 'cold' },
+  parts: { bm25, vector: 1, cosine, own: 1, neighbours: 0, speaker, when: 1, relevance: 1, importance: 1, recency: 1, tier: 'cold' },
   time: '2026-01-01T00:00:00.000Z', createdAt: '2026-01-01T00:00:00.000Z', validTo: null, current: true, category: null, importance: null, provenance: [],
   context: matches.map((m, i) => ({ offset: i + 1, match: true, speaker: null, role: 'user', text: m, time: '2026-01-01T00:00:00.000Z', messageId: `m${i}` })),
 });
@@ -45,7 +45,7 @@ describe('confidence stage', () => {
 
   it('each result gets its signals from its own text, its session\'s shown hits and the speaker a query names', () => {
     const out = withConfidence(
-      [result('the staging database moved', 0.6, ['it listens on port 5433 now'], 2), result('lunch was good', 0.1)],
+      [result('the staging database moved', 0.6, ['it listens on port 5433 now'], 2), result('lunch was good', 0.1, [], 1, 0)],
       { terms: ['stage', 'databas', 'port'], language: 'en', namesPerson: true, calibratedCosine: true },
       ['the staging database moved', 'it listens on port 5433 now', 'lunch was good'],
       MODELS,
@@ -57,6 +57,14 @@ describe('confidence stage', () => {
     assert.deepEqual(out[1]!.signals, { cosine: 0.1, cover: 0, sessionCover: 0, speaker: 0 });
     assert.ok(out[0]!.confidence > out[1]!.confidence);
     for (const r of out) assert.ok(r.confidence >= 0 && r.confidence <= 1);
+  });
+
+  it('a keyword match on none of the text\'s words (a memory\'s tags or entity names) counts as covering the query', () => {
+    const q = { terms: ['souza'], language: 'en' as const, namesPerson: false, calibratedCosine: true };
+    const [byName] = withConfidence([result('Ana wants the release notes', 0.2)], q, ['Ana wants the release notes'], MODELS);
+    assert.equal(byName!.signals.cover, 1);
+    const [stray] = withConfidence([result('Ana wants the release notes', 0.2, [], 1, 0)], q, ['Ana wants the release notes'], MODELS);
+    assert.equal(stray!.signals.cover, 0, 'found by meaning alone: no words covered');
   });
 
   it('a role the query is about (a speaker factor above 1 without a named person) is not a speaker match', () => {
