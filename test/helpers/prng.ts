@@ -1,11 +1,3 @@
-// mulberry32: a tiny seeded PRNG, so generated test data (and a failure) replays exactly.
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// mulberry32: a tiny seeded PRNG, so generated test data (and a failure) replays exactly. The
+// evaluation's bootstrap uses the same generator; one implementation serves both.
+export { seededRandom as seeded } from '../../bench/eval/bootstrap.js';
