@@ -9,6 +9,12 @@ import { passageModelId, passagesOf } from '../../src/embed/passages.js';
 import type { CairnConfigInput } from '../../src/core/config.js';
 import { HashEmbedder, tempDir } from '../helpers/store-fixtures.js';
 
+/** Vectors are stored int8 (a scale per 128 values): one reads back within rounding of what was embedded. */
+function assertNear(actual: ArrayLike<number>, expected: ArrayLike<number>, what = 'vector'): void {
+  assert.equal(actual.length, expected.length, `${what}: length`);
+  for (let i = 0; i < expected.length; i++) assert.ok(Math.abs(actual[i]! - expected[i]!) < 5e-3, `${what}[${i}]: ${actual[i]} vs ${expected[i]}`);
+}
+
 // A long message about other things whose last sentence is the one a search is after.
 const LONG = [
   'The kitchen renovation took most of the spring and the contractor kept changing the schedule.',
@@ -60,8 +66,8 @@ describe('passage vectors', () => {
     const rows = await cairn.store.getVectors(passageModelId(MODEL), [long, short]);
     assert.equal(rows.get(long)!.length, passages.length * 256);
     assert.equal(rows.get(short)!.length, 0);
-    assert.deepEqual([...rows.get(long)!.subarray(0, 256)], [...embedder.vector(LONG)]);
-    assert.deepEqual([...rows.get(long)!.subarray(256)], [...embedder.vector(passages[1]!)]);
+    assertNear(rows.get(long)!.subarray(0, 256), embedder.vector(LONG));
+    assertNear(rows.get(long)!.subarray(256), embedder.vector(passages[1]!));
     assert.deepEqual(embedder.calls.flat().sort(), [LONG, SHORT, passages[1]!].sort(), 'one model call per text and per later window');
   });
 
@@ -71,7 +77,7 @@ describe('passage vectors', () => {
     const { long, short } = await storeBoth();
     const passages = passagesOf(LONG, 'sentences');
     const rows = await cairn.store.getVectors(passageModelId(MODEL, 'sentences'), [long, short]);
-    assert.deepEqual([...rows.get(long)!], [...passages.flatMap((p) => [...embedder.vector(p)])]);
+    assertNear(rows.get(long)!, passages.flatMap((p) => [...embedder.vector(p)]));
     assert.equal(rows.get(short)!.length, 0);
     assert.equal((await cairn.store.getVectors(passageModelId(MODEL, 'windows'), [long])).size, 0, 'no rows of another policy');
     await cairn.close();
@@ -95,7 +101,7 @@ describe('passage vectors', () => {
     assert.deepEqual({ done: pass.done, total: pass.total }, { done: 2, total: 2 });
     assert.deepEqual(embedder.calls.flat(), [passagesOf(LONG)[1]!], 'only the later window goes through the model');
     const row = (await cairn.store.getVectors(passageModelId(MODEL), [long])).get(long)!;
-    assert.deepEqual([...row.subarray(0, 256)], [...embedder.vector(LONG)]);
+    assertNear(row.subarray(0, 256), embedder.vector(LONG));
   });
 
   it('search: the closest sentence lifts a long text above the whole-text vector alone', async () => {
@@ -111,10 +117,10 @@ describe('passage vectors', () => {
     const whole = (await cairn.search(QUERY, { mode: 'vector', limit: 5 })).results.find((r) => r.text === LONG)!.parts.cosine!;
     const q = embedder.vector(QUERY);
     const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
-    assert.ok(Math.abs(whole - dot(q, embedder.vector(LONG))) < 1e-5);
+    assert.ok(Math.abs(whole - dot(q, embedder.vector(LONG))) < 5e-3);
     // The first window's vector is the whole text's.
     const best = Math.max(dot(q, embedder.vector(LONG)), ...passagesOf(LONG).slice(1).map((p) => dot(q, embedder.vector(p))));
-    assert.ok(Math.abs(withPassages - (0.5 * whole + 0.5 * best)) < 1e-5, `${withPassages} vs ${whole} / ${best}`);
+    assert.ok(Math.abs(withPassages - (0.5 * whole + 0.5 * best)) < 5e-3, `${withPassages} vs ${whole} / ${best}`);
     assert.ok(withPassages > whole + 0.05, `${withPassages} vs ${whole} / ${best}`);
     assert.ok(long > 0);
   });
