@@ -30,6 +30,7 @@ export const EXTERNAL = [
   '@huggingface/transformers',
   'onnx-proto',
   'tinyld',
+  'snowball-stemmers',
   'chrono-node',
   'chrono-node/*',
   'cli-progress',

@@ -5,20 +5,22 @@
 // index stores these tokens (store/sqlite/fts-text.ts); query terms, coverage and snippets
 // analyse with the same functions, so a word asked is found in any form the text has it.
 import { createRequire } from 'node:module';
-import { newStemmer } from 'snowball-stemmers';
 import { stemmer as porter } from 'stemmer';
 import { ENGLISH, LATIN_STOP_WORD_LANGUAGES, hasStopWordOf } from './stop-words.js';
 
+// tinyld unpacks its n-gram tables as it loads (~250 ms of CPU, the largest part of a cold
+// `cairn search`) and snowball-stemmers is 700 KB of every language's stemmer: each is loaded on
+// the first text that needs it, synchronously like the rest of the analysis. English texts and
+// queries, most of them, need neither.
+const lazyRequire = createRequire(import.meta.url);
 type DetectAll = typeof import('tinyld').detectAll;
 let detectAllOnce: DetectAll | undefined;
-/**
- * tinyld unpacks its n-gram tables as it loads (~250 ms of CPU, the largest part of a cold
- * `cairn search`), so it is loaded on the first text that needs it, synchronously like the rest
- * of the analysis; most texts and queries are settled before.
- */
 function detectAll(...args: Parameters<DetectAll>): ReturnType<DetectAll> {
-  detectAllOnce ??= (createRequire(import.meta.url)('tinyld') as typeof import('tinyld')).detectAll;
+  detectAllOnce ??= (lazyRequire('tinyld') as typeof import('tinyld')).detectAll;
   return detectAllOnce(...args);
+}
+function newStemmer(algorithm: string): { stem(word: string): string } {
+  return (lazyRequire('snowball-stemmers') as typeof import('snowball-stemmers')).newStemmer(algorithm);
 }
 
 /** A language words are stemmed in: ISO 639-1. Russian is told by its script, the others by tinyld. */

@@ -65,20 +65,21 @@ describe('detectLanguage', () => {
     for (const text of texts) assert.equal(detectLanguage(text), fullRule(text), text);
   });
 
-  it('does not load tinyld for short English queries, and loads it for a German one', () => {
+  it('loads neither tinyld nor the Snowball stemmers for short English queries, both for a German one', () => {
     const probe = (query: string): string => {
       const script = `
-        import { detectLanguage } from './src/search/text-analysis.ts';
+        import { analyse, detectLanguage } from './src/search/text-analysis.ts';
         import { createRequire } from 'node:module';
         const lang = detectLanguage(${JSON.stringify(query)});
-        const loaded = Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes('/tinyld/'));
-        process.stdout.write(lang + ' ' + loaded);`;
+        const loaded = (pkg) => Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes('/' + pkg + '/'));
+        analyse(${JSON.stringify(query)}, lang);
+        process.stdout.write([lang, loaded('tinyld'), loaded('snowball-stemmers')].join(' '));`;
       const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);
       return r.stdout;
     };
-    assert.equal(probe('staging database port'), 'en false');
-    assert.equal(probe('which port is the staging db on'), 'en false');
-    assert.equal(probe('Wo wohnen meine Schwestern?'), 'de true');
+    assert.equal(probe('staging database port'), 'en false false');
+    assert.equal(probe('which port is the staging db on'), 'en false false');
+    assert.equal(probe('Wo wohnen meine Schwestern?'), 'de true true');
   });
 });
