@@ -9,7 +9,9 @@ import { crashPoint } from '../../core/crash-points.js';
 import type { Fact, Provenance } from '../../core/types.js';
 import type { ApplyKnowledgeResult, FactUpdate, KnowledgeBatch, MemoryRetirement, SeqMemory } from '../store.js';
 import { keysOf } from './keys.js';
-import { MAX_PROVENANCE, memoryEntryBody, remention } from './memories.js';
+import { MAX_PROVENANCE, remention } from '../../memory/remember.js';
+import { memoryEntryBody } from './memories.js';
+import { updateMemoryFields } from './memory-unit.js';
 import { ensureNamespaceTx } from './namespaces.js';
 import { memoryFromRow, type MemoryRow } from './rows.js';
 import { stmt } from './statements.js';
@@ -101,7 +103,7 @@ function retire(db: Database, namespace: string, r: MemoryRetirement, now: strin
       JSON.stringify(sourceTurns(memory.provenance)),
     );
   } else {
-    remention(db, by, { tags: memory.tags, provenance: memory.provenance, importance: memory.importance }, now, memory.mentions);
+    updateMemoryFields(db, namespace, by.id, remention(memoryFromRow(by), memory, now, memory.mentions).fields);
   }
 }
 
