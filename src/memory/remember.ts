@@ -86,6 +86,34 @@ export function successorRecord(previous: Memory, replacement: NewMemory, now: s
   return { ...newMemoryRecord(inherited, now), supersedes: previous.id };
 }
 
+/** What retiring a current memory in favour of another writes (the knowledge pass's retirements). */
+export interface RetirementWrites {
+  retired: MemoryFields;
+  survivor: MemoryFields | null;
+  /** Turns whose index entries leave the current view with the retired memory (they said the old thing). */
+  turnsLeavingCurrent: string[];
+}
+
+/** The turn ids a memory was made from (its provenance), ignoring anything that is not a string. */
+function sourceTurns(provenance: readonly Provenance[]): string[] {
+  return [...new Set(provenance.flatMap((p) => (Array.isArray(p.turnIds) ? p.turnIds.filter((t): t is string => typeof t === 'string') : [])))];
+}
+
+/**
+ * Retires `old` for `by`, or null when there is nothing to do (the same memory, or `old` is
+ * already history). Superseded: its source turns stop being current with it, and the successor
+ * links back to it when it links to nothing yet (the history chain). Duplicate: the survivor
+ * takes its mentions, provenance, tags and importance (a re-mention).
+ */
+export function retirement(old: Memory, by: Memory, r: { validTo: string; reason: 'superseded' | 'duplicate' }, now: string): RetirementWrites | null {
+  if (old.id === by.id || old.validTo !== null) return null;
+  const retired = { validTo: r.validTo, supersededBy: by.id, updatedAt: now };
+  if (r.reason === 'superseded') {
+    return { retired, survivor: by.supersedes === null ? { supersedes: old.id } : null, turnsLeavingCurrent: sourceTurns(old.provenance) };
+  }
+  return { retired, survivor: remention(by, old, now, old.mentions).fields, turnsLeavingCurrent: [] };
+}
+
 /** Runs `fn` as one unit, again from the start when an insert lost a content-key race. */
 export async function inUnit<T>(store: MemoryUnits, fn: (unit: MemoryUnit) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {

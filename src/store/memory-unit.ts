@@ -15,6 +15,8 @@ export interface MemoryFields {
   /** Setting it (with supersededBy) takes the memory out of the current view. */
   validTo?: string;
   supersededBy?: string;
+  /** The memory this one succeeds (a history link; no effect on the current view). */
+  supersedes?: string;
 }
 
 /** The turn a judgment is about, with the memory an earlier judgment of it made (if any). */

@@ -74,6 +74,7 @@ export function updateMemoryFields(db: Database, namespace: string, id: string, 
   if (fields.category !== undefined) put('category', fields.category);
   if (fields.validTo !== undefined) put('valid_to', fields.validTo);
   if (fields.supersededBy !== undefined) put('superseded_by', fields.supersededBy);
+  if (fields.supersedes !== undefined) put('supersedes', fields.supersedes);
   if (sets.length === 0) return;
   stmt(db, `UPDATE memories SET ${sets.join(', ')} WHERE seq = @seq`).run(params);
   const entry = `UPDATE entries SET %s WHERE kind = 'memory' AND ref_id = ?`;
