@@ -4,7 +4,7 @@
 // must show none.
 //
 //   node --import tsx bench/search-ab.ts --base <rev> [--corpora locomo,chat50k,mem100k]
-//     [--queries 200] [--locomo <locomo10.json>] [--locomo-home <a home of LoCoMo built before>]
+//     [--queries 200] [--size <turns or memories of a generated corpus>] [--locomo <locomo10.json>] [--locomo-home <a home of LoCoMo built before>]
 //
 // locomo: LoCoMo's 5,882 turns with the real model, its questions (query embedding included);
 // chat50k: 50k generated chat turns in sessions (bench/transcript-gen.ts), synthetic vectors;
@@ -82,13 +82,13 @@ async function locomoHome(path: string, count: number, built?: string): Promise<
   return { home, embedder, queries, label: 'LoCoMo, 5,882 turns, use-lite (query embedding included)', cleanup: () => rmSync(home, { recursive: true, force: true }) };
 }
 
-async function generatedHome(name: 'chat50k' | 'mem100k', count: number): Promise<Home> {
+async function generatedHome(name: 'chat50k' | 'mem100k', count: number, size?: number): Promise<Home> {
   const seed = 42;
   const corpus = new Corpus({ seed });
   const embedder = new SyntheticEmbedder({ lexicon: corpus.lexicon() });
   const home = mkdtempSync(join(tmpdir(), `cairn-search-ab-${name}-`));
   const cairn = await Cairn.open({ home, embedder, config: {} });
-  const n = name === 'chat50k' ? 50_000 : 100_000;
+  const n = size ?? (name === 'chat50k' ? 50_000 : 100_000);
   log(`${name}: storing and embedding ${n} ${name === 'chat50k' ? 'turns' : 'memories'}`);
   if (name === 'chat50k') {
     const made = chatTranscript(corpus, n, 'default', seed + 3);
@@ -99,7 +99,7 @@ async function generatedHome(name: 'chat50k' | 'mem100k', count: number): Promis
   await cairn.embedPending({ namespace: 'default' });
   await cairn.close();
   const queries = generateQueries(corpus, count, n, seed + 1).map((q) => ({ text: q.text, namespace: 'default' }));
-  const label = name === 'chat50k' ? '50k generated chat turns, synthetic vectors' : '100k standalone memories, synthetic vectors (query embedding ~0)';
+  const label = name === 'chat50k' ? `${n} generated chat turns, synthetic vectors` : `${n} standalone memories, synthetic vectors (query embedding ~0)`;
   return { home, embedder, queries, label, cleanup: () => rmSync(home, { recursive: true, force: true }) };
 }
 
@@ -114,6 +114,11 @@ interface Row {
 
 async function compare(name: string, h: Home, BaseCairn: typeof Cairn): Promise<Row> {
   const load0 = loadavg()[0]!;
+  // One moment for every search: recency scores move with the clock, and a query asked of both
+  // trees milliseconds apart would otherwise count as answered differently.
+  const realNow = Date.now;
+  const moment = realNow();
+  Date.now = () => moment;
   const current = await Cairn.open({ home: h.home, embedder: h.embedder, config: {} });
   const base = (await BaseCairn.open({ home: h.home, embedder: h.embedder, config: {} })) as CairnType;
   const times = { current: { cpu: [] as number[], wall: [] as number[] }, base: { cpu: [] as number[], wall: [] as number[] } };
@@ -139,6 +144,7 @@ async function compare(name: string, h: Home, BaseCairn: typeof Cairn): Promise<
       if (keys[0] !== keys[1]) differing++;
     }
   } finally {
+    Date.now = realNow;
     await current.close();
     await base.close();
   }
@@ -169,7 +175,7 @@ async function main(): Promise<void> {
   const { Cairn: BaseCairn } = (await import(pathToFileURL(join(baseDir, 'src', 'service', 'cairn.ts')).href)) as { Cairn: typeof Cairn };
   const rows: Row[] = [];
   for (const name of corpora) {
-    const h = name === 'locomo' ? await locomoHome(resolve(argValue(args, '--locomo') ?? DEFAULT_LOCOMO), count, argValue(args, '--locomo-home')) : await generatedHome(name as 'chat50k' | 'mem100k', count);
+    const h = name === 'locomo' ? await locomoHome(resolve(argValue(args, '--locomo') ?? DEFAULT_LOCOMO), count, argValue(args, '--locomo-home')) : await generatedHome(name as 'chat50k' | 'mem100k', count, argValue(args, '--size') === undefined ? undefined : Number(argValue(args, '--size')));
     try {
       rows.push(await compare(name, h, BaseCairn));
     } finally {
