@@ -22,7 +22,7 @@ export interface OpenClawInstall {
   path: string;
   /** Wall milliseconds of the install, or null when the cache was reused. */
   installed: { wallMs: number } | null;
-  /** Bytes on disk (files, without following links). */
+  /** Bytes of the install's files, counted when it was made (read back from the marker). */
   bytes: number;
 }
 
@@ -48,6 +48,16 @@ function layout(dir: string): Pick<OpenClawInstall, 'dir' | 'node' | 'entry' | '
 function isComplete(dir: string): boolean {
   const l = layout(dir);
   return existsSync(join(dir, MARKER)) && existsSync(l.node) && existsSync(l.entry);
+}
+
+function reused(dir: string): OpenClawInstall {
+  let bytes = 0;
+  try {
+    bytes = Number((JSON.parse(readFileSync(join(dir, MARKER), 'utf8')) as { bytes?: unknown }).bytes) || 0;
+  } catch {
+    // an unreadable marker still marks a finished install; the size is then unknown (0)
+  }
+  return { ...layout(dir), installed: null, bytes };
 }
 
 /** Bytes of regular files under `dir` (hard links counted once per path, like `du -b --apparent-size`). */
@@ -122,10 +132,10 @@ async function withLock<T>(dir: string, fn: () => Promise<T>): Promise<T> {
  * is removed and redone). Concurrent callers wait on one lock; the second finds the marker.
  */
 export async function ensureOpenClaw(dir = openclawCacheDir()): Promise<OpenClawInstall> {
-  if (isComplete(dir)) return { ...layout(dir), installed: null, bytes: treeBytes(dir) };
+  if (isComplete(dir)) return reused(dir);
   mkdirSync(join(dir, '..'), { recursive: true });
   return withLock(dir, async () => {
-    if (isComplete(dir)) return { ...layout(dir), installed: null, bytes: treeBytes(dir) };
+    if (isComplete(dir)) return reused(dir);
     rmSync(dir, { recursive: true, force: true });
     const l = layout(dir);
     const started = Date.now();
@@ -139,7 +149,9 @@ export async function ensureOpenClaw(dir = openclawCacheDir()): Promise<OpenClaw
     if (!existsSync(l.node) || !existsSync(l.entry)) throw new Error(`install in ${dir} finished without ${l.node} or ${l.entry}`);
     // npm's CPU is in the children, not in this process's cpuUsage(): the wall time is reported.
     const installed = { wallMs: Date.now() - started };
-    writeFileSync(join(dir, MARKER), JSON.stringify({ openclaw: OPENCLAW_VERSION, node: NODE24_VERSION, at: new Date().toISOString(), ...installed }));
-    return { ...l, installed, bytes: treeBytes(dir) };
+    const bytes = treeBytes(dir);
+    // Written last: its presence means both installs finished.
+    writeFileSync(join(dir, MARKER), JSON.stringify({ openclaw: OPENCLAW_VERSION, node: NODE24_VERSION, at: new Date().toISOString(), ...installed, bytes }));
+    return { ...l, installed, bytes };
   });
 }
