@@ -63,7 +63,8 @@ function scrubbed(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return env;
 }
 
-export function createOpenClawEnv(install: OpenClawInstall, modelBaseUrl: string): OpenClawEnv {
+/** `extraEnv` is what every OpenClaw run gets besides (e.g. CAIRN_HOME, as a user's shell would have it). */
+export function createOpenClawEnv(install: OpenClawInstall, modelBaseUrl: string, extraEnv: Record<string, string> = {}): OpenClawEnv {
   const root = mkdtempSync(join(tmpdir(), 'cairn-openclaw-'));
   const home = join(root, 'home');
   const stateDir = join(root, 'state');
@@ -83,6 +84,7 @@ export function createOpenClawEnv(install: OpenClawInstall, modelBaseUrl: string
     PATH: install.path,
     NO_COLOR: '1',
     FORCE_COLOR: '0',
+    ...extraEnv,
   };
   return {
     root,
