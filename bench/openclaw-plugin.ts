@@ -60,11 +60,11 @@ async function main(): Promise<void> {
   const oc = join(root, '.openclaw');
   mkdirSync(join(oc, 'agents', 'bench', 'sessions'), { recursive: true });
   const speakers = [...new Set(conv.turns.map((t) => t.speaker))];
-  const rows = [{ type: 'session', version: 3, id: 'locomo', timestamp: conv.turns[0]!.time, cwd: root }];
+  const rows = [{ type: 'session', version: 3, id: 'locomo', timestamp: conv.turns[0]!.timestamp, cwd: root }];
   conv.turns.slice(0, TURNS).forEach((t, i) => {
     const role = t.speaker === speakers[0] ? 'user' : 'assistant';
-    const message = role === 'user' ? { role, content: [{ type: 'text', text: `${t.speaker}: ${t.text}` }], timestamp: Date.parse(t.time) } : { role, content: [{ type: 'text', text: `${t.speaker}: ${t.text}` }], stopReason: 'stop', timestamp: Date.parse(t.time) };
-    rows.push({ type: 'message', id: i.toString(16).padStart(8, '0'), parentId: null, timestamp: t.time, message } as never);
+    const message = role === 'user' ? { role, content: [{ type: 'text', text: `${t.speaker}: ${t.text}` }], timestamp: Date.parse(t.timestamp) } : { role, content: [{ type: 'text', text: `${t.speaker}: ${t.text}` }], stopReason: 'stop', timestamp: Date.parse(t.timestamp) };
+    rows.push({ type: 'message', id: i.toString(16).padStart(8, '0'), parentId: null, timestamp: t.timestamp, message } as never);
   });
   writeFileSync(join(oc, 'agents', 'bench', 'sessions', 'locomo.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
   const env = { ...process.env, CAIRN_HOME: home, OPENCLAW_STATE_DIR: oc };
