@@ -12,7 +12,7 @@ import { NO_EMBEDDER, assertBuilt, cliJson, makeHome, removeHome } from '../help
 import { startDaemon, type DaemonProcess } from '../helpers/daemon.js';
 import { assistant, header, user } from '../helpers/openclaw-db-fixture.js';
 import { register } from '../../integrations/openclaw/src/index.js';
-import { escapeRecalled } from '../../integrations/openclaw/src/hooks.js';
+import { escapeRecalled, requestText } from '../../integrations/openclaw/src/hooks.js';
 import { cairnClient, CairnRefused } from '../../integrations/openclaw/src/client.js';
 import { statusCommand } from '../../integrations/openclaw/src/cli.js';
 import { readSettings } from '../../integrations/openclaw/src/config.js';
@@ -66,6 +66,18 @@ describe('auto-recall and auto-capture through the running daemon', () => {
     const ops = (await r.hooks.get('before_prompt_build')!({ prompt: 'which port does staging use?' }, { agentId: 'ops' })) as { prependContext?: string } | undefined;
     assert.doesNotMatch(ops?.prependContext ?? '', /5433/);
     assert.equal(escapeRecalled('a<b>&c'), 'a&lt;b&gt;&amp;c');
+  });
+
+  it('recalls for the request itself: currentUserMessage, else the end of an oversized prompt', async () => {
+    assert.equal(requestText({ currentUserMessage: ' which  port? ', prompt: 'history…' }), 'which port?');
+    assert.equal(requestText({ prompt: 'old history '.repeat(10_000) + 'which port does staging use?' }).length, 500);
+    assert.match(requestText({ prompt: 'old history '.repeat(10_000) + 'which port does staging use?' }), /which port does staging use\?$/);
+    assert.equal(requestText({ currentUserMessage: '' }), '', 'an image-only request is not searched with history');
+    assert.equal(requestText({}), '');
+    const out = (await r.hooks.get('before_prompt_build')!({ prompt: 'x'.repeat(200_000) + ' staging port' }, { agentId: 'main' })) as { prependContext: string };
+    assert.match(out.prependContext, /5433/);
+    const none = (await r.hooks.get('before_prompt_build')!({ currentUserMessage: '' }, { agentId: 'main' })) as { prependContext: string };
+    assert.match(none.prependContext, /5433/, 'without a request, the brief still has what matters most');
   });
 
   it('captures the run\'s turns at agent_end, exactly once, and again before compaction', async () => {

@@ -27,10 +27,14 @@ export function recallBlock(brief: Pick<ContextBrief, 'text' | 'usedTokens'>): s
   ].join('\n');
 }
 
-/** The user's request for this turn, as the hook describes it (newest harnesses: currentUserMessage). */
+/**
+ * The user's request for this turn: `currentUserMessage` where the harness gives it, else the end
+ * of `prompt` (which may start with reconstructed history; the request comes last).
+ */
 export function requestText(event: { currentUserMessage?: unknown; prompt?: unknown }): string {
-  const text = typeof event.currentUserMessage === 'string' ? event.currentUserMessage : typeof event.prompt === 'string' ? event.prompt : '';
-  return text.replace(/\s+/g, ' ').trim().slice(0, RECALL_QUERY_CHARS);
+  if (typeof event.currentUserMessage === 'string') return event.currentUserMessage.replace(/\s+/g, ' ').trim().slice(0, RECALL_QUERY_CHARS);
+  const prompt = typeof event.prompt === 'string' ? event.prompt.replace(/\s+/g, ' ').trim() : '';
+  return prompt.slice(-RECALL_QUERY_CHARS).trim();
 }
 
 export async function recall(cairn: Cairn, agentId: string | undefined, request: string): Promise<string | null> {

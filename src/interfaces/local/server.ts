@@ -33,7 +33,7 @@ export interface LocalServerOptions {
 }
 
 /**
- * Starts answering reads on `<home>/cairn.sock`. Returns null when another live process already
+ * Starts answering on `<home>/cairn.sock`. Returns null when another live process already
  * serves it or no socket can exist here; a socket file left by a process that died is replaced.
  */
 export async function serveLocal(cairn: Cairn, options: LocalServerOptions = {}): Promise<LocalServer | null> {
