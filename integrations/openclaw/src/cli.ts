@@ -10,6 +10,15 @@ export const CLI_DESCRIPTOR = { name: 'memory', description: 'Cairn memory: stat
 
 type Out = { log(text: string): void; error(text: string): void };
 
+/**
+ * OpenClaw's CLI routes console.* through its logger, to stderr while `--json` reserves stdout, so
+ * the commands write to the streams themselves: `openclaw memory status --json | jq` must work.
+ */
+const STDIO: Out = {
+  log: (text) => void process.stdout.write(`${text}\n`),
+  error: (text) => void process.stderr.write(`${text}\n`),
+};
+
 export async function statusCommand(cairn: Cairn, opts: { agent?: string; json?: boolean }, out: Out = console): Promise<number> {
   const agentId = opts.agent ?? DEFAULT_AGENT;
   try {
@@ -62,7 +71,7 @@ export function registerCli(api: PluginApi, cairn: Cairn): void {
         .option('--agent <id>', 'OpenClaw agent id', DEFAULT_AGENT)
         .option('--json', 'print JSON')
         .action(async (opts: { agent?: string; json?: boolean }) => {
-          process.exitCode = await statusCommand(cairn, opts);
+          process.exitCode = await statusCommand(cairn, opts, STDIO);
         });
       memory
         .command('search [query]')
@@ -73,7 +82,7 @@ export function registerCli(api: PluginApi, cairn: Cairn): void {
         .option('--min-score <n>', 'leave out results scoring below this')
         .option('--json', 'print JSON')
         .action(async (query: string | undefined, opts: { query?: string; agent?: string; maxResults?: string; minScore?: string; json?: boolean }) => {
-          process.exitCode = await searchCommand(cairn, query, opts);
+          process.exitCode = await searchCommand(cairn, query, opts, STDIO);
         });
     },
     { descriptors: [CLI_DESCRIPTOR] },
