@@ -67,6 +67,9 @@ export class Daemon {
   private sentinel: Sentinel | null = null;
   private consolidation: ConsolidationTimer | null = null;
   private readonly timing: { debounceMs: number; rescanMs: number; settleMs: number; batchLines: number };
+  /** Set while a capture or scan job runs; catch-up callers wait for it and the queue's captures. */
+  private capturing = false;
+  private catchUpWaiters: Array<() => void> = [];
 
   constructor(private readonly cairn: Cairn, private readonly options: DaemonOptions) {
     const capture = cairn.config.capture;
@@ -119,6 +122,7 @@ export class Daemon {
     this.watcher = null;
     await watcher?.close();
     await this.loop;
+    this.releaseCatchUps();
     await this.consolidation?.stop();
     await this.sentinel?.stop();
     this.writeState();
@@ -128,6 +132,28 @@ export class Daemon {
 
   private get stopping(): boolean {
     return this.abort.signal.aborted;
+  }
+
+  /**
+   * Scans every source now and resolves once that scan (and any capture queued before it) is
+   * committed: what OpenClaw's plugin asks before a session is compacted, so the transcript's
+   * newest lines are in the store first. Same checkpoints as every capture, so nothing is doubled.
+   */
+  async catchUp(): Promise<{ turnsCaptured: number }> {
+    const before = this.state.turnsCaptured;
+    if (this.stopping) return { turnsCaptured: 0 };
+    const done = new Promise<void>((resolve) => this.catchUpWaiters.push(resolve));
+    await this.refreshSources();
+    // No source at all, or stopped meanwhile: the loop may be asleep with nothing to wake it for.
+    if (this.stopping || (!this.capturing && this.queue.capturesIdle())) this.releaseCatchUps();
+    await done;
+    return { turnsCaptured: this.state.turnsCaptured - before };
+  }
+
+  private releaseCatchUps(): void {
+    const waiters = this.catchUpWaiters;
+    this.catchUpWaiters = [];
+    for (const w of waiters) w();
   }
 
   /** Reloads the registered sources (another process may have added or removed one) and queues a scan of each. */
@@ -231,6 +257,7 @@ export class Daemon {
         await this.queue.waitForWork();
         continue;
       }
+      this.capturing = 'capture' in job || 'scan' in job;
       try {
         if ('capture' in job) await this.capture(job.capture);
         else if ('scan' in job) await this.scan(job.scan);
@@ -240,6 +267,8 @@ export class Daemon {
       } catch (err) {
         this.log.error({ err: (err as Error).message }, 'capture job failed');
       }
+      this.capturing = false;
+      if (this.catchUpWaiters.length > 0 && this.queue.capturesIdle()) this.releaseCatchUps();
     }
   }
 

@@ -65,6 +65,11 @@ export class WorkQueue {
     this.learns.delete(namespace);
   }
 
+  /** No capture or scan waiting (judging, embedding and knowledge may still be). */
+  capturesIdle(): boolean {
+    return this.captures.size === 0 && this.scans.size === 0;
+  }
+
   get size(): number {
     return this.captures.size + this.scans.size + this.judges.size + this.embeds.size + this.learns.size;
   }

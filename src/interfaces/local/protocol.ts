@@ -1,6 +1,8 @@
 // The local socket: a running `cairn watch` or `cairn serve` answers `cairn search`, `cairn context`
 // and the SessionStart hook from its warm process (model loaded, indexes in memory, tokenizer
-// compiled), so they cost a connect, not a start-up. Only reads go through it.
+// compiled), so they cost a connect, not a start-up. The OpenClaw plugin, which runs on a Node
+// whose ABI Cairn's native addon was not built for, does all its work through it: reads, `store`,
+// `status`, and `catch-up` (capture every source now, through the daemon's own checkpoints).
 // Per connection: the client sends one JSON line; the server answers `working` as soon as it has
 // taken the request (so a client can tell a busy process from one working on its search), then
 // one final line. Kept free of heavy imports: the CLI loads it first.
@@ -37,8 +39,11 @@ export function configStamp(configPath: string): string {
   return `${PROTOCOL}/${CAIRN_VERSION}/${file}`;
 }
 
-/** What the socket answers: each is a read the facade (or the hook) does in-process otherwise. */
-export const OPS = ['search', 'context', 'session-start'] as const;
+/**
+ * What the socket answers. The first three are reads the facade (or the hook) does in-process
+ * otherwise; the rest serve clients that cannot open the store themselves (the OpenClaw plugin).
+ */
+export const OPS = ['search', 'context', 'session-start', 'read-file', 'get', 'store', 'status', 'catch-up'] as const;
 export type SocketOp = (typeof OPS)[number];
 
 export interface SocketRequest {

@@ -1,10 +1,13 @@
-// Serves reads on the home's local socket from a warm process (`cairn watch`, `cairn serve`).
-// The socket file is the user's alone (0600 in their home); one process serves it at a time.
+// Serves the home's local socket from a warm process (`cairn watch`, `cairn serve`): reads for the
+// CLI and hooks, and everything the OpenClaw plugin asks. The socket file is the user's alone (0600
+// in their home), so what it answers needs no token; one process serves it at a time.
 import { chmodSync, existsSync, rmSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { z } from 'zod';
-import { isCairnError } from '../../core/errors.js';
+import { CairnError, ERROR_CODES, isCairnError } from '../../core/errors.js';
 import type { Cairn } from '../../service/cairn.js';
+import type { ReadFileInput } from '../../service/files.js';
+import type { StoreInput } from '../../service/inputs.js';
 import { MAX_REQUEST_BYTES, OPS, PROTOCOL, configStamp, socketPath, type SocketReply } from './protocol.js';
 
 const requestSchema = z.strictObject({
@@ -23,11 +26,17 @@ export interface LocalServer {
   close(): Promise<void>;
 }
 
+/** What only the capture daemon can do; `cairn serve` has no daemon and answers `catch-up` with CONFLICT. */
+export interface LocalServerOptions {
+  /** Captures every registered source now, through the daemon's checkpoints, and says how many turns it took. */
+  catchUp?: () => Promise<{ turnsCaptured: number }>;
+}
+
 /**
- * Starts answering reads on `<home>/cairn.sock`. Returns null when another live process already
+ * Starts answering on `<home>/cairn.sock`. Returns null when another live process already
  * serves it or no socket can exist here; a socket file left by a process that died is replaced.
  */
-export async function serveLocal(cairn: Cairn): Promise<LocalServer | null> {
+export async function serveLocal(cairn: Cairn, options: LocalServerOptions = {}): Promise<LocalServer | null> {
   const path = socketPath(cairn.paths.root);
   if (path === null) return null;
   if (existsSync(path)) {
@@ -36,7 +45,7 @@ export async function serveLocal(cairn: Cairn): Promise<LocalServer | null> {
   }
   const stamp = configStamp(cairn.paths.config);
   // Half-open allowed: a client that ends its side after the request still gets the answer.
-  const server = createServer({ allowHalfOpen: true }, (socket) => handle(socket, cairn, stamp));
+  const server = createServer({ allowHalfOpen: true }, (socket) => handle(socket, cairn, stamp, options));
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -56,7 +65,7 @@ export async function serveLocal(cairn: Cairn): Promise<LocalServer | null> {
   return { path, close: () => closeServer(server, path) };
 }
 
-function handle(socket: Socket, cairn: Cairn, stamp: string): void {
+function handle(socket: Socket, cairn: Cairn, stamp: string, options: LocalServerOptions): void {
   let buffered = '';
   let done = false;
   socket.setEncoding('utf8');
@@ -77,7 +86,7 @@ function handle(socket: Socket, cairn: Cairn, stamp: string): void {
     const request = read(buffered.slice(0, end), stamp);
     if ('stale' in request || 'rejected' in request) return reply(socket, request);
     socket.write(JSON.stringify({ working: true } satisfies SocketReply) + '\n');
-    answer(request, cairn).then((r) => reply(socket, r));
+    answer(request, cairn, options).then((r) => reply(socket, r));
   });
 }
 
@@ -97,7 +106,7 @@ function read(line: string, stamp: string): z.infer<typeof requestSchema> | { st
   return parsed.data;
 }
 
-async function answer(request: z.infer<typeof requestSchema>, cairn: Cairn): Promise<SocketReply> {
+async function answer(request: z.infer<typeof requestSchema>, cairn: Cairn, options: LocalServerOptions): Promise<SocketReply> {
   const { payload } = request;
   const namespace = request.namespace ?? cairn.config.defaultNamespace;
   try {
@@ -116,6 +125,17 @@ async function answer(request: z.infer<typeof requestSchema>, cairn: Cairn): Pro
         const budgetTokens = typeof payload.budgetTokens === 'number' ? payload.budgetTokens : undefined;
         return { ok: await runHook(cairn, input, { namespace: request.namespace === null ? undefined : cairn.namespace(request.namespace), fallbackNamespace: cairn.config.defaultNamespace, budgetTokens }) };
       }
+      case 'read-file':
+        return { ok: await cairn.readFile(payload as unknown as ReadFileInput, namespace) };
+      case 'get':
+        return { ok: await cairn.get(payload.id as string, namespace) };
+      case 'store':
+        return { ok: await cairn.remember({ ...(payload as unknown as StoreInput), namespace }) };
+      case 'status':
+        return { ok: await cairn.status() };
+      case 'catch-up':
+        if (!options.catchUp) throw new CairnError(ERROR_CODES.CONFLICT, 'This process does not capture (cairn serve); run cairn watch to capture transcripts');
+        return { ok: await options.catchUp() };
     }
   } catch (err) {
     if (isCairnError(err)) return { error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } };

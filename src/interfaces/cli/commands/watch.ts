@@ -43,7 +43,7 @@ export function registerWatchCommand(program: Command): void {
         throw err;
       }
       // `cairn search`, `cairn context` and the SessionStart hook ask this warm process first.
-      const local = stopSignal === null ? await serveLocal(cairn) : null;
+      const local = stopSignal === null ? await serveLocal(cairn, { catchUp: () => daemon.catchUp() }) : null;
       if (local) logger.info({ socket: local.path }, 'answering searches on the local socket');
       await new Promise<void>((resolve) => {
         wake = resolve;
