@@ -40,6 +40,8 @@ export async function makeWebHome<T>(seed: (cairn: Cairn) => Promise<T>, config:
 
 export interface Served {
   url: string;
+  /** The server child's process id (benches read its CPU time). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -69,7 +71,7 @@ export function serveHome(home: string, args: string[] = []): Promise<Served> {
       const m = /listening on (http:\/\/\S+?) /.exec(stdout);
       if (m) {
         clearTimeout(timer);
-        resolve({ url: m[1]!, stop });
+        resolve({ url: m[1]!, pid: child.pid!, stop });
       }
     });
     child.on('exit', (code) => {
