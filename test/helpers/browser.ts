@@ -26,8 +26,8 @@ export interface WebHome<T> {
 export async function makeWebHome<T>(seed: (cairn: Cairn) => Promise<T>, config: object = {}): Promise<WebHome<T>> {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-web-'));
   const home = join(dir, 'home');
-  mkdirSync(home, { recursive: true });
-  writeFileSync(join(home, 'config.json'), JSON.stringify({ ...NO_EMBEDDER, ...config }));
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  writeFileSync(join(home, 'config.json'), JSON.stringify({ ...NO_EMBEDDER, ...config }), { mode: 0o600 });
   const cairn = await Cairn.open({ home, embedder: null });
   let seeded: T;
   try {
