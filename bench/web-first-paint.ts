@@ -77,9 +77,11 @@ async function settle(pid: number): Promise<void> {
 async function seedHome(n: number) {
   return makeWebHome(async (cairn) => {
     const corpus = new Corpus({ seed: 7 });
+    // Memories the query finds, whatever the corpus holds; all through Store.addMemories, 1,000 per
+    // transaction (the facade's remember also learns entities: minutes for a 100k home).
+    const findable = Array.from({ length: 5 }, (_, i) => ({ namespace: 'default', text: `The project meeting notes of week ${i} are in the shared folder`, importance: 6 }));
+    await cairn.store.addMemories(findable);
     for (let from = 0; from < n; from += 1000) await cairn.store.addMemories(corpus.batch(from, Math.min(n, from + 1000)));
-    // Memories the query finds, whatever the corpus holds.
-    for (let i = 0; i < 5; i++) await cairn.remember({ text: `The project meeting notes of week ${i} are in the shared folder`, importance: 6 });
     return n;
   });
 }
