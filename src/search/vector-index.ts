@@ -277,6 +277,24 @@ export class VectorIndex {
     return hits;
   }
 
+  /**
+   * The vectors of `seqs` held in memory for a namespace searched exactly, as views of its rows
+   * (valid until its next catch-up): the floats the store's copy decodes to, so a cosine from them
+   * equals one from the store's. None for a namespace in an HNSW graph (usearch keeps its own i8
+   * copy) or not loaded; a seq not held is left out.
+   */
+  heldVectors(namespace: string, seqs: readonly number[]): Map<number, Float32Array> {
+    const out = new Map<number, Float32Array>();
+    const flat = this.loaded.get(namespace)?.flat;
+    if (!flat) return out;
+    const dims = this.loaded.get(namespace)!.dimensions;
+    for (const seq of seqs) {
+      const row = flat.rows.get(seq);
+      if (row !== undefined) out.set(seq, flat.data.subarray(row * dims, (row + 1) * dims));
+    }
+    return out;
+  }
+
   size(namespace: string): number {
     const entry = this.loaded.get(namespace);
     return entry ? entryCount(entry) : 0;

@@ -7,7 +7,7 @@
 // interfaces, so the CLI, MCP, HTTP and library all pass it.
 import { redact, type RedactionResult } from '../capture/redact.js';
 import type { NewDigest, NewMemory, NewTurn } from '../core/types.js';
-import type { FeedbackRecord, JudgmentInput, ReplaceDocumentInput, Store } from '../store/store.js';
+import type { FeedbackRecord, JudgmentInput, MemoryUnit, ReplaceDocumentInput, Store } from '../store/store.js';
 
 /** Secrets replaced, per kind (`openai-key`: 2, …); kinds with none are absent. */
 export type RedactionCounts = Record<string, number>;
@@ -122,6 +122,21 @@ function gateJudgment(item: JudgmentInput, counts: RedactionCounts): JudgmentInp
 
 type Gate = (args: unknown[], counts: RedactionCounts) => unknown[];
 
+/** A memory unit whose writes of text (records, tags, provenance, judgments) pass the gate. */
+function gateUnit(unit: MemoryUnit, c: RedactionCounts): MemoryUnit {
+  return {
+    ...unit,
+    insertMemory: (memory) => unit.insertMemory(gateNewMemory(memory, c) as typeof memory),
+    updateMemory: (ns, id, fields) =>
+      unit.updateMemory(ns, id, {
+        ...fields,
+        ...(fields.tags ? { tags: gateDeep(fields.tags, c) } : {}),
+        ...(fields.provenance ? { provenance: gateDeep(fields.provenance, c) } : {}),
+      }),
+    putJudgment: (target, item, memoryId, now) => unit.putJudgment(target, gateJudgment(item, c), memoryId, now),
+  };
+}
+
 /** The Store methods that write text, and how each one's arguments pass the gate. */
 const WRITES: Partial<Record<keyof Store, Gate>> = {
   addMemory: ([input, ...rest], c) => [gateNewMemory(input as NewMemory, c), ...rest],
@@ -134,6 +149,7 @@ const WRITES: Partial<Record<keyof Store, Gate>> = {
     const doc = input as ReplaceDocumentInput;
     return [{ ...doc, chunks: doc.chunks.map((ch) => ({ ...ch, heading: gateText(ch.heading, c), text: gateText(ch.text, c) })) }, ...rest];
   },
+  memoryUnit: ([fn, ...rest], c) => [(unit: MemoryUnit) => (fn as (u: MemoryUnit) => unknown)(gateUnit(unit, c)), ...rest],
   applyJudgments: ([items, ...rest], c) => [(items as JudgmentInput[]).map((i) => gateJudgment(i, c)), ...rest],
   addFeedback: ([feedback, ...rest], c) => {
     const f = feedback as Omit<FeedbackRecord, 'id' | 'createdAt'>;

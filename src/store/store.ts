@@ -7,6 +7,8 @@ export { PURGED_MARKER, type PurgeChanges, type PurgeIdsResult, type PurgeRecord
 import type { AddMemoryOptions, AddMemoryResult, AddTurnsResult, ApiTokenRecord, CheckpointRecord, CheckpointState, DigestFilter, DocumentChunk, DocumentChunkInput, DocumentFile, EntryChange, EntryFilter, EntryKeys, FeedbackRecord, HealthOptions, HealthReport, HotStateRecord, ImportOutcome, IndexEntry, JudgeStats, JudgmentInput, JudgmentRecord, KeywordHit, MemoryFilter, NeighbourTurn, NeighbourTurns, NewApiToken, PutDigestResult, ReplaceDocumentInput, ReplaceDocumentResult, SpeakerCount, StoredJudgment, StoredVector, SupersedeResult, TurnsCheckpoint, UsageRow, VectorStats } from './records.js';
 
 export * from './records.js';
+export * from './memory-unit.js';
+import type { MemoryUnit } from './memory-unit.js';
 export * from './knowledge-records.js';
 import type { ApplyKnowledgeResult, EntityEdit, EntityListFilter, EntityWithStats, FactFilter, KnowledgeBatch, SeqMemory } from './knowledge-records.js';
 import type { Entity, Fact } from '../core/types.js';
@@ -23,6 +25,13 @@ export interface Store {
   /** Moves all of `from` to the new namespace `to` (CONFLICT when `to` exists); false when `from` is gone. */
   renameNamespace(from: string, to: string): Promise<boolean>;
 
+  /**
+   * Runs `fn` over the memory-writing primitives in one transaction: committed when it resolves,
+   * rolled back when it throws. The rules that use it live in src/memory/remember.ts; the methods
+   * below that write memories (addMemory, addMemories, supersedeMemory, importMemory,
+   * applyJudgments) are those rules, which every backend delegates to unchanged (docs/STORE.md).
+   */
+  memoryUnit<T>(fn: (unit: MemoryUnit) => Promise<T>): Promise<T>;
   addMemory(input: NewMemory, options?: AddMemoryOptions): Promise<AddMemoryResult>;
   /** Adds many memories in one transaction (bulk import); same dedup rules as addMemory, in order. */
   addMemories(inputs: readonly NewMemory[], options?: AddMemoryOptions): Promise<AddMemoryResult[]>;

@@ -231,6 +231,32 @@ describe('VectorIndex exact search', () => {
     });
   });
 
+  it('hands out the vectors it holds for an exact namespace, equal to the store\'s, a re-embedded one too; none for a graph', async () => {
+    await withStore(async (store, dir) => {
+      await seed(store, 'notes', 60);
+      await seed(store, 'other', 5);
+      await seed(store, 'big', 150);
+      const index = graphIndex(store, dir);
+      assert.equal(index.heldVectors('notes', [1, 2]).size, 0, 'nothing before the namespace is loaded');
+      await index.catchUp('notes');
+      await index.catchUp('big');
+      const seqs = (await store.entriesMissingVector('none@1', 1000, 'notes')).map((e) => e.seq);
+      const fresh = embedder.vector('zebra xylophone quartz');
+      await store.putVectors(MODEL, [{ seq: seqs[7]!, vector: fresh }]);
+      await index.catchUp('notes');
+      const otherSeq = (await store.entriesMissingVector('none@1', 10, 'other'))[0]!.seq;
+      const held = index.heldVectors('notes', [...seqs, otherSeq, 999_999]);
+      const stored = await store.getVectors(MODEL, seqs);
+      assert.deepEqual([...held.keys()], seqs, 'every asked seq of the namespace, in the order asked; another namespace\'s and unknown ones left out');
+      for (const seq of seqs) assert.deepEqual([...held.get(seq)!], [...stored.get(seq)!], `seq ${seq}`);
+      assert.deepEqual([...held.get(seqs[7]!)!], [...stored.get(seqs[7]!)!]);
+      const bigSeqs = (await store.entriesMissingVector('none@1', 10, 'big')).map((e) => e.seq);
+      assert.equal(index.isExact('big'), false);
+      assert.equal(index.heldVectors('big', bigSeqs).size, 0);
+      assert.equal(index.heldVectors('notes', []).size, 0);
+    });
+  });
+
   it('grows into a saved graph past exactMax, still finding each vector first', async () => {
     await withStore(async (store, dir) => {
       const texts = await seed(store, 'notes', 90);

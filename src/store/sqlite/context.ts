@@ -59,7 +59,7 @@ const caches = new WeakMap<Database, TurnCache>();
  * the cache of all: a turn's text, its entry and its session can all change through purge,
  * import and re-keying, and a per-namespace counter would cost every write a row update.
  */
-function changeToken(db: Database): string {
+export function changeToken(db: Database): string {
   const row = stmt(db, 'SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS c').get() as { v: number; c: number };
   return `${row.v}:${row.c}`;
 }

@@ -6,6 +6,7 @@ import type { Kind, Layer, Provenance } from '../../core/types.js';
 import type { EntryFilter, IndexEntry, KeywordHit, StoredVector, VectorStats } from '../store.js';
 import { decodeVector, encodeVector } from './vector-codec.js';
 import { digestSectionDetails, type DigestSectionDetail } from './digests.js';
+import { cachedEntries } from './entry-cache.js';
 
 /** Quotes each term for FTS5 so no user text can become query syntax. */
 function ftsQuery(terms: readonly string[], all = false): string {
@@ -227,6 +228,10 @@ function detailsById<T extends { id: string }>(db: Database, sql: string, ids: r
 
 export function getEntries(db: Database, namespace: string, seqs: readonly number[]): IndexEntry[] {
   if (seqs.length === 0) return [];
+  return cachedEntries(db, namespace, seqs, (missing) => readEntries(db, namespace, missing));
+}
+
+function readEntries(db: Database, namespace: string, seqs: readonly number[]): IndexEntry[] {
   // The index rows first, then each kind's details by id: one join of all four tables per row
   // cost twice as much (2.3 → 1.2 ms for 180 entries at 100k memories). The unary + keeps the
   // planner on primary-key lookups rather than the (namespace, time) index.

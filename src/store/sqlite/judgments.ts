@@ -1,13 +1,11 @@
-// Judgments, feedback and LLM usage for SQLite. applyJudgments is one immediate transaction:
-// the judgments, the memories they create and the turns' ranking fields land together or not at all.
+// Judgments, feedback and LLM usage for SQLite. Recording judgments with the memories they make
+// is a memory unit (memory-unit.ts) under the rules of src/memory/remember.ts.
 import type { Database } from 'better-sqlite3';
 import { newId } from '../../core/ids.js';
 import type { Category, Turn } from '../../core/types.js';
-import type { FeedbackRecord, JudgeStats, JudgmentInput, StoredJudgment, UsageRow } from '../store.js';
-import { addOne } from './memories.js';
+import type { FeedbackRecord, JudgeStats, StoredJudgment, UsageRow } from '../store.js';
 import { turnFromRow, type TurnRow } from './rows.js';
 import { stmt } from './statements.js';
-import { isEmbeddable } from './turns.js';
 
 interface JudgmentRow {
   turn_id: string;
@@ -43,37 +41,6 @@ export function unjudgedTurns(db: Database, namespace: string, afterSeq: number,
      ORDER BY t.seq LIMIT ?`,
   ).all(namespace, afterSeq, limit) as Array<TurnRow & { seq: number }>;
   return rows.map((r) => ({ seq: r.seq, turn: turnFromRow(r) }));
-}
-
-function applyOne(db: Database, item: JudgmentInput, now: string): { turnId: string; memoryId: string | null; duplicate: boolean } {
-  const turn = stmt(db, "SELECT seq, namespace, json_extract(meta, '$.kind') AS kind FROM turns WHERE id = ?").get(item.turnId) as { seq: number; namespace: string; kind: unknown } | undefined;
-  if (!turn) throw new Error(`applyJudgments: no turn ${item.turnId}`);
-  const previous = stmt(db, 'SELECT memory_id FROM judgments WHERE turn_id = ?').get(item.turnId) as { memory_id: string | null } | undefined;
-  let memoryId = previous?.memory_id ?? null;
-  let duplicate = false;
-  if (memoryId !== null) {
-    // Judged again: the memory it made follows the new judgment (kept even if now below the bar).
-    stmt(db, 'UPDATE memories SET importance = ?, category = ?, updated_at = ? WHERE id = ? AND valid_to IS NULL').run(item.importance, item.category, now, memoryId);
-    stmt(db, "UPDATE entries SET importance = ?, category = ? WHERE kind = 'memory' AND ref_id = ?").run(item.importance, item.category, memoryId);
-  } else if (item.memory) {
-    const added = addOne(db, { ...item.memory, namespace: turn.namespace }, now);
-    memoryId = added.memory.id;
-    duplicate = added.duplicate;
-  }
-  stmt(
-    db,
-    `INSERT INTO judgments (turn_id, namespace, turn_seq, importance, category, judge, reason, statement, memory_id, needs_rejudge, judged_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (turn_id) DO UPDATE SET importance = excluded.importance, category = excluded.category, judge = excluded.judge,
-       reason = excluded.reason, statement = excluded.statement, memory_id = excluded.memory_id,
-       needs_rejudge = excluded.needs_rejudge, judged_at = excluded.judged_at`,
-  ).run(item.turnId, turn.namespace, turn.seq, item.importance, item.category, item.judge, item.reason, item.statement, memoryId, item.needsRejudge ? 1 : 0, now);
-  stmt(db, "UPDATE entries SET importance = ?, category = ?, embed = ? WHERE kind = 'turn' AND ref_id = ?").run(item.importance, item.category, isEmbeddable(turn.kind, item.category) ? 1 : 0, item.turnId);
-  return { turnId: item.turnId, memoryId, duplicate };
-}
-
-export function applyJudgments(db: Database, items: readonly JudgmentInput[], now: string): Array<{ turnId: string; memoryId: string | null; duplicate: boolean }> {
-  return db.transaction(() => items.map((item) => applyOne(db, item, now))).immediate();
 }
 
 export function judgedTurns(

@@ -9,7 +9,9 @@ import { crashPoint } from '../../core/crash-points.js';
 import type { Fact, Provenance } from '../../core/types.js';
 import type { ApplyKnowledgeResult, FactUpdate, KnowledgeBatch, MemoryRetirement, SeqMemory } from '../store.js';
 import { keysOf } from './keys.js';
-import { MAX_PROVENANCE, memoryEntryBody, remention } from './memories.js';
+import { MAX_PROVENANCE, retirement } from '../../memory/remember.js';
+import { memoryEntryBody } from './memories.js';
+import { updateMemoryFields } from './memory-unit.js';
 import { ensureNamespaceTx } from './namespaces.js';
 import { memoryFromRow, type MemoryRow } from './rows.js';
 import { stmt } from './statements.js';
@@ -74,34 +76,22 @@ function updateFact(db: Database, namespace: string, u: FactUpdate): void {
   });
 }
 
-/** The turn ids a memory was made from (its provenance), ignoring anything that is not a string. */
-function sourceTurns(provenance: readonly Provenance[]): string[] {
-  return [...new Set(provenance.flatMap((p) => (Array.isArray(p.turnIds) ? p.turnIds.filter((t): t is string => typeof t === 'string') : [])))];
-}
-
-/**
- * Retires a current memory. Superseded: its source turns stop being current with it (they said the
- * old thing), and the successor links back to it when it links to nothing yet (the history chain).
- * Duplicate: the survivor takes its mentions, provenance, tags and importance (remention).
- */
+/** Retires a current memory as the memory part decides (remember.ts retirement), inside the namespace. */
 function retire(db: Database, namespace: string, r: MemoryRetirement, now: string): void {
-  if (r.memoryId === r.by) return;
   const byId = stmt(db, 'SELECT * FROM memories WHERE id = ? AND namespace = ?');
   const old = byId.get(r.memoryId, namespace) as MemoryRow | undefined;
   const by = byId.get(r.by, namespace) as MemoryRow | undefined;
-  if (!old || !by || old.valid_to !== null) return;
-  stmt(db, 'UPDATE memories SET valid_to = ?, superseded_by = ?, updated_at = ? WHERE seq = ?').run(r.validTo, r.by, now, old.seq);
-  stmt(db, "UPDATE entries SET current = 0, valid_to = ? WHERE kind = 'memory' AND ref_id = ?").run(r.validTo, old.id);
-  const memory = memoryFromRow(old);
-  if (r.reason === 'superseded') {
-    stmt(db, 'UPDATE memories SET supersedes = COALESCE(supersedes, ?) WHERE seq = ?').run(old.id, by.seq);
+  if (!old || !by) return;
+  const writes = retirement(memoryFromRow(old), memoryFromRow(by), r, now);
+  if (!writes) return;
+  updateMemoryFields(db, namespace, old.id, writes.retired);
+  if (writes.survivor) updateMemoryFields(db, namespace, by.id, writes.survivor);
+  if (writes.turnsLeavingCurrent.length > 0) {
     stmt(db, "UPDATE entries SET current = 0, valid_to = ? WHERE kind = 'turn' AND namespace = ? AND current = 1 AND ref_id IN (SELECT value FROM json_each(?))").run(
       r.validTo,
       namespace,
-      JSON.stringify(sourceTurns(memory.provenance)),
+      JSON.stringify(writes.turnsLeavingCurrent),
     );
-  } else {
-    remention(db, by, { tags: memory.tags, provenance: memory.provenance, importance: memory.importance }, now, memory.mentions);
   }
 }
 

@@ -28,6 +28,10 @@ import { useEntryKeys } from './keys.js';
 import { openDatabase, mapSqliteError, type OpenOptions } from './open.js';
 import { openReadOnlyDatabase } from './open-read-only.js';
 import { SCHEMA_VERSION } from './migrations.js';
+import { applyJudgments, importRecord, remember, rememberAll, supersede } from '../../memory/remember.js';
+import type { MemoryUnit } from '../memory-unit.js';
+import { runMemoryUnit } from './memory-unit.js';
+import { openUnit } from './unit-gate.js';
 import * as memories from './memories.js';
 import * as turns from './turns.js';
 import * as entries from './entries.js';
@@ -76,8 +80,10 @@ export class SqliteStore implements Store {
     }
   }
 
-  /** Runs a synchronous database operation, mapping SQLite errors to CairnErrors. */
+  /** Runs a synchronous database operation, mapping SQLite errors to CairnErrors; after an open memory unit. */
   private run<T>(fn: () => T): Promise<T> {
+    const unit = openUnit();
+    if (unit) return unit.then(() => this.run(fn));
     try {
       return Promise.resolve(fn());
     } catch (err) {
@@ -130,11 +136,14 @@ export class SqliteStore implements Store {
     return this.run(() => renameNamespace(this.db, from, to));
   }
 
+  memoryUnit<T>(fn: (unit: MemoryUnit) => Promise<T>): Promise<T> {
+    return runMemoryUnit(this.db, this.path, fn);
+  }
   addMemory(input: NewMemory, options?: AddMemoryOptions) {
-    return this.run(() => memories.addMemory(this.db, input, options?.now ?? nowIso()));
+    return remember(this, input, options?.now ?? nowIso());
   }
   addMemories(inputs: readonly NewMemory[], options?: AddMemoryOptions) {
-    return this.run(() => memories.addMemories(this.db, inputs, options?.now ?? nowIso()));
+    return rememberAll(this, inputs, options?.now ?? nowIso());
   }
   getMemory(namespace: string, id: string) {
     return this.run(() => memories.getMemory(this.db, namespace, id));
@@ -143,7 +152,7 @@ export class SqliteStore implements Store {
     return this.run(() => memories.listMemories(this.db, filter));
   }
   supersedeMemory(namespace: string, id: string, replacement: NewMemory, options?: AddMemoryOptions) {
-    return this.run(() => memories.supersedeMemory(this.db, namespace, id, replacement, options?.now ?? nowIso()));
+    return supersede(this, namespace, id, replacement, options?.now ?? nowIso());
   }
   memoryHistory(namespace: string, id: string) {
     return this.run(() => memories.memoryHistory(this.db, namespace, id));
@@ -156,7 +165,7 @@ export class SqliteStore implements Store {
     }
   }
   importMemory(memory: Memory) {
-    return this.run(() => memories.importMemory(this.db, memory));
+    return importRecord(this, memory, nowIso());
   }
 
   addTurns(list: readonly NewTurn[], checkpoint?: TurnsCheckpoint) {
@@ -181,7 +190,7 @@ export class SqliteStore implements Store {
     return this.run(() => judgments.unjudgedTurns(this.db, namespace, afterSeq, limit));
   }
   applyJudgments(items: readonly JudgmentInput[]) {
-    return this.run(() => judgments.applyJudgments(this.db, items, nowIso()));
+    return applyJudgments(this, items, nowIso());
   }
   judgedTurns(namespace: string, afterSeq: number, limit: number, filter?: { since?: string; onlyNeedsRejudge?: boolean }) {
     return this.run(() => judgments.judgedTurns(this.db, namespace, afterSeq, limit, filter));

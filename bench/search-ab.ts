@@ -1,0 +1,198 @@
+// Search CPU of this tree against another commit's, in one run on the same homes: each query is
+// asked of both, in alternating order, so load on the machine falls on both columns alike. Counts
+// the queries whose results differ (ids, order, scores): a speed change meant to be order-neutral
+// must show none.
+//
+//   node --import tsx bench/search-ab.ts --base <rev> [--corpora locomo,chat50k,mem100k]
+//     [--queries 200] [--size <turns or memories of a generated corpus>] [--locomo <locomo10.json>] [--locomo-home <a home of LoCoMo built before>]
+//
+// locomo: LoCoMo's 5,882 turns with the real model, its questions (query embedding included);
+// chat50k: 50k generated chat turns in sessions (bench/transcript-gen.ts), synthetic vectors;
+// mem100k: 100k standalone memories (bench/corpus.ts), synthetic vectors (query embedding ~0).
+// The base commit's src/ is exported to a temporary folder and imported from there.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, copyFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Cairn as CairnType } from '../src/service/cairn.js';
+import { Cairn } from '../src/service/cairn.js';
+import type { Embedder } from '../src/embed/embedder.js';
+import { UseLiteEmbedder } from '../src/embed/use-lite.js';
+import { loadLocomo } from './eval/locomo/dataset.js';
+import { namespaceOf, turnContent } from './eval/locomo/transcripts.js';
+import { Corpus, generateQueries } from './corpus.js';
+import { SyntheticEmbedder } from './synthetic-embedder.js';
+import { chatTranscript } from './transcript-gen.js';
+import { dist, pair, table, type Dist } from './stats.js';
+import { DEFAULT_LOCOMO } from './transcript-bench.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const LIMIT = 10;
+const WARMUP = 10;
+const BATCH = 1000;
+
+interface Home {
+  home: string;
+  embedder: Embedder;
+  queries: Array<{ text: string; namespace: string }>;
+  label: string;
+  cleanup: () => void;
+}
+
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const log = (msg: string) => process.stderr.write(`[search-ab ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+
+/** The base commit's src/ beside this tree's node_modules, importable by tsx. */
+function exportBase(rev: string): string {
+  const sha = execFileSync('git', ['rev-parse', '--short', rev], { cwd: ROOT, encoding: 'utf8' }).trim();
+  const dir = join(tmpdir(), `cairn-search-ab-${sha}`);
+  if (!existsSync(join(dir, 'src'))) {
+    mkdirSync(dir, { recursive: true });
+    execFileSync('sh', ['-c', `git archive ${sha} src | tar -x -C ${JSON.stringify(dir)}`], { cwd: ROOT });
+    for (const f of ['package.json', 'tsconfig.json']) copyFileSync(join(ROOT, f), join(dir, f));
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  }
+  return dir;
+}
+
+async function locomoHome(path: string, count: number, built?: string): Promise<Home> {
+  const conversations = loadLocomo(path);
+  if (!conversations) throw new Error(`LoCoMo not found at ${path} (--locomo <path>)`);
+  const embedder = new UseLiteEmbedder();
+  await embedder.init();
+  const home = mkdtempSync(join(tmpdir(), 'cairn-search-ab-locomo-'));
+  // A home built before (embedding 5,882 turns takes minutes): its database copied, never changed.
+  if (built) copyFileSync(join(built, 'cairn.db'), join(home, 'cairn.db'));
+  else log(`locomo: ingesting and embedding ${conversations.length} conversations`);
+  const cairn = await Cairn.open({ home, embedder, config: {} });
+  for (const conv of built ? [] : conversations) {
+    const namespace = namespaceOf(conv);
+    const turns = conv.turns.map((t) => ({ namespace, sessionId: t.sessionId, messageId: t.diaId, role: 'user' as const, speaker: t.speaker, text: turnContent(t), timestamp: t.timestamp, meta: {} }));
+    for (let i = 0; i < turns.length; i += BATCH) await cairn.store.addTurns(turns.slice(i, i + BATCH));
+    await cairn.embedPending({ namespace });
+  }
+  await cairn.close();
+  const all = conversations.flatMap((c) => c.questions.map((q) => ({ text: q.question, namespace: namespaceOf(c) })));
+  const step = Math.max(1, all.length / count);
+  const queries = Array.from({ length: Math.min(count, all.length) }, (_, k) => all[Math.floor(k * step)]!);
+  return { home, embedder, queries, label: 'LoCoMo, 5,882 turns, use-lite (query embedding included)', cleanup: () => rmSync(home, { recursive: true, force: true }) };
+}
+
+async function generatedHome(name: 'chat50k' | 'mem100k', count: number, size?: number): Promise<Home> {
+  const seed = 42;
+  const corpus = new Corpus({ seed });
+  const embedder = new SyntheticEmbedder({ lexicon: corpus.lexicon() });
+  const home = mkdtempSync(join(tmpdir(), `cairn-search-ab-${name}-`));
+  const cairn = await Cairn.open({ home, embedder, config: {} });
+  const n = size ?? (name === 'chat50k' ? 50_000 : 100_000);
+  log(`${name}: storing and embedding ${n} ${name === 'chat50k' ? 'turns' : 'memories'}`);
+  if (name === 'chat50k') {
+    const made = chatTranscript(corpus, n, 'default', seed + 3);
+    for (let i = 0; i < made.turns.length; i += BATCH) await cairn.store.addTurns(made.turns.slice(i, i + BATCH));
+  } else {
+    for (let from = 0; from < n; from += BATCH) await cairn.store.addMemories(corpus.batch(from, Math.min(n, from + BATCH)));
+  }
+  await cairn.embedPending({ namespace: 'default' });
+  await cairn.close();
+  const queries = generateQueries(corpus, count, n, seed + 1).map((q) => ({ text: q.text, namespace: 'default' }));
+  const label = name === 'chat50k' ? `${n} generated chat turns, synthetic vectors` : `${n} standalone memories, synthetic vectors (query embedding ~0)`;
+  return { home, embedder, queries, label, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+}
+
+interface Row {
+  corpus: string;
+  queries: number;
+  cpu: { current: Dist; base: Dist };
+  wall: { current: Dist; base: Dist };
+  differing: number;
+  load: string;
+}
+
+async function compare(name: string, h: Home, BaseCairn: typeof Cairn): Promise<Row> {
+  const load0 = loadavg()[0]!;
+  // One moment for every search: recency scores move with the clock, and a query asked of both
+  // trees milliseconds apart would otherwise count as answered differently.
+  const realNow = Date.now;
+  const moment = realNow();
+  Date.now = () => moment;
+  const current = await Cairn.open({ home: h.home, embedder: h.embedder, config: {} });
+  const base = (await BaseCairn.open({ home: h.home, embedder: h.embedder, config: {} })) as CairnType;
+  const times = { current: { cpu: [] as number[], wall: [] as number[] }, base: { cpu: [] as number[], wall: [] as number[] } };
+  let differing = 0;
+  const ask = async (c: CairnType, q: { text: string; namespace: string }) => {
+    const c0 = cpuMs();
+    const t0 = performance.now();
+    const res = await c.search(q.text, { namespace: q.namespace, limit: LIMIT });
+    return { cpu: cpuMs() - c0, wall: performance.now() - t0, key: JSON.stringify(res.results.map((r) => [r.id, r.score, r.context.length])) };
+  };
+  try {
+    for (const q of h.queries.slice(0, WARMUP)) for (const c of [current, base]) await ask(c, q);
+    for (let j = 0; j < h.queries.length; j++) {
+      const q = h.queries[j]!;
+      const order = j % 2 === 0 ? (['current', 'base'] as const) : (['base', 'current'] as const);
+      const keys: string[] = [];
+      for (const side of order) {
+        const r = await ask(side === 'current' ? current : base, q);
+        times[side].cpu.push(r.cpu);
+        times[side].wall.push(r.wall);
+        keys.push(r.key);
+      }
+      if (keys[0] !== keys[1]) differing++;
+    }
+  } finally {
+    Date.now = realNow;
+    await current.close();
+    await base.close();
+  }
+  const row: Row = {
+    corpus: `${name}: ${h.label}`,
+    queries: h.queries.length,
+    cpu: { current: dist(times.current.cpu), base: dist(times.base.cpu) },
+    wall: { current: dist(times.current.wall), base: dist(times.base.wall) },
+    differing,
+    load: `${load0.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`,
+  };
+  log(`${name}: CPU p50/p95 ${pair(row.cpu.current)} (base ${pair(row.cpu.base)}), ${differing} queries with other results`);
+  return row;
+}
+
+function argValue(args: string[], flag: string): string | undefined {
+  const i = args.indexOf(flag);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const rev = argValue(args, '--base');
+  if (!rev) throw new Error('--base <rev> is required');
+  const count = Number(argValue(args, '--queries') ?? 200);
+  const corpora = (argValue(args, '--corpora') ?? 'locomo,chat50k').split(',');
+  const baseDir = exportBase(rev);
+  const { Cairn: BaseCairn } = (await import(pathToFileURL(join(baseDir, 'src', 'service', 'cairn.ts')).href)) as { Cairn: typeof Cairn };
+  const rows: Row[] = [];
+  for (const name of corpora) {
+    const h = name === 'locomo' ? await locomoHome(resolve(argValue(args, '--locomo') ?? DEFAULT_LOCOMO), count, argValue(args, '--locomo-home')) : await generatedHome(name as 'chat50k' | 'mem100k', count, argValue(args, '--size') === undefined ? undefined : Number(argValue(args, '--size')));
+    try {
+      rows.push(await compare(name, h, BaseCairn));
+    } finally {
+      h.cleanup();
+    }
+  }
+  process.stdout.write(
+    `Search, default hybrid, limit 10, in process; this tree against ${rev} (CPU per search, all threads)\n\n` +
+      table(
+        ['corpus', 'queries', 'CPU p50 / p95', `${rev} CPU p50 / p95`, 'wall p50 / p95', `${rev} wall p50 / p95`, 'queries with other results', 'load'],
+        rows.map((r) => [r.corpus, String(r.queries), pair(r.cpu.current), pair(r.cpu.base), pair(r.wall.current), pair(r.wall.base), String(r.differing), r.load]),
+      ) +
+      '\n',
+  );
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`search-ab failed: ${(err as Error).stack ?? String(err)}\n`);
+  process.exitCode = 1;
+});
