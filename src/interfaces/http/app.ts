@@ -9,11 +9,12 @@ import { z } from 'zod';
 import type { Cairn } from '../../service/cairn.js';
 import type { Logger } from '../../daemon/logger.js';
 import { toOpenClawResults } from '../../service/openclaw-compat.js';
-import { authenticate, authorize, seesAll, type AuthEnv, type Caller } from './auth.js';
+import { authenticate, authorize, canAccess, seesAll, type AuthEnv, type Caller } from './auth.js';
 import { HttpError, errorResponse, validationError } from './errors.js';
 import { buildOpenApi } from './openapi.js';
 import { registerKnowledgeRoutes } from './knowledge-routes.js';
 import type { RouteSpec } from './routes.js';
+import { mountWeb } from '../web/index.js';
 import {
   contextQuery,
   feedbackBody,
@@ -27,6 +28,7 @@ import {
   searchQuery,
   stateBody,
   storeBody,
+  tagsBody,
 } from './schemas.js';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -141,6 +143,9 @@ export function createApp(cairn: Cairn, options: AppOptions): Hono<Env> {
     app.use(pattern, async (c, next) => (c.req.path === '/v1/health' ? next() : limit(c, next)));
   }
 
+  // The web UI (shell, login, assets; CSRF proof for cookie sessions) after auth, before the routes.
+  mountWeb(app, { cairn, openOnLoopback: options.openOnLoopback, openAfterRevoke: options.openAfterRevoke === true });
+
   const specs: RouteSpec[] = [];
 
   /** Registers a route: its spec (for OpenAPI) and a handler wrapped in validation. */
@@ -192,6 +197,14 @@ export function createApp(cairn: Cairn, options: AppOptions): Hono<Env> {
       success: { status: 200, description: 'status report', schema: 'Status' }, errors: [503],
     },
     async ({ caller }) => ok(filterStatus(await cairn.status(), caller)),
+  );
+
+  define(
+    {
+      operationId: 'listNamespaces', method: 'get', path: '/v1/namespaces', tag: 'service', auth: 'token',
+      summary: 'The namespaces of the home that the token is granted', success: { status: 200, description: 'namespace ids, sorted', schema: 'NamespaceList' }, errors: [],
+    },
+    async ({ caller }) => ok({ namespaces: (await cairn.namespaceIds()).filter((ns) => canAccess(caller, ns)) }),
   );
 
   // ---- memories -----------------------------------------------------------------------------
@@ -251,6 +264,14 @@ export function createApp(cairn: Cairn, options: AppOptions): Hono<Env> {
       success: { status: 200, description: 'the feedback and what changed', schema: 'FeedbackResult' }, errors: [400, 404, 413, 415],
     },
     async ({ ns, id, body }) => ok(await cairn.feedback(id, body.important, ns)),
+  );
+
+  define(
+    {
+      operationId: 'setMemoryTags', method: 'put', path: `${NS}/memories/:id/tags`, tag: 'memories', auth: 'namespace', params: idOnly, body: tagsBody,
+      summary: "Replace a current memory's tags (the whole list; duplicates dropped)", success: { status: 200, description: 'the memory with its new tags', schema: 'Memory' }, errors: [400, 404, 409, 413, 415],
+    },
+    async ({ ns, id, body }) => ok(await cairn.setTags(id, body.tags, ns)),
   );
 
   // ---- search -------------------------------------------------------------------------------
