@@ -13,6 +13,7 @@ import { authenticate, authorize, seesAll, type AuthEnv, type Caller } from './a
 import { HttpError, errorResponse, validationError } from './errors.js';
 import { buildOpenApi } from './openapi.js';
 import { registerKnowledgeRoutes } from './knowledge-routes.js';
+import { registerBrowseRoutes } from './browse-routes.js';
 import type { RouteSpec } from './routes.js';
 import {
   contextQuery,
@@ -347,6 +348,7 @@ export function createApp(cairn: Cairn, options: AppOptions): Hono<Env> {
   );
 
   registerKnowledgeRoutes(define, cairn, NS);
+  registerBrowseRoutes(define, cairn, NS);
 
   // ---- MCP over Streamable HTTP ---------------------------------------------------------------
 
