@@ -144,6 +144,11 @@ export abstract class CairnBase {
     }
   }
 
+  /** Every namespace of the home, sorted (no counts). */
+  async namespaceIds(): Promise<string[]> {
+    return this.store.namespaceIds();
+  }
+
   async get(id: string, namespace?: string): Promise<Memory> {
     const ns = this.namespace(namespace);
     const memory = await this.store.getMemory(ns, parseId(id));

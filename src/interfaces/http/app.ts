@@ -9,12 +9,13 @@ import { z } from 'zod';
 import type { Cairn } from '../../service/cairn.js';
 import type { Logger } from '../../daemon/logger.js';
 import { toOpenClawResults } from '../../service/openclaw-compat.js';
-import { authenticate, authorize, seesAll, type AuthEnv, type Caller } from './auth.js';
+import { authenticate, authorize, canAccess, seesAll, type AuthEnv, type Caller } from './auth.js';
 import { HttpError, errorResponse, validationError } from './errors.js';
 import { buildOpenApi } from './openapi.js';
 import { registerKnowledgeRoutes } from './knowledge-routes.js';
 import { registerBrowseRoutes } from './browse-routes.js';
 import type { RouteSpec } from './routes.js';
+import { mountWeb } from '../web/index.js';
 import {
   contextQuery,
   feedbackBody,
@@ -142,6 +143,9 @@ export function createApp(cairn: Cairn, options: AppOptions): Hono<Env> {
     app.use(pattern, async (c, next) => (c.req.path === '/v1/health' ? next() : limit(c, next)));
   }
 
+  // The web UI (shell, login, assets; CSRF proof for cookie sessions) after auth, before the routes.
+  mountWeb(app, { cairn, openOnLoopback: options.openOnLoopback, openAfterRevoke: options.openAfterRevoke === true });
+
   const specs: RouteSpec[] = [];
 
   /** Registers a route: its spec (for OpenAPI) and a handler wrapped in validation. */
@@ -193,6 +197,14 @@ export function createApp(cairn: Cairn, options: AppOptions): Hono<Env> {
       success: { status: 200, description: 'status report', schema: 'Status' }, errors: [503],
     },
     async ({ caller }) => ok(filterStatus(await cairn.status(), caller)),
+  );
+
+  define(
+    {
+      operationId: 'listNamespaces', method: 'get', path: '/v1/namespaces', tag: 'service', auth: 'token',
+      summary: 'The namespaces of the home that the token is granted', success: { status: 200, description: 'namespace ids, sorted', schema: 'NamespaceList' }, errors: [],
+    },
+    async ({ caller }) => ok({ namespaces: (await cairn.namespaceIds()).filter((ns) => canAccess(caller, ns)) }),
   );
 
   // ---- memories -----------------------------------------------------------------------------

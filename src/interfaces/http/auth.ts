@@ -1,6 +1,8 @@
 // Bearer-token authentication and namespace authorisation for the REST API and /mcp.
 //
 // - A request with an `Authorization` header is always verified: malformed or unknown → 401.
+//   Without one, the web UI's session cookie may carry the token instead, verified the same way
+//   (its state-changing requests also need the CSRF proof: src/interfaces/web/session.ts).
 // - A request without one is allowed only in "open loopback" mode: the server is bound to a
 //   loopback address AND the home has no active token AND either it never had one (local
 //   single-user use) or the user chose token-less access (`cairn serve --no-auth`): revoking the
@@ -30,6 +32,8 @@ export interface AuthFacade {
 export interface Caller {
   /** The token's id, or null in open loopback mode. */
   tokenId: string | null;
+  /** The web UI's session cookie carried the token (state-changing requests then need CSRF proof). */
+  viaCookie?: boolean;
   label: string | null;
   namespaces: readonly string[];
 }
@@ -37,6 +41,8 @@ export interface Caller {
 export type AuthEnv = { Variables: { caller: Caller } };
 
 const ALL = '*';
+/** The web UI's HttpOnly cookie holding the bearer token typed into its login form. */
+export const SESSION_COOKIE = 'cairn_session';
 /** RFC 6750 token68, bounded. */
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]{1,1024}=*)$/i;
 
@@ -83,6 +89,14 @@ const MISSING_TOKEN = 'Missing bearer token: send "Authorization: Bearer <token>
 export function authenticate(facade: AuthFacade, options: AuthOptions): MiddlewareHandler<AuthEnv> {
   return async (c, next) => {
     const header = c.req.header('authorization');
+    const cookie = header === undefined ? sessionToken(c.req.header('cookie')) : undefined;
+    if (cookie !== undefined) {
+      // The same verification as the header: the cookie is only another way to carry the token.
+      const info = BEARER.test(`Bearer ${cookie}`) ? await facade.verifyToken(cookie) : null;
+      if (!info) throw unauthorized('Invalid or revoked token: log in again', 'invalid_token');
+      c.set('caller', { tokenId: info.id, label: info.label, namespaces: info.namespaces, viaCookie: true });
+      return next();
+    }
     if (header !== undefined) {
       const m = BEARER.exec(header.trim());
       if (!m) throw unauthorized('Malformed Authorization header: expected "Bearer <token>"', 'invalid_request');
@@ -104,6 +118,19 @@ export function authenticate(facade: AuthFacade, options: AuthOptions): Middlewa
     c.set('caller', { tokenId: null, label: null, namespaces: [ALL] });
     return next();
   };
+}
+
+/** The session cookie's value in a Cookie header, if any. */
+export function sessionToken(cookieHeader: string | undefined): string | undefined {
+  if (!cookieHeader) return undefined;
+  for (const part of cookieHeader.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
+      const value = part.slice(eq + 1).trim();
+      return value === '' ? undefined : value;
+    }
+  }
+  return undefined;
 }
 
 function loopbackOrigin(origin: string): boolean {

@@ -85,6 +85,7 @@ const SCHEMAS: Record<string, Json> = {
     description: 'A token granted "*" gets the full report (as `cairn status --json`); others only their namespaces',
     properties: { ok: { type: 'boolean' }, embedder: { type: 'object' }, index: { type: 'object' }, namespaces: { type: 'array', items: { type: 'object' } }, totals: { type: 'object' } },
   },
+  NamespaceList: { type: 'object', required: ['namespaces'], properties: { namespaces: { type: 'array', items: { type: 'string' } } } },
   Memory: memory,
   StoreResult: {
     type: 'object',

@@ -1,0 +1,80 @@
+// The URL is the state: the path picks the view (views/index.ts), the query string holds its
+// parameters, so a page can be linked and reloaded. navigate() pushes history; links inside the
+// app (<a href="/...">) are followed without a reload by the click handler main.ts installs.
+import { useEffect, useState } from 'preact/hooks';
+import { views, type ViewDef } from './views/index.js';
+
+export interface Route {
+  view: string;
+  params: URLSearchParams;
+  id?: string;
+}
+
+const listeners = new Set<() => void>();
+
+/** The view whose path matches, and the `:id` segment when its path has one. */
+export function match(pathname: string): { def: ViewDef; id?: string } | null {
+  for (const def of views) {
+    const pattern = def.path.split('/');
+    const parts = pathname.split('/');
+    if (pattern.length !== parts.length) continue;
+    let id: string | undefined;
+    const ok = pattern.every((seg, i) => {
+      if (seg === ':id') {
+        id = decodeURIComponent(parts[i]!);
+        return id !== '';
+      }
+      return seg === parts[i];
+    });
+    if (ok) return id === undefined ? { def } : { def, id };
+  }
+  return null;
+}
+
+function current(): Route {
+  const m = match(location.pathname);
+  const params = new URLSearchParams(location.search);
+  if (!m) return { view: 'not-found', params };
+  return m.id === undefined ? { view: m.def.name, params } : { view: m.def.name, params, id: m.id };
+}
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(current);
+  useEffect(() => {
+    const update = () => setRoute(current());
+    listeners.add(update);
+    addEventListener('popstate', update);
+    return () => {
+      listeners.delete(update);
+      removeEventListener('popstate', update);
+    };
+  }, []);
+  return route;
+}
+
+/** A URL of the app: path plus the parameters that have a value. */
+export function href(path: string, params?: Record<string, string | undefined>): string {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(params ?? {})) if (v !== undefined && v !== '') qs.set(k, v);
+  const s = qs.toString();
+  return s ? `${path}?${s}` : path;
+}
+
+export function navigate(path: string, params?: Record<string, string | undefined>): void {
+  const target = href(path, params);
+  if (target !== location.pathname + location.search) history.pushState(null, '', target);
+  for (const l of listeners) l();
+  scrollTo(0, 0);
+}
+
+/** Follows same-origin links of the app without reloading the page. */
+export function interceptLinks(root: HTMLElement): void {
+  root.addEventListener('click', (e) => {
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    const a = (e.target as Element | null)?.closest?.('a');
+    if (!a || a.target || a.hasAttribute('download') || a.origin !== location.origin) return;
+    if (!match(a.pathname)) return;
+    e.preventDefault();
+    navigate(a.pathname + a.search);
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * The web UI's views: this list drives the router (client/router.ts) and the navigation bar.
+ *
+ * To add a view:
+ * 1. Write `views/<name>.ts` exporting a component `(props: { params: URLSearchParams; id?: string }) => VNode`.
+ *    Read all state from `params` (the query string) and change it with `navigate(path, params)`,
+ *    so a page can be linked and reloaded. Fetch with `apiGet`/`apiSend` from `../api.js` (the /v1
+ *    REST API; `nsPath(ns, ...)` builds namespace paths); render with `html` from `../html.js`
+ *    (text is escaped: never use dangerouslySetInnerHTML with stored text).
+ * 2. Add an entry below (`path` may end in `/:id`; `inNav: false` keeps it out of the bar).
+ * 3. Add the path to WEB_PATHS in src/interfaces/web/index.ts, so the server answers it with the shell.
+ */
+import type { VNode } from 'preact';
+import { MemoryView } from './memory.js';
+import { SearchView } from './search.js';
+
+export interface ViewProps {
+  params: URLSearchParams;
+  id?: string;
+}
+
+export interface ViewDef {
+  /** Stable name (route.view). */
+  name: string;
+  /** URL path; `:id` marks the one path parameter. */
+  path: string;
+  /** Label in the navigation bar and the document title. */
+  title: string;
+  component: (props: ViewProps) => VNode;
+  /** Shown in the navigation bar (default true). */
+  inNav?: boolean;
+}
+
+export const views: ViewDef[] = [
+  { name: 'search', path: '/', title: 'Search', component: SearchView },
+  { name: 'memory', path: '/memory/:id', title: 'Memory', component: MemoryView, inNav: false },
+];
