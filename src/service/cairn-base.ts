@@ -12,7 +12,7 @@ import type { SearchResult } from '../search/hybrid.js';
 import { searchNamespace } from '../search/search.js';
 import { VectorIndex } from '../search/vector-index.js';
 import { embedEntries, embedPending, noVectorsNote, type IndexProgress } from './indexer.js';
-import { parseId, parseInput, searchInputSchema, storeInputSchema, type SearchInput, type StoreInput } from './inputs.js';
+import { parseId, parseInput, searchInputSchema, setTagsInputSchema, storeInputSchema, type SearchInput, type StoreInput } from './inputs.js';
 import { Judging, type LlmRuntime } from './judging.js';
 import { createLlmRuntime, createQueryRewriter } from './llm-runtime.js';
 import type { TransportOptions } from '../llm/transport.js';
@@ -182,6 +182,16 @@ export abstract class CairnBase {
     const chain = await this.store.memoryHistory(ns, parseId(id));
     if (chain.length === 0) throw new CairnError(ERROR_CODES.NOT_FOUND, `No memory ${id} in namespace ${ns}`);
     return chain;
+  }
+
+  /** Replaces the tags of a current memory (a superseded version keeps its own: CONFLICT). */
+  async setTags(id: string, tags: readonly string[], namespace?: string): Promise<Memory> {
+    const ns = this.namespace(namespace);
+    const { tags: clean } = parseInput(setTagsInputSchema, { tags }, 'tags');
+    const updated = await this.store.setMemoryTags(ns, parseId(id), clean);
+    if (updated) return updated;
+    const memory = await this.get(id, ns);
+    throw new CairnError(ERROR_CODES.CONFLICT, `Memory ${memory.id} is superseded${memory.supersededBy ? ` by ${memory.supersededBy}` : ''}: edit the current version's tags`);
   }
 
   /** Hybrid search in one namespace. Falls back to BM25 (and says why) when vectors are unusable. */

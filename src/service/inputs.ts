@@ -59,6 +59,12 @@ const isoOrRelative = (label: string) =>
     return parseTime(v, label);
   });
 
+/** A memory's tags: one-line labels (control characters go), 1–64 characters each, at most MAX_TAGS. */
+export const tagsSchema = z.array(z.string().transform(cleanLabel).pipe(z.string().min(1).max(64))).max(MAX_TAGS);
+
+/** A memory's new tags (PUT …/tags): the whole list, replacing the stored one. */
+export const setTagsInputSchema = z.strictObject({ tags: tagsSchema.describe(`the memory's tags, replacing the stored ones (at most ${MAX_TAGS})`) });
+
 /** A one-line label: control characters go, unpaired surrogates become U+FFFD (text.ts cleanLabel). */
 const label = (max: number) => z.string().max(max).transform(cleanLabel);
 
@@ -94,7 +100,7 @@ export function storeInputSchema(maxTextChars: number) {
       .refine((t) => t.length <= maxTextChars, `text is longer than the limit of ${maxTextChars} characters (limits.maxTextChars)`),
     category: categorySchema.optional(),
     importance: z.number().int().min(1).max(10).optional(),
-    tags: z.array(z.string().transform(cleanLabel).pipe(z.string().min(1).max(64))).max(MAX_TAGS).optional(),
+    tags: tagsSchema.optional(),
     entities: z.array(z.string().transform(cleanLabel).pipe(z.string().min(1).max(200))).max(MAX_TAGS).optional(),
     eventTime: isoOrRelative('event time').optional(),
     provenance: z.array(provenanceSchema).max(20).optional(),

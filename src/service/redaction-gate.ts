@@ -127,6 +127,7 @@ const WRITES: Partial<Record<keyof Store, Gate>> = {
   addMemory: ([input, ...rest], c) => [gateNewMemory(input as NewMemory, c), ...rest],
   addMemories: ([inputs, ...rest], c) => [(inputs as NewMemory[]).map((m) => gateNewMemory(m, c)), ...rest],
   supersedeMemory: ([ns, id, replacement, ...rest], c) => [ns, id, gateNewMemory(replacement as NewMemory, c), ...rest],
+  setMemoryTags: ([ns, id, tags, ...rest], c) => [ns, id, (tags as string[]).map((t) => gateText(t, c)), ...rest],
   importMemory: ([memory, ...rest], c) => [gateNewMemory(memory as NewMemory, c), ...rest],
   addTurns: ([turns, ...rest], c) => [(turns as NewTurn[]).map((t) => gateNewTurn(t, c)), ...rest],
   replaceDocument: ([input, ...rest], c) => {

@@ -58,6 +58,8 @@ export interface Store {
   getJudgment(turnId: string): Promise<StoredJudgment | null>;
   /** Sets a current memory's importance (a person's feedback); false when there is no such memory. */
   setMemoryImportance(namespace: string, id: string, importance: number): Promise<boolean>;
+  /** Replaces a current memory's tags (duplicates dropped); null when no current memory has the id. */
+  setMemoryTags(namespace: string, id: string, tags: readonly string[]): Promise<Memory | null>;
   judgeStats(): Promise<JudgeStats[]>;
   addFeedback(feedback: Omit<FeedbackRecord, 'id' | 'createdAt'>): Promise<FeedbackRecord>;
   /** Newest first. */

@@ -29,6 +29,7 @@ import {
   searchQuery,
   stateBody,
   storeBody,
+  tagsBody,
 } from './schemas.js';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -264,6 +265,14 @@ export function createApp(cairn: Cairn, options: AppOptions): Hono<Env> {
       success: { status: 200, description: 'the feedback and what changed', schema: 'FeedbackResult' }, errors: [400, 404, 413, 415],
     },
     async ({ ns, id, body }) => ok(await cairn.feedback(id, body.important, ns)),
+  );
+
+  define(
+    {
+      operationId: 'setMemoryTags', method: 'put', path: `${NS}/memories/:id/tags`, tag: 'memories', auth: 'namespace', params: idOnly, body: tagsBody,
+      summary: "Replace a current memory's tags (the whole list; duplicates dropped)", success: { status: 200, description: 'the memory with its new tags', schema: 'Memory' }, errors: [400, 404, 409, 413, 415],
+    },
+    async ({ ns, id, body }) => ok(await cairn.setTags(id, body.tags, ns)),
   );
 
   // ---- search -------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { NAMESPACE_PATTERN, RESERVED_NAMESPACES } from '../../core/namespace.js';
 import { RECORD_ID_PATTERN } from '../../core/ids.js';
 import { CATEGORIES, KINDS } from '../../core/types.js';
-import { categorySchema, kindSchema, LAYER_HELP, layerSchema, searchInputSchema, storeInputSchema } from '../../service/inputs.js';
+import { categorySchema, kindSchema, LAYER_HELP, layerSchema, searchInputSchema, setTagsInputSchema, storeInputSchema } from '../../service/inputs.js';
 import { hotStatePatchSchema } from '../../service/hot-state.js';
 import { READ_LIMITS } from '../../service/files.js';
 import { CONTEXT_BUDGET_RANGE, CONTEXT_DEFAULT_BUDGET } from '../../service/context.js';
@@ -54,6 +54,9 @@ export const idParam = z.string().regex(RECORD_ID_PATTERN, 'not a Cairn id (like
 export function storeBody(maxTextChars: number) {
   return storeInputSchema(maxTextChars);
 }
+
+/** PUT memories/:id/tags: the whole tag list. */
+export const tagsBody = setTagsInputSchema;
 
 export const feedbackBody = z.strictObject({
   important: z.boolean().describe('true: this matters (importance ≥ 8); false: it does not (≤ 3)'),

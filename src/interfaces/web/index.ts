@@ -4,7 +4,8 @@
 // The client (./client) talks only to the same /v1 REST API an agent uses.
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Context, Hono } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import { bodyLimit } from 'hono/body-limit';
 import { csrf } from 'hono/csrf';
 import { secureHeaders } from 'hono/secure-headers';
@@ -16,6 +17,9 @@ import { clearedCookie, CsrfKey, csrfGuard, LoginLimiter, sessionCookie } from '
 
 /** Paths answered with the HTML shell; the client's router picks the view (client/views/index.ts). */
 export const WEB_PATHS = ['/', '/memory/:id', '/timeline', '/layers', '/entities', '/health'] as const;
+
+/** Every path the web UI serves besides the REST API (pages and assets; not in the OpenAPI document). */
+export const WEB_ROUTES: readonly string[] = [...WEB_PATHS, '/login', '/logout', '/assets/:name'];
 
 export interface WebDeps {
   cairn: Cairn;
@@ -125,8 +129,16 @@ export function mountWeb<E extends AuthEnv>(app: Hono<E>, deps: WebDeps): void {
 
   app.get('/login', async (c) => html(c, loginPage(assets().manifest, { next: safeNext(c.req.query('next')) })));
 
-  // Form posts: hono's csrf middleware refuses a form sent from another origin.
-  const formGuard = csrf();
+  // Form posts: hono's csrf middleware refuses a form sent from another origin (as an HTML page).
+  const honoCsrf = csrf();
+  const formGuard: MiddlewareHandler = async (c, next) => {
+    try {
+      await honoCsrf(c, next);
+    } catch (err) {
+      if (err instanceof HTTPException && err.status === 403) return html(c, errorPage(assets().manifest, 403, 'Cross-site form refused: log in from this server\'s own page.'), 403);
+      throw err;
+    }
+  };
   const small = bodyLimit({ maxSize: 8 * 1024, onError: () => { throw new HttpError(413, 'PAYLOAD_TOO_LARGE', 'Login form too large'); } });
   app.post('/login', formGuard as never, small as never, async (c) => {
     const client = clientAddress(c);

@@ -105,6 +105,22 @@ export function remention(db: Database, row: MemoryRow, input: Pick<NewMemory, '
   return { ...existing, tags, provenance, importance, mentions: existing.mentions + count, updatedAt: now };
 }
 
+/** Replaces the tags of a current memory (and its index body); null when there is none such. */
+export function setTags(db: Database, namespace: string, id: string, tags: readonly string[], now: string): Memory | null {
+  return db
+    .transaction(() => {
+      const row = stmt(db, 'SELECT * FROM memories WHERE namespace = ? AND id = ? AND valid_to IS NULL').get(namespace, id) as MemoryRow | undefined;
+      if (!row) return null;
+      const existing = memoryFromRow(row);
+      const unique = [...new Set(tags)];
+      stmt(db, 'UPDATE memories SET tags = ?, updated_at = ? WHERE seq = ?').run(JSON.stringify(unique), now, row.seq);
+      const body = memoryEntryBody({ ...existing, tags: unique });
+      stmt(db, `UPDATE entries SET body = ?, keys = ? WHERE kind = 'memory' AND ref_id = ?`).run(body, keysOf(db, body), existing.id);
+      return { ...existing, tags: unique, updatedAt: now };
+    })
+    .immediate();
+}
+
 /** Adds one memory inside the caller's transaction (dedup included). */
 export function addOne(db: Database, input: NewMemory, now: string): AddMemoryResult {
   ensureNamespaceTx(db, input.namespace, now);

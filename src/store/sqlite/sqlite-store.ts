@@ -192,6 +192,9 @@ export class SqliteStore implements Store {
   setMemoryImportance(namespace: string, id: string, importance: number) {
     return this.run(() => judgments.setMemoryImportance(this.db, namespace, id, importance, nowIso()));
   }
+  setMemoryTags(namespace: string, id: string, tags: readonly string[]) {
+    return this.run(() => memories.setTags(this.db, namespace, id, tags, nowIso()));
+  }
   judgeStats() {
     return this.run(() => judgments.judgeStats(this.db));
   }

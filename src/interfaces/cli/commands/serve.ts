@@ -17,11 +17,15 @@ Authentication:
   Start with --no-auth to choose token-less local access again (loopback only, refused while a
   token is active; creating a token ends it at once).
 
+Web UI at / (search, memory detail and the other views): log in once with a token (kept in an
+  HttpOnly cookie); no login in the token-less local mode above.
+
 Routes (JSON in and out; OpenAPI 3.1 document at /openapi.json):
   GET  /v1/health                                  GET  /v1/status
   POST /v1/namespaces/:ns/memories                 GET  /v1/namespaces/:ns/memories
   GET  /v1/namespaces/:ns/memories/:id             GET  /v1/namespaces/:ns/memories/:id/history
   POST /v1/namespaces/:ns/memories/:id/supersede   POST /v1/namespaces/:ns/memories/:id/feedback
+  PUT  /v1/namespaces/:ns/memories/:id/tags        GET  /v1/namespaces
   POST /v1/namespaces/:ns/search                   GET  /v1/namespaces/:ns/search?q=
   GET  /v1/namespaces/:ns/state                    PUT  /v1/namespaces/:ns/state
   GET  /v1/namespaces/:ns/context?query=&budgetTokens=
@@ -56,7 +60,7 @@ export function registerServeCommand(program: Command): void {
         await cairn.close();
         throw err;
       }
-      print(`Cairn API listening on ${server.url} (OpenAPI: ${server.url}/openapi.json, MCP: ${server.url}/mcp)`);
+      print(`Cairn API listening on ${server.url} (web UI: ${server.url}/, OpenAPI: ${server.url}/openapi.json, MCP: ${server.url}/mcp)`);
       // `cairn search`, `cairn context` and the SessionStart hook ask this warm process first, unless `cairn watch` already answers them.
       const local = await serveLocal(cairn);
       if (local) logger.info({ socket: local.path }, 'answering searches on the local socket');
