@@ -24,29 +24,35 @@ const MOODY: Line[] = [
   { id: 's1', timestamp: '2026-03-04T13:00:00Z', content: `We decided to rotate the deploy key; the old one was ${OPENAI_KEY} and must not be used again.` },
 ];
 
-export interface BrowseHome {
-  home: string;
+export interface BrowseSeed {
   transcript: string;
   knowledge: Seeded;
 }
 
-export async function seedBrowseHome(home: string, extra: readonly Line[] = []): Promise<BrowseHome> {
-  mkdirSync(home, { recursive: true });
-  writeFileSync(join(home, 'config.json'), JSON.stringify(BERLIN));
+/** Seeds an open facade's home (its config in Berlin time): knowledge, then capture, judging and consolidation. */
+export async function seedBrowse(cairn: Cairn, extra: readonly Line[] = []): Promise<BrowseSeed> {
+  const home = cairn.paths.root;
   const knowledge = await seedKnowledge(home);
   const transcript = join(home, 'transcripts', 'session.jsonl');
   mkdirSync(join(home, 'transcripts'), { recursive: true });
   // One line that is not JSON: capture counts it as malformed and goes on.
   writeFileSync(transcript, jsonl([...SEVERAL_DAYS, ...MOODY]) + '{"role":"user","content": not json\n' + jsonl(extra));
+  const [source] = await cairn.addSources({ kind: 'jsonl', path: transcript, namespace: WORK_NS });
+  const deps = cairn.captureDeps();
+  const scan = await scanSource(deps, source!);
+  await afterCapture(deps, scan.results);
+  await cairn.consolidate({ namespace: WORK_NS, at: CONSOLIDATED_AT });
+  return { transcript, knowledge };
+}
+
+/** A new home at `home` seeded by seedBrowse (Berlin, no embedder), closed again. */
+export async function seedBrowseHome(home: string, extra: readonly Line[] = []): Promise<BrowseSeed> {
+  mkdirSync(home, { recursive: true });
+  writeFileSync(join(home, 'config.json'), JSON.stringify(BERLIN));
   const cairn = await Cairn.open({ home, embedder: null });
   try {
-    const [source] = await cairn.addSources({ kind: 'jsonl', path: transcript, namespace: WORK_NS });
-    const deps = cairn.captureDeps();
-    const scan = await scanSource(deps, source!);
-    await afterCapture(deps, scan.results);
-    await cairn.consolidate({ namespace: WORK_NS, at: CONSOLIDATED_AT });
+    return await seedBrowse(cairn, extra);
   } finally {
     await cairn.close();
   }
-  return { home, transcript, knowledge };
 }

@@ -34,7 +34,8 @@ describe('REST browsing routes (timeline, turns, layers, health, graph)', () => 
   let cairn: Cairn;
   let server: Awaited<ReturnType<typeof loopbackServer>>;
   before(async () => {
-    const { home } = await seedBrowseHome(join(tmp.dir, 'home'));
+    const home = join(tmp.dir, 'home');
+    await seedBrowseHome(home);
     cairn = await Cairn.open({ home, embedder: null });
     await cairn.store.putDigest({
       namespace: WORK_NS, kind: 'topic', path: 'topics/hostile.md', periodStart: '2026-03-02T06:00:00.000Z', periodEnd: '2026-03-03T06:00:00.000Z',

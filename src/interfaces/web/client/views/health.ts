@@ -51,7 +51,7 @@ function Bars({ id, caption, keys, series }: { id: string; caption: string; keys
 
 function Sources({ h }: { h: NamespaceHealth }): VNode {
   if (h.sources.length === 0) return html`<p class="muted">No capture source writes to this namespace (add one with <code>cairn sources add</code>).</p>` as VNode;
-  return html`<div class="scroll"><table class="table sources">
+  return html`<div class="scroll" tabindex="0" role="region" aria-label="Capture sources (scrolls sideways)"><table class="table sources">
     <caption class="sr-only">Capture sources</caption>
     <thead><tr><th scope="col">Source</th><th scope="col">Turns</th><th scope="col">Lag</th><th scope="col">Malformed lines</th><th scope="col">Secrets redacted</th><th scope="col">Errors</th><th scope="col">Last capture</th></tr></thead>
     <tbody>
