@@ -8,7 +8,10 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, launchBrowser, makeWebHome, screenshot, scrollsSideways, serveHome, type Served, type WebHome } from '../helpers/browser.js';
 import { NIGHT_DAY, seedBrowse, WORK_NS, type BrowseSeed } from '../helpers/browse-seed.js';
-import { BERLIN } from '../helpers/consolidation.js';
+import { BERLIN, type Line } from '../helpers/consolidation.js';
+
+/** A captured turn that tries to run script wherever its text is shown. */
+const HOSTILE: Line = { id: 'x1', timestamp: '2026-03-03T14:00:00Z', content: 'We decided to test <img src=x onerror="window.__xss=1"> and <script>window.__xss=2</script> as plain text.' };
 
 describe('web UI: timeline, layers, entities and health in Chromium', () => {
   let web: WebHome<BrowseSeed>;
@@ -18,7 +21,7 @@ describe('web UI: timeline, layers, entities and health in Chromium', () => {
   const errors: string[] = [];
 
   before(async () => {
-    web = await makeWebHome((cairn) => seedBrowse(cairn), { timezone: BERLIN.timezone });
+    web = await makeWebHome((cairn) => seedBrowse(cairn, [HOSTILE]), { timezone: BERLIN.timezone });
     served = await serveHome(web.home);
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
@@ -56,6 +59,8 @@ describe('web UI: timeline, layers, entities and health in Chromium', () => {
     assert.match((await night.textContent()) ?? '', /heartbeat timeout/);
     assert.doesNotMatch((await page.locator('section.day[data-day="2026-03-03"]').textContent()) ?? '', /heartbeat/, 'the 02:00 turn is not under the next day');
     assert.equal(await first.locator('svg.strip rect.strip-night').count(), 1, 'the night is shaded on the strip');
+    assert.match((await page.locator('section.day[data-day="2026-03-03"]').textContent()) ?? '', /<img src=x onerror=/, 'hostile text shows as text');
+    assert.equal(await page.evaluate(() => (globalThis as { __xss?: number }).__xss), undefined, 'no script ran');
     await screenshot(page, 'timeline');
     await accessible('timeline');
     await phoneWidth('timeline');
@@ -103,7 +108,14 @@ describe('web UI: timeline, layers, entities and health in Chromium', () => {
     await page.locator('#memory-title').waitFor();
     assert.match((await page.locator('#memory-title').textContent()) ?? '', /30 second heartbeat/);
 
-    await page.goBack();
+    // Hostile text captured from a transcript is shown as text in the rendered note, never run.
+    await open(`/layers?ns=${WORK_NS}&path=${encodeURIComponent('daily/2026-03-03.md')}`);
+    await page.locator('.markdown', { hasText: 'onerror' }).waitFor();
+    assert.match((await page.locator('.markdown').textContent()) ?? '', /<img src=x onerror="window.__xss=1">/);
+    assert.equal(await page.locator('.markdown img, .markdown script').count(), 0);
+    assert.equal(await page.evaluate(() => (globalThis as { __xss?: number }).__xss), undefined, 'no script ran');
+
+    await open(`/layers?ns=${WORK_NS}&path=${encodeURIComponent('daily/2026-03-02-last-night.md')}`);
     const turnCite = page.locator('.markdown a.cite[href^="/timeline"]').first();
     await turnCite.waitFor();
     await turnCite.click();
@@ -138,7 +150,7 @@ describe('web UI: timeline, layers, entities and health in Chromium', () => {
     const row = page.locator('table.sources tbody tr').first();
     await row.waitFor();
     const figure = async (name: string) => ((await row.locator(`[data-figure="${name}"]`).textContent()) ?? '').trim();
-    assert.equal(await figure('turns'), '16');
+    assert.equal(await figure('turns'), '17', 'every line but the malformed one');
     assert.equal(await figure('malformed'), '1');
     assert.equal(await figure('redactions'), '1');
     assert.equal(await figure('errors'), '0');
