@@ -231,6 +231,13 @@ export class Cairn extends CairnKnowledge {
     return (await import('./browse/layers.js')).renderLayer(this.store, this.config, this.namespace(namespace), path);
   }
 
+  /** The life/ page of an entity (by id, slug or name), rendered; NOT_FOUND before consolidation wrote one. */
+  async entitySummary(ref: string, namespace?: string): Promise<RenderedLayer> {
+    const ns = this.namespace(namespace);
+    const { entity } = await this.entity(ref, { namespace: ns });
+    return (await import('./browse/layers.js')).renderEntitySummary(this.store, this.config, ns, entity.slug);
+  }
+
   async healthView(input: { days?: number; to?: string; namespace?: string } = {}): Promise<HealthView> {
     return (await import('./browse/health-view.js')).buildHealthView(this.store, this.config, await this.status(), this.namespace(input.namespace), input);
   }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Cairn } from '../../src/service/cairn.js';
 import { afterCapture, scanSource } from '../../src/service/capture.js';
 import { BERLIN, jsonl, SEVERAL_DAYS, type Line } from './consolidation.js';
-import { seedKnowledge, type Seeded } from './knowledge-seed.js';
+import { SEED_NS, seedKnowledge, type Seeded } from './knowledge-seed.js';
 import { OPENAI_KEY } from './secrets.js';
 
 export const WORK_NS = 'work';
@@ -42,6 +42,8 @@ export async function seedBrowse(cairn: Cairn, extra: readonly Line[] = []): Pro
   const scan = await scanSource(deps, source!);
   await afterCapture(deps, scan.results);
   await cairn.consolidate({ namespace: WORK_NS, at: CONSOLIDATED_AT });
+  // The knowledge of the default namespace gets its life/ pages (entity summaries).
+  await cairn.consolidate({ namespace: SEED_NS, at: '2026-01-26T08:00:00Z' });
   return { transcript, knowledge };
 }
 

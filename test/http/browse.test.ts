@@ -175,6 +175,19 @@ describe('REST browsing routes (timeline, turns, layers, health, graph)', () => 
     assert.ok(!promoted.body.nodes.some((n: { id: string }) => n.id === 'e_staging'));
   });
 
+  it('entities/:id/summary: the life/ page consolidation wrote, rendered with citation links; 404 before there is one', async () => {
+    const bob = await send(server.base, 'GET', `${D}/entities/Bob/summary`);
+    assert.equal(bob.status, 200, bob.text);
+    assert.match(bob.body.path, /^life\/(projects|areas|resources|archives)\/bob\/summary\.md$/);
+    assert.match(bob.body.html, /your manager/);
+    assert.ok(bob.body.citations.some((c: { href: string }) => c.href.startsWith('/memory/m_')));
+    assert.equal((await send(server.base, 'GET', `${D}/layers/file?path=${encodeURIComponent(bob.body.path)}`)).status, 200, 'the same page through the layers');
+    const candidate = await send(server.base, 'GET', `${D}/entities/e_staging/summary`);
+    assert.equal(candidate.status, 404, 'a candidate has no life/ page');
+    assert.equal((await send(server.base, 'GET', `${D}/entities/nobody/summary`)).status, 404);
+    assert.equal((await send(server.base, 'GET', `${W}/entities/Bob/summary`)).status, 404, 'another namespace does not see it');
+  });
+
   it('bad input is a 400 with a JSON error, never a 500: malformed, empty, oversized, hostile, unknown', async () => {
     const cases: Array<[string, number]> = [
       [`${W}/timeline?from=2026-03-05&to=2026-03-01`, 400],
@@ -203,6 +216,8 @@ describe('REST browsing routes (timeline, turns, layers, health, graph)', () => 
       [`${W}/health?to=2026-13-01`, 400],
       [`${D}/graph?limit=301`, 400],
       [`${D}/graph?promoted=maybe`, 400],
+      [`${D}/entities/${'x'.repeat(201)}/summary`, 400],
+      [`${W}/layers/file?path=${encodeURIComponent('life/secret/x/summary.md')}`, 400],
       ['/v1/namespaces/..%2F/timeline', 400],
       ['/v1/namespaces/BAD%20NS/health', 400],
     ];
@@ -215,7 +230,7 @@ describe('REST browsing routes (timeline, turns, layers, health, graph)', () => 
 
   it('every browsing route is in the OpenAPI document with its response schema', async () => {
     const doc = (await send(server.base, 'GET', '/openapi.json')).body;
-    for (const [path, id] of [['timeline', 'timeline'], ['turns/{id}', 'getTurn'], ['layers', 'listLayers'], ['layers/file', 'renderLayer'], ['health', 'namespaceHealth'], ['graph', 'entityGraph']] as const) {
+    for (const [path, id] of [['timeline', 'timeline'], ['turns/{id}', 'getTurn'], ['layers', 'listLayers'], ['layers/file', 'renderLayer'], ['health', 'namespaceHealth'], ['graph', 'entityGraph'], ['entities/{id}/summary', 'entitySummary']] as const) {
       const op = doc.paths[`/v1/namespaces/{ns}/${path}`]?.get;
       assert.equal(op?.operationId, id, path);
       const ref: string = op.responses['200'].content['application/json'].schema.$ref;
@@ -227,7 +242,7 @@ describe('REST browsing routes (timeline, turns, layers, health, graph)', () => 
   // Last: creating a token ends the token-less loopback mode of this home.
   it('a token granted another namespace gets 403 on every browsing route; no token gets 401', async () => {
     const { token } = await cairn.createToken({ namespaces: ['default'], label: 'default only' });
-    for (const path of [`${W}/timeline`, `${W}/turns/t_nothere0000000000000`, `${W}/layers`, `${W}/layers/file?path=MEMORY.md`, `${W}/health`, `${W}/graph`]) {
+    for (const path of [`${W}/entities/Bob/summary`, `${W}/timeline`, `${W}/turns/t_nothere0000000000000`, `${W}/layers`, `${W}/layers/file?path=MEMORY.md`, `${W}/health`, `${W}/graph`]) {
       const res = await send(server.base, 'GET', path, undefined, token);
       assert.equal(res.status, 403, `${path}: ${res.text.slice(0, 200)}`);
       assert.equal(res.body.error.code, 'FORBIDDEN');

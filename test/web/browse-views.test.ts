@@ -141,6 +141,13 @@ describe('web UI: timeline, layers, entities and health in Chromium', () => {
     await page.locator('h1#entity-title', { hasText: 'staging database' }).waitFor();
     const rows = page.locator('table.facts tbody tr');
     assert.deepEqual(await rows.locator('td:nth-child(2)').allTextContents(), ['5433 superseded', '6543'], 'the old port, superseded, then the new one');
+    assert.match((await page.locator('#life-title + *').textContent()) ?? '', /No summary yet/, 'a candidate has no life/ page');
+
+    await open('/entities?ns=default&entity=e_bob');
+    const life = page.locator('.markdown.life');
+    await life.waitFor();
+    assert.match((await life.textContent()) ?? '', /your manager/);
+    assert.ok(await life.locator('a.cite[href^="/memory/"]').count(), 'its citations are links');
     await screenshot(page, 'entity');
     await accessible('entity page');
   });

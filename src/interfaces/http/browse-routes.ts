@@ -10,6 +10,7 @@ import { HEALTH_MAX_DAYS } from '../../service/browse/health-view.js';
 import { GRAPH_MAX_ENTITIES } from '../../service/browse/entity-graph.js';
 import type { Define } from './app.js';
 import { idParam } from './schemas.js';
+import { entityParam } from './knowledge-routes.js';
 
 const intParam = (min: number, max: number) => z.string().regex(/^\d{1,9}$/, 'must be a non-negative integer').transform(Number).pipe(z.number().int().min(min).max(max));
 const boolParam = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -27,7 +28,7 @@ export const layersQuery = z.strictObject({
 });
 
 export const layerFileQuery = z.strictObject({
-  path: z.string().max(200).regex(LAYER_PATH_RE, 'not a layer file (MEMORY.md, daily/…, reviews/…, weekly/…, topics/…)').describe('the file, relative to the namespace folder'),
+  path: z.string().max(200).regex(LAYER_PATH_RE, 'not a layer file (MEMORY.md, daily/…, reviews/…, weekly/…, topics/…, life/…)').describe('the file, relative to the namespace folder'),
 });
 
 export const healthQuery = z.strictObject({
@@ -79,6 +80,15 @@ export function registerBrowseRoutes(define: Define, cairn: Cairn, NS: string): 
       success: { status: 200, description: 'the file', schema: 'RenderedLayer' }, errors: [400, 404],
     },
     async ({ ns, query }) => ok(await cairn.layer(query.path, ns)),
+  );
+
+  define(
+    {
+      operationId: 'entitySummary', method: 'get', path: `${NS}/entities/:id/summary`, tag: 'knowledge', auth: 'namespace', params: { id: entityParam },
+      summary: "An entity's life/ page (summary, current facts, history, the memories that name it) as Markdown and safe HTML",
+      success: { status: 200, description: 'the page', schema: 'RenderedLayer' }, errors: [400, 404],
+    },
+    async ({ ns, id }) => ok(await cairn.entitySummary(id, ns)),
   );
 
   define(

@@ -32,7 +32,7 @@ const layerEntry: Json = {
   type: 'object',
   properties: {
     path: { type: 'string' },
-    kind: { type: 'string', enum: ['memory', 'weekly', 'review', 'daily', 'night', 'topic'] },
+    kind: { type: 'string', enum: ['memory', 'weekly', 'review', 'daily', 'night', 'topic', 'entity', 'life'] },
     layer: { type: 'integer', enum: [1, 2, 3] },
     title: { type: 'string' },
     periodStart: time,

@@ -7,7 +7,7 @@ import MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
 import { CairnError, ERROR_CODES, invalidInput } from '../../core/errors.js';
 import type { CairnConfig } from '../../core/config.js';
-import type { Digest, DigestKind } from '../../core/types.js';
+import { PARA_KINDS, type Digest, type DigestKind } from '../../core/types.js';
 import type { Store } from '../../store/store.js';
 import { boundsOf } from '../../consolidate/runner.js';
 import { placeInstant } from '../../consolidate/windows.js';
@@ -19,7 +19,8 @@ export const LAYERS_DEFAULT_LIMIT = 60;
 export const LAYERS_MAX_LIMIT = 1000;
 
 /** The files of the pyramid, by the names digest-paths.ts gives them; nothing else can be asked for. */
-export const LAYER_PATH_RE = /^(?:MEMORY\.md|daily\/\d{4}-\d{2}-\d{2}(?:-last-night)?\.md|reviews\/\d{4}-\d{2}-\d{2}\.md|weekly\/\d{4}-W\d{2}\.md|topics\/[a-z0-9][a-z0-9-]{0,99}\.md)$/;
+export const LAYER_PATH_RE =
+  /^(?:MEMORY\.md|daily\/\d{4}-\d{2}-\d{2}(?:-last-night)?\.md|reviews\/\d{4}-\d{2}-\d{2}\.md|weekly\/\d{4}-W\d{2}\.md|topics\/[a-z0-9][a-z0-9-]{0,99}\.md|life\/index\.md|life\/(?:projects|areas|resources|archives)\/[a-z0-9][a-z0-9-]{0,99}\/summary\.md)$/;
 const CITED_RE = /^[mt]_[A-Za-z0-9_~-]{1,80}$/;
 
 export interface LayerEntry {
@@ -62,7 +63,7 @@ export async function listLayers(store: Store, namespace: string, input: { kind?
 
 export function checkLayerPath(path: string): string {
   if (typeof path !== 'string' || !LAYER_PATH_RE.test(path)) {
-    throw invalidInput(`not a layer file: ${JSON.stringify(String(path).slice(0, 80))} (MEMORY.md, daily/YYYY-MM-DD[-last-night].md, reviews/YYYY-MM-DD.md, weekly/YYYY-Www.md or topics/<slug>.md)`);
+    throw invalidInput(`not a layer file: ${JSON.stringify(String(path).slice(0, 80))} (MEMORY.md, daily/YYYY-MM-DD[-last-night].md, reviews/YYYY-MM-DD.md, weekly/YYYY-Www.md, topics/<slug>.md, life/index.md or life/<para>/<slug>/summary.md)`);
   }
   return path;
 }
@@ -137,6 +138,19 @@ function renderer(namespace: string, path: string, hrefOf: (id: string) => strin
 export async function renderLayer(store: Store, config: CairnConfig, namespace: string, path: string): Promise<RenderedLayer> {
   const digest = await store.getDigest(namespace, checkLayerPath(path));
   if (!digest) throw new CairnError(ERROR_CODES.NOT_FOUND, `No layer file ${path} in namespace ${namespace}`);
+  return renderDigest(config, namespace, digest);
+}
+
+/** The life/ page consolidation wrote for an entity (under whichever PARA drawer it was filed), rendered. */
+export async function renderEntitySummary(store: Store, config: CairnConfig, namespace: string, slug: string): Promise<RenderedLayer> {
+  for (const kind of PARA_KINDS) {
+    const digest = await store.getDigest(namespace, `life/${kind}/${slug}/summary.md`);
+    if (digest) return renderDigest(config, namespace, digest);
+  }
+  throw new CairnError(ERROR_CODES.NOT_FOUND, `No life/ page for ${slug} in namespace ${namespace} yet (consolidation writes one for a promoted entity)`);
+}
+
+function renderDigest(config: CairnConfig, namespace: string, digest: Digest): RenderedLayer {
   const bounds = boundsOf(config);
   const known = new Map<string, { kind: 'memory' | 'turn'; day: string | null }>();
   for (const section of digest.sections) {

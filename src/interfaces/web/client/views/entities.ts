@@ -1,17 +1,17 @@
 // The entities (/entities?ns=&entity=): the PARA graph (entities linked when the same memories
 // name them), laid out by d3-force and drawn as SVG by Preact, with the same entities as a list
 // for keyboards and screen readers; and one entity's page (?entity=) with what Cairn knows of it
-// and its facts over time, superseded values included.
+// and its facts over time, superseded values included, under the life/ page consolidation wrote.
 import type { VNode } from 'preact';
 import { useMemo } from 'preact/hooks';
 import { forceCenter, forceCollide, forceLink, forceManyBody, forceSimulation, type SimulationLinkDatum, type SimulationNodeDatum } from 'd3-force';
-import { apiGet, nsPath } from '../api.js';
+import { ApiError, apiGet, nsPath } from '../api.js';
 import { ErrorBox, Loading, Time } from '../components.js';
 import { html } from '../html.js';
 import { chosenNamespace, useNamespaces } from '../namespaces.js';
 import { href } from '../router.js';
 import { useLoad } from '../use-load.js';
-import type { EntityDetail, EntityGraph, Fact, GraphNode } from '../browse-types.js';
+import type { EntityDetail, EntityGraph, Fact, GraphNode, RenderedLayer } from '../browse-types.js';
 import type { ViewProps } from './index.js';
 
 const W = 640;
@@ -81,6 +81,15 @@ function FactRows({ facts, ns }: { facts: Fact[]; ns: string }): VNode {
   </table>` as VNode;
 }
 
+/** The entity's life/ page as consolidation wrote it (server-rendered, safe HTML); nothing before it exists. */
+function LifePage({ ns, id }: { ns: string; id: string }): VNode | null {
+  const page = useLoad<RenderedLayer>(`${ns}|${id}`, () => apiGet<RenderedLayer>(nsPath(ns, 'entities', id, 'summary')));
+  if (page.error instanceof ApiError && page.error.status === 404) return html`<p class="muted">No summary yet: consolidation writes one once the entity is promoted.</p>` as VNode;
+  if (page.error) return html`<${ErrorBox} error=${page.error} />` as VNode;
+  if (!page.data) return html`<${Loading} />` as VNode;
+  return html`<div class="markdown life" dangerouslySetInnerHTML=${{ __html: page.data.html }}></div>` as VNode;
+}
+
 function EntityPage({ ns, id }: { ns: string; id: string }): VNode {
   const detail = useLoad<EntityDetail>(`${ns}|${id}`, () => apiGet<EntityDetail>(nsPath(ns, 'entities', id)));
   const back = html`<p><a href=${href('/entities', { ns })}>← All entities</a></p>`;
@@ -96,6 +105,10 @@ function EntityPage({ ns, id }: { ns: string; id: string }): VNode {
       from <${Time} iso=${e.stats.firstSeen} /> to <${Time} iso=${e.stats.lastSeen} />.
       ${e.aliases.length > 1 ? html` Also known as ${e.aliases.filter((a) => a !== e.name).join(', ')}.` : null}
     </p>
+    <section aria-labelledby="life-title">
+      <h2 id="life-title">Summary</h2>
+      <${LifePage} ns=${ns} id=${e.id} />
+    </section>
     <section aria-labelledby="facts-title">
       <h2 id="facts-title">Facts over time</h2>
       ${overTime.length ? html`<${FactRows} facts=${overTime} ns=${ns} />` : html`<p class="muted">No facts yet.</p>`}
