@@ -73,3 +73,6 @@ export function hasStopWordOf(words: readonly string[], language: string): boole
   const list = BY_LANGUAGE[language];
   return list !== undefined && list !== RUSSIAN && words.some((w) => list.has(w));
 }
+
+/** The Latin-script languages hasStopWordOf can find evidence of (it knows no list for the others). */
+export const LATIN_STOP_WORD_LANGUAGES: readonly string[] = ['de', 'es'];

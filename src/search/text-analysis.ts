@@ -4,10 +4,24 @@
 // stripped of diacritics the way FTS5's unicode61 remove_diacritics 2 folds them. The keyword
 // index stores these tokens (store/sqlite/fts-text.ts); query terms, coverage and snippets
 // analyse with the same functions, so a word asked is found in any form the text has it.
-import { newStemmer } from 'snowball-stemmers';
+import { createRequire } from 'node:module';
 import { stemmer as porter } from 'stemmer';
-import { detectAll } from 'tinyld';
-import { ENGLISH, hasStopWordOf } from './stop-words.js';
+import { ENGLISH, LATIN_STOP_WORD_LANGUAGES, hasStopWordOf } from './stop-words.js';
+
+// tinyld unpacks its n-gram tables as it loads (~250 ms of CPU, the largest part of a cold
+// `cairn search`) and snowball-stemmers is 700 KB of every language's stemmer: each is loaded on
+// the first text that needs it, synchronously like the rest of the analysis. English texts and
+// queries, most of them, need neither.
+const lazyRequire = createRequire(import.meta.url);
+type DetectAll = typeof import('tinyld').detectAll;
+let detectAllOnce: DetectAll | undefined;
+function detectAll(...args: Parameters<DetectAll>): ReturnType<DetectAll> {
+  detectAllOnce ??= (lazyRequire('tinyld') as typeof import('tinyld')).detectAll;
+  return detectAllOnce(...args);
+}
+function newStemmer(algorithm: string): { stem(word: string): string } {
+  return (lazyRequire('snowball-stemmers') as typeof import('snowball-stemmers')).newStemmer(algorithm);
+}
 
 /** A language words are stemmed in: ISO 639-1. Russian is told by its script, the others by tinyld. */
 export type Language = 'en' | 'de' | 'es' | 'fr' | 'it' | 'pt' | 'nl' | 'ru';
@@ -108,6 +122,9 @@ export function detectLanguage(text: string): Language {
     let stop = 0;
     for (const w of all) if (ENGLISH.has(w)) stop++;
     if (stop >= 2 && stop * 4 >= all.length) return 'en';
+    // Below, such a text can only be read as another language with one of its stop words (the
+    // evidence rule): without any, it is English whatever tinyld says, so tinyld is not asked.
+    if (all.length < 8 && !LATIN_STOP_WORD_LANGUAGES.some((lang) => hasStopWordOf(all, lang))) return 'en';
   }
   const ranked = detectAll(sample, { only: LATIN_LANGUAGES as unknown as string[] });
   const top = ranked[0];
