@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Cairn } from '../../src/service/cairn.js';
 import { loopbackServer, send } from '../helpers/http-loopback.js';
 import { tempDir } from '../helpers/store-fixtures.js';
+import { GITHUB_TOKEN } from '../helpers/secrets.js';
 import { WEB_PATHS } from '../../src/interfaces/web/index.js';
 
 describe('web UI session and routes', () => {
@@ -128,6 +129,10 @@ describe('web UI session and routes', () => {
     for (const bad of [{}, { tags: 'db' }, { tags: [''] }, { tags: ['x'.repeat(65)] }, { tags: Array.from({ length: 33 }, (_, i) => `t${i}`) }, { tags: [], extra: 1 }]) {
       assert.equal((await send(server.base, 'PUT', path, bad, work)).status, 400, JSON.stringify(bad).slice(0, 60));
     }
+    const secret = await send(server.base, 'PUT', path, { tags: ['db', `key ${GITHUB_TOKEN}`] }, work);
+    assert.equal(secret.status, 200);
+    assert.doesNotMatch(JSON.stringify(secret.body.tags), new RegExp(GITHUB_TOKEN), 'a secret in a tag is redacted before it lands');
+    assert.match(secret.body.tags[1], /REDACTED/);
     assert.equal((await send(server.base, 'PUT', '/v1/namespaces/private/memories/m_1/tags', { tags: [] }, work)).status, 403);
     assert.equal((await send(server.base, 'PUT', '/v1/namespaces/work/memories/m_missing0000000000000/tags', { tags: [] }, work)).status, 404);
     const sup = await send(server.base, 'POST', `/v1/namespaces/work/memories/${memoryId}/supersede`, { text: 'The staging database listens on port 6543' }, work);
