@@ -37,6 +37,10 @@ import type { BackupInfo, BackupKind } from '../consolidate/backup.js';
 import type { RotationPolicy, RotationReport } from '../consolidate/backup-rotation.js';
 import type { RestoreReport } from '../consolidate/backup-restore.js';
 import { CairnKnowledge } from './cairn-knowledge.js';
+import type { Timeline, TimelineInput, TurnView } from './browse/timeline.js';
+import type { LayerEntry, LayerKind, RenderedLayer } from './browse/layers.js';
+import type { HealthView } from './browse/health-view.js';
+import type { EntityGraph } from './browse/entity-graph.js';
 
 export type { SearchOptions, SearchResponse, StoreResult } from './cairn-base.js';
 
@@ -208,6 +212,39 @@ export class Cairn extends CairnKnowledge {
   /** Health, counts and index freshness; `integrity` also verifies every database page (slow). */
   async status(options: { integrity?: boolean } = {}): Promise<StatusReport> {
     return (await import('./status.js')).buildStatus(this.store, this.paths, this.config, this.embedder?.modelId ?? null, { ...options, readOnly: this.readOnly });
+  }
+
+  // Browsing for people (the web UI; service/browse/): the timeline, the layers, capture health, the entity graph.
+  async timeline(input: TimelineInput & { namespace?: string } = {}): Promise<Timeline> {
+    return (await import('./browse/timeline.js')).buildTimeline(this.store, this.config, this.namespace(input.namespace), input);
+  }
+
+  async turn(id: string, namespace?: string): Promise<TurnView> {
+    return (await import('./browse/timeline.js')).turnView(this.store, this.config, this.namespace(namespace), id);
+  }
+
+  async layers(input: { kind?: LayerKind; limit?: number; namespace?: string } = {}): Promise<LayerEntry[]> {
+    return (await import('./browse/layers.js')).listLayers(this.store, this.namespace(input.namespace), input);
+  }
+
+  async layer(path: string, namespace?: string): Promise<RenderedLayer> {
+    return (await import('./browse/layers.js')).renderLayer(this.store, this.config, this.namespace(namespace), path);
+  }
+
+  /** The life/ page of an entity (by id, slug or name), rendered; NOT_FOUND before consolidation wrote one. */
+  async entitySummary(ref: string, namespace?: string): Promise<RenderedLayer> {
+    const ns = this.namespace(namespace);
+    const { entity } = await this.entity(ref, { namespace: ns });
+    return (await import('./browse/layers.js')).renderEntitySummary(this.store, this.config, ns, entity.slug);
+  }
+
+  async healthView(input: { days?: number; to?: string; namespace?: string } = {}): Promise<HealthView> {
+    return (await import('./browse/health-view.js')).buildHealthView(this.store, this.config, await this.status(), this.namespace(input.namespace), input);
+  }
+
+  async entityGraph(input: { limit?: number; promoted?: boolean; namespace?: string } = {}): Promise<EntityGraph> {
+    const ns = this.namespace(input.namespace);
+    return (await import('./browse/entity-graph.js')).buildEntityGraph(this.store, ns, (q) => this.entities({ ...q, namespace: ns }), input);
   }
 
   async exportJsonl(out: Writable, namespace?: string): Promise<number> {

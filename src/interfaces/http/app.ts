@@ -13,6 +13,7 @@ import { authenticate, authorize, canAccess, seesAll, type AuthEnv, type Caller 
 import { HttpError, errorResponse, validationError } from './errors.js';
 import { buildOpenApi } from './openapi.js';
 import { registerKnowledgeRoutes } from './knowledge-routes.js';
+import { registerBrowseRoutes } from './browse-routes.js';
 import type { RouteSpec } from './routes.js';
 import { mountWeb } from '../web/index.js';
 import {
@@ -368,6 +369,7 @@ export function createApp(cairn: Cairn, options: AppOptions): Hono<Env> {
   );
 
   registerKnowledgeRoutes(define, cairn, NS);
+  registerBrowseRoutes(define, cairn, NS);
 
   // ---- MCP over Streamable HTTP ---------------------------------------------------------------
 

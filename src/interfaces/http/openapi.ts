@@ -7,6 +7,7 @@ import { HTTP_ERROR_CODES } from './errors.js';
 import type { RouteSpec } from './routes.js';
 import { namespaceParam } from './schemas.js';
 import { KNOWLEDGE_SCHEMAS } from './openapi-knowledge.js';
+import { BROWSE_SCHEMAS } from './openapi-browse.js';
 
 type Json = Record<string, unknown>;
 
@@ -214,6 +215,7 @@ const SCHEMAS: Record<string, Json> = {
     properties: { path: { type: 'string' }, text: { type: 'string' }, from: { type: 'integer' }, lines: { type: 'integer' }, totalLines: { type: 'integer' } },
   },
   ...KNOWLEDGE_SCHEMAS,
+  ...BROWSE_SCHEMAS,
 };
 
 function errorResponses(statuses: number[]): Json {

@@ -13,6 +13,10 @@
 import type { VNode } from 'preact';
 import { MemoryView } from './memory.js';
 import { SearchView } from './search.js';
+import { TimelineView } from './timeline.js';
+import { LayersView } from './layers.js';
+import { EntitiesView } from './entities.js';
+import { HealthView } from './health.js';
 
 export interface ViewProps {
   params: URLSearchParams;
@@ -34,4 +38,8 @@ export interface ViewDef {
 export const views: ViewDef[] = [
   { name: 'search', path: '/', title: 'Search', component: SearchView },
   { name: 'memory', path: '/memory/:id', title: 'Memory', component: MemoryView, inNav: false },
+  { name: 'timeline', path: '/timeline', title: 'Timeline', component: TimelineView },
+  { name: 'layers', path: '/layers', title: 'Layers', component: LayersView },
+  { name: 'entities', path: '/entities', title: 'Entities', component: EntitiesView },
+  { name: 'health', path: '/health', title: 'Health', component: HealthView },
 ];
