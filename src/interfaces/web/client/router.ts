@@ -60,21 +60,41 @@ export function href(path: string, params?: Record<string, string | undefined>):
   return s ? `${path}?${s}` : path;
 }
 
-export function navigate(path: string, params?: Record<string, string | undefined>): void {
+/** Goes to a URL of the app; `replace` rewrites the current history entry (a redirect) instead of adding one. */
+export function navigate(path: string, params?: Record<string, string | undefined>, options: { replace?: boolean } = {}): void {
   const target = href(path, params);
-  if (target !== location.pathname + location.search) history.pushState(null, '', target);
+  if (options.replace) history.replaceState(null, '', target);
+  else if (target !== location.pathname + location.search) history.pushState(null, '', target);
   for (const l of listeners) l();
   scrollTo(0, 0);
 }
 
-/** Follows same-origin links of the app without reloading the page. */
+/** An SVG attribute is an SVGAnimatedString, an HTML one a plain string. */
+const attr = (v: string | SVGAnimatedString | undefined): string => (typeof v === 'string' ? v : (v?.baseVal ?? ''));
+
+/**
+ * Follows same-origin links of the app without reloading the page: HTML links and the links
+ * inside SVG (the entity graph), whose `href` and `target` are SVGAnimatedStrings and which have
+ * no `origin` or `pathname` of their own.
+ */
 export function interceptLinks(root: HTMLElement): void {
   root.addEventListener('click', (e) => {
     if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-    const a = (e.target as Element | null)?.closest?.('a');
-    if (!a || a.target || a.hasAttribute('download') || a.origin !== location.origin) return;
-    if (!match(a.pathname)) return;
+    const a = (e.target as Element | null)?.closest?.('a') as (HTMLAnchorElement | SVGAElement | null) | undefined;
+    if (!a || attr(a.target) || a.hasAttribute('download')) return;
+    const raw = attr(a.href);
+    if (!raw) return;
+    const url = new URL(raw, location.href);
+    if (url.origin !== location.origin || !match(url.pathname)) return;
     e.preventDefault();
-    navigate(a.pathname + a.search);
+    navigate(url.pathname + url.search);
+  });
+  // Enter on a focused SVG link is not a click in every browser (an HTML link's is): make it one, for the handler above.
+  root.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    const a = e.target instanceof SVGElement ? e.target.closest('a') : null;
+    if (!a) return;
+    e.preventDefault();
+    a.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 }));
   });
 }
