@@ -93,6 +93,13 @@ describe('REST browsing routes (timeline, turns, layers, health, graph)', () => 
     assert.equal(paths[0], 'MEMORY.md');
     for (const p of ['weekly/2026-W10.md', 'reviews/2026-03-02.md', 'daily/2026-03-02.md', 'daily/2026-03-02-last-night.md']) assert.ok(paths.includes(p), p);
     assert.ok(paths.indexOf('reviews/2026-03-05.md') < paths.indexOf('reviews/2026-03-02.md'), 'newest first');
+    const life = await send(server.base, 'GET', `${D}/layers`);
+    const lifePaths: string[] = life.body.layers.filter((l: { kind: string }) => l.kind === 'life' || l.kind === 'entity').map((l: { path: string }) => l.path);
+    assert.equal(lifePaths[0], 'life/index.md', 'the life/ pages (PARA) are listed, the index first');
+    assert.ok(lifePaths.some((p) => /^life\/[a-z]+\/bob\/summary\.md$/.test(p)), `an entity page: ${lifePaths}`);
+    assert.deepEqual(lifePaths.slice(1), [...lifePaths.slice(1)].sort(), 'entity pages by drawer, then name');
+    const entities = await send(server.base, 'GET', `${D}/layers?kind=entity`);
+    assert.ok(entities.body.layers.length >= 1 && entities.body.layers.every((l: { kind: string }) => l.kind === 'entity'));
     const nights = await send(server.base, 'GET', `${W}/layers?kind=night&limit=1`);
     assert.deepEqual(nights.body.layers.map((l: { path: string }) => l.path), ['daily/2026-03-02-last-night.md']);
 
@@ -200,7 +207,7 @@ describe('REST browsing routes (timeline, turns, layers, health, graph)', () => 
       [`${W}/timeline?from=2026-03-01&from=2026-03-02`, 400],
       [`${W}/timeline?color=red`, 400],
       [`${W}/turns/not-an-id`, 400],
-      [`${W}/layers?kind=entity`, 400],
+      [`${W}/layers?kind=person`, 400],
       [`${W}/layers?limit=-1`, 400],
       [`${W}/layers/file`, 400],
       [`${W}/layers/file?path=`, 400],

@@ -67,7 +67,7 @@ export function registerBrowseRoutes(define: Define, cairn: Cairn, NS: string): 
   define(
     {
       operationId: 'listLayers', method: 'get', path: `${NS}/layers`, tag: 'files', auth: 'namespace', query: layersQuery,
-      summary: 'The pyramid: MEMORY.md, weekly distills, daily reviews, daily and last-night notes, topics; newest first per kind',
+      summary: 'The pyramid: MEMORY.md, weekly distills, daily reviews, daily and last-night notes, topics, life/ pages (PARA); newest first per kind',
       success: { status: 200, description: 'the layer files', schema: 'LayerList' }, errors: [400],
     },
     async ({ ns, query }) => ok({ namespace: ns, layers: await cairn.layers({ ...strip(query), namespace: ns }) }),

@@ -1,5 +1,6 @@
 // The pyramid of a namespace for people: MEMORY.md, weekly distills, daily reviews, daily and
-// last-night notes (and topics), listed from the store (the system of record), and one of them
+// last-night notes (and topics), and the life/ pages (PARA: its index and one page per promoted
+// entity: people, projects, places, tools), listed from the store (the system of record), and one of them
 // rendered as HTML that is safe to insert into a page: markdown-it with raw HTML off, images off,
 // links kept only when they go somewhere harmless, and every cited `m_…`/`t_…` id made a link that
 // opens the memory, or the turn on its day of the timeline.
@@ -13,7 +14,7 @@ import { boundsOf } from '../../consolidate/runner.js';
 import { placeInstant } from '../../consolidate/windows.js';
 
 /** The digest kinds the layers view lists, top of the pyramid first. */
-export const LAYER_KINDS = ['memory', 'weekly', 'review', 'daily', 'night', 'topic'] as const satisfies readonly DigestKind[];
+export const LAYER_KINDS = ['memory', 'weekly', 'review', 'daily', 'night', 'topic', 'life', 'entity'] as const satisfies readonly DigestKind[];
 export type LayerKind = (typeof LAYER_KINDS)[number];
 export const LAYERS_DEFAULT_LIMIT = 60;
 export const LAYERS_MAX_LIMIT = 1000;
@@ -48,14 +49,16 @@ function entryOf(d: Digest): LayerEntry {
   return { path: d.path, kind: d.kind, layer: d.layer, title: heading.slice(0, 200), periodStart: d.periodStart, periodEnd: d.periodEnd, updatedAt: d.updatedAt, generator: d.generator };
 }
 
-/** The namespace's layers, MEMORY.md first, then each kind newest first, at most `limit` of each kind. */
+/** The namespace's layers, MEMORY.md first, then each kind newest first (life/ pages by path: PARA drawer, then name), at most `limit` of each kind. */
 export async function listLayers(store: Store, namespace: string, input: { kind?: LayerKind; limit?: number } = {}): Promise<LayerEntry[]> {
   const kinds = input.kind ? [input.kind] : [...LAYER_KINDS];
   const limit = Math.min(input.limit ?? LAYERS_DEFAULT_LIMIT, LAYERS_MAX_LIMIT);
   const digests = await store.listDigests(namespace, { kinds });
   const out: LayerEntry[] = [];
   for (const kind of kinds) {
-    const own = digests.filter((d) => d.kind === kind).sort((a, b) => (a.periodStart > b.periodStart ? -1 : a.periodStart < b.periodStart ? 1 : a.path < b.path ? -1 : 1));
+    const byPath = (a: Digest, b: Digest) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+    const newest = (a: Digest, b: Digest) => (a.periodStart > b.periodStart ? -1 : a.periodStart < b.periodStart ? 1 : byPath(a, b));
+    const own = digests.filter((d) => d.kind === kind).sort(kind === 'entity' ? byPath : newest);
     out.push(...own.slice(0, limit).map(entryOf));
   }
   return out;

@@ -52,7 +52,7 @@ export interface TurnView {
 
 export interface LayerEntry {
   path: string;
-  kind: 'memory' | 'weekly' | 'review' | 'daily' | 'night' | 'topic';
+  kind: 'memory' | 'weekly' | 'review' | 'daily' | 'night' | 'topic' | 'life' | 'entity';
   layer: 1 | 2 | 3;
   title: string;
   periodStart: string;

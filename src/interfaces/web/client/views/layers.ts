@@ -1,5 +1,6 @@
 // The layers (/layers?ns=&path=): the pyramid of the namespace, MEMORY.md on top, then weekly
-// distills, daily reviews, daily and last-night notes and topics, and the chosen file rendered.
+// distills, daily reviews, daily and last-night notes and topics, the life/ pages (PARA: the
+// index, then one page per promoted entity, grouped by drawer), and the chosen file rendered.
 // The server renders the Markdown (markdown-it, raw HTML off, links checked: layers.ts in
 // src/service/browse), so its HTML is the one thing inserted as HTML here; every cited memory or
 // turn in it is a link the app follows.
@@ -13,26 +14,41 @@ import { useLoad } from '../use-load.js';
 import type { LayerEntry, RenderedLayer } from '../browse-types.js';
 import type { ViewProps } from './index.js';
 
-const GROUPS: Array<{ kind: LayerEntry['kind']; title: string }> = [
+interface Group {
+  title: string;
+  has: (e: LayerEntry) => boolean;
+  open: boolean;
+}
+
+/** A life/ page's PARA drawer, from its path (life/<drawer>/<slug>/summary.md). */
+const drawer = (e: LayerEntry) => /^life\/([a-z]+)\//.exec(e.path)?.[1];
+
+const GROUPS: Group[] = [
   { kind: 'memory', title: 'MEMORY.md' },
   { kind: 'weekly', title: 'Weekly distills' },
   { kind: 'review', title: 'Daily reviews' },
   { kind: 'daily', title: 'Daily notes' },
   { kind: 'night', title: 'Last-night notes' },
   { kind: 'topic', title: 'Topics' },
-];
+  { kind: 'life', title: 'Life (PARA index)' },
+].map(({ kind, title }) => ({ title, has: (e: LayerEntry) => e.kind === kind, open: kind !== 'topic' }));
+for (const [para, title] of [['projects', 'Life: projects'], ['areas', 'Life: areas'], ['resources', 'Life: resources'], ['archives', 'Life: archives']] as const) {
+  GROUPS.push({ title, has: (e) => e.kind === 'entity' && drawer(e) === para, open: false });
+}
 
 function label(e: LayerEntry): string {
   const key = /(\d{4}-(?:W\d{2}|\d{2}-\d{2}))/.exec(e.path)?.[1];
-  return e.kind === 'memory' ? 'MEMORY.md' : e.kind === 'topic' ? e.title : key ?? e.path;
+  if (e.kind === 'memory') return 'MEMORY.md';
+  if (e.kind === 'life') return 'life/index.md';
+  return e.kind === 'topic' || e.kind === 'entity' ? e.title : key ?? e.path;
 }
 
 function Pyramid({ layers, ns, path }: { layers: LayerEntry[]; ns: string; path: string | null }): VNode {
   return html`<nav class="pyramid" aria-label="Layer files">
-    ${GROUPS.map(({ kind, title }) => {
-      const own = layers.filter((l) => l.kind === kind);
+    ${GROUPS.map(({ title, has, open }) => {
+      const own = layers.filter(has);
       if (own.length === 0) return null;
-      return html`<details open=${kind !== 'topic'}>
+      return html`<details open=${open || own.some((l) => l.path === path)}>
         <summary>${title} <span class="muted">(${own.length})</span></summary>
         <ul>
           ${own.map((l) => html`<li><a href=${href('/layers', { ns, path: l.path })} aria-current=${l.path === path ? 'page' : undefined}>${label(l)}</a></li>`)}
