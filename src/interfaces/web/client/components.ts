@@ -2,6 +2,7 @@
 import type { VNode } from 'preact';
 import { ApiError } from './api.js';
 import { html } from './html.js';
+import { href } from './router.js';
 import type { Provenance } from './types.js';
 
 export function ErrorBox({ error }: { error: unknown }): VNode {
@@ -23,8 +24,11 @@ export function Time({ iso }: { iso: string | null | undefined }): VNode | null 
   return html`<time datetime=${iso}>${text}</time>` as VNode;
 }
 
-/** Where a record came from: file and line, session, source, time. */
-export function ProvenanceLine({ p }: { p: Provenance }): VNode {
+/**
+ * Where a record came from: file and line, session, source, time; with `ns`, each turn it was made
+ * from is a link to that turn in context on the timeline (which finds the turn's day itself).
+ */
+export function ProvenanceLine({ p, ns }: { p: Provenance; ns?: string }): VNode {
   const where = p.path ? `${p.path}${p.line !== undefined ? `:${p.line}${p.endLine !== undefined && p.endLine !== p.line ? `–${p.endLine}` : ''}` : ''}` : null;
   return html`<span class="prov">
     ${p.source ? html`<span class="tag">${p.source}</span>` : null}
@@ -33,5 +37,6 @@ export function ProvenanceLine({ p }: { p: Provenance }): VNode {
     ${p.sessionId ? html` <span>session <code>${p.sessionId}</code></span>` : null}
     ${p.speaker || p.role ? html` <span>${p.speaker ?? p.role}</span>` : null}
     ${p.timestamp ? html` <${Time} iso=${p.timestamp} />` : null}
+    ${ns ? (p.turnIds ?? []).map((t) => html` <a class="turn-link" href=${href('/timeline', { ns, item: t })}>the turn in context</a>`) : null}
   </span>` as VNode;
 }

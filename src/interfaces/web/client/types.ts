@@ -12,6 +12,8 @@ export interface Provenance {
   role?: string;
   speaker?: string;
   timestamp?: string;
+  /** The captured turns the record was made from. */
+  turnIds?: string[];
 }
 
 export interface Memory {

@@ -141,7 +141,7 @@ export function MemoryView({ params, id }: ViewProps): VNode {
     </dl>
     <section aria-labelledby="prov-title">
       <h2 id="prov-title">Where it came from</h2>
-      ${memory.provenance.length ? html`<ul class="provenance">${memory.provenance.map((p) => html`<li><${ProvenanceLine} p=${p} /></li>`)}</ul>` : html`<p class="muted">No provenance recorded.</p>`}
+      ${memory.provenance.length ? html`<ul class="provenance">${memory.provenance.map((p) => html`<li><${ProvenanceLine} p=${p} ns=${ns} /></li>`)}</ul>` : html`<p class="muted">No provenance recorded.</p>`}
     </section>
     <${History} ...${state.data} ns=${ns} />
     <${Actions} memory=${memory} ns=${ns} reload=${reload} />

@@ -1,7 +1,8 @@
 // The timeline (/timeline?ns=&from=&to=&item=): one row per logical day, a strip from the morning
 // to the next morning with the night window shaded (the night belongs to the day it started, as
 // the server placed it), the day's and the night's turns and memories listed under it. A memory
-// opens its page; a turn opens here, below its row (?item=t_…). The range lives in the URL.
+// opens its page; a turn opens here, below its row (?item=t_…). The range lives in the URL; a turn
+// linked without one (a memory's provenance) is looked up first and opened on the day it belongs to.
 import type { VNode } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { apiGet, nsPath } from '../api.js';
@@ -99,7 +100,15 @@ export function TimelineView({ params }: ViewProps): VNode {
   const from = params.get('from') ?? undefined;
   const to = params.get('to') ?? undefined;
   const focus = params.get('item');
-  const timeline = useLoad<Timeline>(ns ? `${ns}|${from}|${to}` : null, () => apiGet<Timeline>(nsPath(ns!, 'timeline'), { from, to }));
+  const unplaced = ns && focus?.startsWith('t_') && !from && !to ? focus : null;
+  const placing = useLoad<TurnView>(unplaced ? `${ns}/${unplaced}` : null, () => apiGet<TurnView>(nsPath(ns!, 'turns', unplaced!)));
+  const day = placing.data?.placed?.day;
+  useEffect(() => {
+    if (unplaced && day) navigate('/timeline', { ns: ns!, from: day, to: day, item: unplaced }, { replace: true });
+  }, [unplaced, day]);
+  // Until the turn's day is known there is no range to load; a turn that cannot be placed falls back to the default range.
+  const waiting = unplaced !== null && !placing.error && (!placing.data || !!day);
+  const timeline = useLoad<Timeline>(ns && !waiting ? `${ns}|${from}|${to}` : null, () => apiGet<Timeline>(nsPath(ns!, 'timeline'), { from, to }));
   useEffect(() => {
     if (focus && timeline.data) document.querySelector(`[data-id="${CSS.escape(focus)}"], [data-turn="${CSS.escape(focus)}"]`)?.scrollIntoView({ block: 'center' });
   }, [focus, timeline.data]);
