@@ -1,6 +1,7 @@
 // The rules for writing memories, one implementation for every backend: exact duplicates merge
 // into the current memory with the same content key (a re-mention), a supersede retires a current
-// memory for a new statement, an import keeps records verbatim unless one is current already.
+// memory for a new statement, an import keeps records verbatim unless one is current already, a
+// tag edit replaces the tags of a current memory only.
 // The pure functions decide; the async ones run them over a store's unit of work (store/memory-unit.ts)
 // and retry the whole unit when the database's unique key says another writer got there first.
 import { CairnError, ERROR_CODES } from '../core/errors.js';
@@ -72,6 +73,29 @@ export function supersedeRefusal(namespace: string, id: string, old: Memory | nu
     return new CairnError(ERROR_CODES.INVALID_INPUT, `The new text is the same statement as memory ${id}; nothing to supersede`);
   }
   return null;
+}
+
+/** Why the tags of `memory` cannot be replaced (missing, or history: a superseded version keeps its own), or null. */
+export function retagRefusal(namespace: string, id: string, memory: Memory | null): CairnError | null {
+  if (!memory) return new CairnError(ERROR_CODES.NOT_FOUND, `No memory ${id} in namespace ${namespace}`);
+  if (memory.validTo !== null) {
+    return new CairnError(ERROR_CODES.CONFLICT, `Memory ${id} is superseded${memory.supersededBy ? ` by ${memory.supersededBy}` : ''}: edit the current version's tags`, {
+      supersededBy: memory.supersededBy,
+    });
+  }
+  return null;
+}
+
+/** Replaces the tags of a current memory (each once, in the order given); its index entry follows through the unit. */
+export function retag(store: MemoryUnits, namespace: string, id: string, tags: readonly string[], now: string): Promise<Memory> {
+  return inUnit(store, async (unit) => {
+    const memory = await unit.memoryById(namespace, id);
+    const refusal = retagRefusal(namespace, id, memory);
+    if (refusal || !memory) throw refusal;
+    const fields = { tags: [...new Set(tags)], updatedAt: now };
+    await unit.updateMemory(namespace, id, fields);
+    return { ...memory, ...fields };
+  });
 }
 
 /** The successor a supersede inserts: what the replacement leaves out is inherited from the old memory. */

@@ -188,10 +188,7 @@ export abstract class CairnBase {
   async setTags(id: string, tags: readonly string[], namespace?: string): Promise<Memory> {
     const ns = this.namespace(namespace);
     const { tags: clean } = parseInput(setTagsInputSchema, { tags }, 'tags');
-    const updated = await this.store.setMemoryTags(ns, parseId(id), clean);
-    if (updated) return updated;
-    const memory = await this.get(id, ns);
-    throw new CairnError(ERROR_CODES.CONFLICT, `Memory ${memory.id} is superseded${memory.supersededBy ? ` by ${memory.supersededBy}` : ''}: edit the current version's tags`);
+    return this.store.setMemoryTags(ns, parseId(id), clean);
   }
 
   /** Hybrid search in one namespace. Falls back to BM25 (and says why) when vectors are unusable. */

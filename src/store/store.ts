@@ -29,7 +29,7 @@ export interface Store {
    * Runs `fn` over the memory-writing primitives in one transaction: committed when it resolves,
    * rolled back when it throws. The rules that use it live in src/memory/remember.ts; the methods
    * below that write memories (addMemory, addMemories, supersedeMemory, importMemory,
-   * applyJudgments) are those rules, which every backend delegates to unchanged (docs/STORE.md).
+   * applyJudgments, setMemoryTags) are those rules, which every backend delegates to unchanged (docs/STORE.md).
    */
   memoryUnit<T>(fn: (unit: MemoryUnit) => Promise<T>): Promise<T>;
   addMemory(input: NewMemory, options?: AddMemoryOptions): Promise<AddMemoryResult>;
@@ -67,8 +67,8 @@ export interface Store {
   getJudgment(turnId: string): Promise<StoredJudgment | null>;
   /** Sets a current memory's importance (a person's feedback); false when there is no such memory. */
   setMemoryImportance(namespace: string, id: string, importance: number): Promise<boolean>;
-  /** Replaces a current memory's tags (duplicates dropped); null when no current memory has the id. */
-  setMemoryTags(namespace: string, id: string, tags: readonly string[]): Promise<Memory | null>;
+  /** Replaces a current memory's tags (duplicates dropped), by the rule in memory/remember.ts: NOT_FOUND, or CONFLICT for a superseded one. */
+  setMemoryTags(namespace: string, id: string, tags: readonly string[]): Promise<Memory>;
   judgeStats(): Promise<JudgeStats[]>;
   addFeedback(feedback: Omit<FeedbackRecord, 'id' | 'createdAt'>): Promise<FeedbackRecord>;
   /** Newest first. */

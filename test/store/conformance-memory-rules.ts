@@ -6,7 +6,7 @@ import { describe, it, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Memory, NewMemory } from '../../src/core/types.js';
 import { dedupKey } from '../../src/core/text.js';
-import { MAX_PROVENANCE, newMemoryRecord, remember, supersede } from '../../src/memory/remember.js';
+import { MAX_PROVENANCE, newMemoryRecord, remember, retag, supersede } from '../../src/memory/remember.js';
 import { MemoryKeyConflict, type MemoryUnit, type Store } from '../../src/store/store.js';
 import { rejectsCode } from '../helpers/store-fixtures.js';
 
@@ -120,6 +120,37 @@ export function runMemoryRuleConformance(name: string, makeStore: SharedStoreFac
         ['the API key rotates monthly', 1, at(1)],
         ['the API key rotates weekly', 1, null],
       ]);
+    });
+
+    it('tag edits: the current memory only (CONFLICT naming the successor for history), each tag once, through the unit of work', async () => {
+      const a = await remember(store, { namespace: NS, text: 'the backup runs nightly', tags: ['ops'] }, at(0));
+      const units: string[] = [];
+      const counted = new Proxy(store, {
+        get(target, prop, receiver) {
+          if (prop !== 'memoryUnit') return Reflect.get(target, prop, receiver) as unknown;
+          return <T>(fn: (unit: MemoryUnit) => Promise<T>) => target.memoryUnit((unit) => fn({ ...unit, updateMemory: (ns, id, fields) => (units.push(id), unit.updateMemory(ns, id, fields)) }));
+        },
+      });
+      const tagged = await retag(counted, NS, a.memory.id, ['backup', 'ops', 'backup', 'nightly'], at(1));
+      assert.deepEqual(units, [a.memory.id], 'one write, through the unit');
+      assert.deepEqual([tagged.tags, tagged.updatedAt, tagged.mentions], [['backup', 'ops', 'nightly'], at(1), 1]);
+      assert.deepEqual((await store.getMemory(NS, a.memory.id))?.tags, ['backup', 'ops', 'nightly']);
+      await rejectsCode(retag(store, 'beta', a.memory.id, ['x'], at(2)), 'NOT_FOUND', /namespace beta/);
+      await rejectsCode(retag(store, NS, 'm_nosuchmemory', ['x'], at(2)), 'NOT_FOUND');
+      const ab = await supersede(store, NS, a.memory.id, { namespace: NS, text: 'the backup runs hourly' }, at(3));
+      assert.deepEqual(ab.current.tags, ['backup', 'ops', 'nightly'], 'the successor inherits the edited tags');
+      const err = await rejectsCode(retag(store, NS, a.memory.id, ['late'], at(4)), 'CONFLICT', /superseded/);
+      assert.equal(err.details?.supersededBy, ab.current.id);
+      assert.deepEqual((await store.getMemory(NS, a.memory.id))?.tags, ['backup', 'ops', 'nightly'], 'history keeps its tags');
+      assert.deepEqual((await retag(store, NS, ab.current.id, [], at(5))).tags, []);
+      // A rejected unit writes nothing: a unit whose update fails after the refusal check rolls back whole.
+      await assert.rejects(retag(new Proxy(store, {
+        get(target, prop, receiver) {
+          if (prop !== 'memoryUnit') return Reflect.get(target, prop, receiver) as unknown;
+          return <T>(fn: (unit: MemoryUnit) => Promise<T>) => target.memoryUnit(async (unit) => fn({ ...unit, updateMemory: async (ns, id, fields) => { await unit.updateMemory(ns, id, fields); throw new Error('disk full'); } }));
+        },
+      }), NS, ab.current.id, ['lost'], at(6)), /disk full/);
+      assert.deepEqual((await store.getMemory(NS, ab.current.id))?.tags, [], 'rolled back');
     });
 
     it('superseding with a statement that is already current re-mentions that one as the successor', async () => {

@@ -625,17 +625,18 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
 
       it('setMemoryTags replaces the tags of a current memory only, in its namespace, and reindexes them', async () => {
         const m = (await add('Rotate the deploy keys monthly', { tags: ['ops', 'security'] })).memory;
-        assert.equal(await store.setMemoryTags(OTHER, m.id, ['stolen']), null);
-        assert.equal(await store.setMemoryTags(NS, 'm_missing', ['x']), null);
+        await rejectsCode(store.setMemoryTags(OTHER, m.id, ['stolen']), 'NOT_FOUND');
+        await rejectsCode(store.setMemoryTags(NS, 'm_missing', ['x']), 'NOT_FOUND');
         const updated = await store.setMemoryTags(NS, m.id, ['quarterly', 'ops', 'quarterly']);
-        assert.deepEqual(updated?.tags, ['quarterly', 'ops']);
+        assert.deepEqual(updated.tags, ['quarterly', 'ops']);
         assert.deepEqual((await store.getMemory(NS, m.id))?.tags, ['quarterly', 'ops']);
         assert.equal((await store.keywordSearch(NS, indexTerms(['quarterly']), 10)).length, 1, 'a new tag is searchable');
         assert.equal((await store.keywordSearch(NS, indexTerms(['security']), 10)).length, 0, 'a removed tag is not');
-        assert.deepEqual((await store.setMemoryTags(NS, m.id, []))?.tags, []);
+        assert.deepEqual((await store.setMemoryTags(NS, m.id, [])).tags, []);
         const { current } = await store.supersedeMemory(NS, m.id, { namespace: NS, text: 'Rotate the deploy keys weekly' });
-        assert.equal(await store.setMemoryTags(NS, m.id, ['late']), null, 'a superseded version keeps its tags');
-        assert.deepEqual((await store.setMemoryTags(NS, current.id, ['weekly']))?.tags, ['weekly']);
+        await rejectsCode(store.setMemoryTags(NS, m.id, ['late']), 'CONFLICT', /superseded/);
+        assert.deepEqual((await store.getMemory(NS, m.id))?.tags, [], 'a superseded version keeps its tags');
+        assert.deepEqual((await store.setMemoryTags(NS, current.id, ['weekly'])).tags, ['weekly']);
       });
 
       it('judge stats, turnsBefore, feedback and usage', async () => {

@@ -1,7 +1,6 @@
 // Memory reads for SQLite as plain functions over a database handle. Writes go through the memory
 // unit (memory-unit.ts) under the rules of src/memory/remember.ts.
 import type { Database } from 'better-sqlite3';
-import { keysOf } from './keys.js';
 import { stmt } from './statements.js';
 import type { Memory } from '../../core/types.js';
 import type { MemoryFilter } from '../store.js';
@@ -75,23 +74,4 @@ export function* exportMemories(db: Database, namespace: string, pageSize = 500)
     for (const row of rows) yield memoryFromRow(row);
     after = rows[rows.length - 1]!.seq;
   }
-}
-
-/**
- * Replaces the tags of a current memory and its index body; null when there is none such. A
- * direct write like setMemoryImportance: no duplicate, supersede or import rule is involved.
- */
-export function setTags(db: Database, namespace: string, id: string, tags: readonly string[], now: string): Memory | null {
-  return db
-    .transaction(() => {
-      const row = stmt(db, 'SELECT * FROM memories WHERE namespace = ? AND id = ? AND valid_to IS NULL').get(namespace, id) as MemoryRow | undefined;
-      if (!row) return null;
-      const existing = memoryFromRow(row);
-      const unique = [...new Set(tags)];
-      stmt(db, 'UPDATE memories SET tags = ?, updated_at = ? WHERE seq = ?').run(JSON.stringify(unique), now, row.seq);
-      const body = memoryEntryBody({ ...existing, tags: unique });
-      stmt(db, `UPDATE entries SET body = ?, keys = ? WHERE kind = 'memory' AND ref_id = ?`).run(body, keysOf(db, body), existing.id);
-      return { ...existing, tags: unique, updatedAt: now };
-    })
-    .immediate();
 }

@@ -28,7 +28,7 @@ import { useEntryKeys } from './keys.js';
 import { openDatabase, mapSqliteError, type OpenOptions } from './open.js';
 import { openReadOnlyDatabase } from './open-read-only.js';
 import { SCHEMA_VERSION } from './migrations.js';
-import { applyJudgments, importRecord, remember, rememberAll, supersede } from '../../memory/remember.js';
+import { applyJudgments, importRecord, remember, rememberAll, retag, supersede } from '../../memory/remember.js';
 import type { MemoryUnit } from '../memory-unit.js';
 import { runMemoryUnit } from './memory-unit.js';
 import { openUnit } from './unit-gate.js';
@@ -202,7 +202,7 @@ export class SqliteStore implements Store {
     return this.run(() => judgments.setMemoryImportance(this.db, namespace, id, importance, nowIso()));
   }
   setMemoryTags(namespace: string, id: string, tags: readonly string[]) {
-    return this.run(() => memories.setTags(this.db, namespace, id, tags, nowIso()));
+    return retag(this, namespace, id, tags, nowIso());
   }
   judgeStats() {
     return this.run(() => judgments.judgeStats(this.db));
