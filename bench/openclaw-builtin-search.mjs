@@ -3,9 +3,9 @@
 //   node openclaw-builtin-search.mjs <openclaw package dir> <job.json>
 // job.json: { agentId, workspace, queries, maxResults }; OPENCLAW_STATE_DIR and HOME point at an
 // isolated state dir. Prints one JSON line: the index's status, per-query wall/CPU and answer sizes.
-// The two imports below are OpenClaw 2026.9.6's own modules: memory-core's runtime API, and the
+// The imports below are OpenClaw 2026.9.6's own modules: memory-core's runtime API, and the
 // keyed state store its host hands memory-core at startup (the CLI does the same before a search).
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 const [pkg, jobFile] = process.argv.slice(2);
@@ -13,7 +13,13 @@ const job = JSON.parse(readFileSync(jobFile, 'utf8'));
 const mod = (p) => import(pathToFileURL(`${pkg}/dist/${p}`).href);
 const { getMemorySearchManager } = await mod('extensions/memory-core/runtime-api.js');
 const { configureMemoryCoreDreamingState } = await mod('extensions/memory-core/api.js');
-const { r: createPluginStateKeyedStore } = await mod('plugin-state-store-CgyXRuSI.mjs');
+// Bundler-hashed chunks: the one that exports createPluginStateKeyedStore by name (in 2026.9.6
+// plugin-state-store-Bm-w12Xn.mjs re-exports it from a minified sibling).
+let createPluginStateKeyedStore;
+for (const f of readdirSync(`${pkg}/dist`).filter((name) => /^plugin-state-store-[\w-]+\.mjs$/.test(name))) {
+  createPluginStateKeyedStore ??= (await mod(f)).createPluginStateKeyedStore;
+}
+if (typeof createPluginStateKeyedStore !== 'function') throw new Error(`no plugin-state-store chunk in ${pkg}/dist exports createPluginStateKeyedStore`);
 configureMemoryCoreDreamingState((options) => createPluginStateKeyedStore('memory-core', options));
 
 const cfg = { agents: { list: [{ id: job.agentId, default: true, workspace: job.workspace }] } };
