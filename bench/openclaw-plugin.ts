@@ -5,7 +5,10 @@
 // Cairn's native SQLite addon does not load), and MCP over stdio.
 // Data: the first LoCoMo conversation as an OpenClaw transcript of agent "bench", captured by a
 // real `cairn watch` (default config: the bundled embedder, hybrid search), plus its questions.
-// Usage: node --import tsx bench/openclaw-plugin.ts [--turns 160] [--queries 30]
+// Beside them, OpenClaw's built-in memory (memory-core) on the same turns and queries, searched in
+// process by OpenClaw's Node 24 (see openclaw-builtin.ts); it needs the cached OpenClaw install of
+// the real-OpenClaw test and is skipped without it, unless --install-openclaw installs it from npm.
+// Usage: node --import tsx bench/openclaw-plugin.ts [--turns 160] [--queries 30] [--install-openclaw]
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +24,8 @@ import { compactHits } from '../integrations/openclaw/src/compact.js';
 import { memorySearchTool } from '../integrations/openclaw/src/tools.js';
 import { catchUp, status } from '../integrations/openclaw/src/operations.js';
 import { recall } from '../integrations/openclaw/src/hooks.js';
+import { cachedOpenClaw, ensureOpenClaw, openclawCacheDir } from '../test/helpers/openclaw-install.js';
+import { runBuiltin, type BuiltinRun } from './openclaw-builtin.js';
 
 const arg = (name: string, fallback: number) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1] ?? fallback) || fallback;
 const TURNS = arg('turns', 160);
@@ -130,6 +135,16 @@ async function main(): Promise<void> {
     }
     viaMcp.shift();
 
+    const install = process.argv.includes('--install-openclaw') ? await ensureOpenClaw() : cachedOpenClaw();
+    let builtin: BuiltinRun | null = null;
+    if (install) {
+      builtin = await runBuiltin(install, join(root, 'builtin'), conv.turns.slice(0, TURNS), queries, LIMIT);
+      const s = builtin.status;
+      console.log(`OpenClaw built-in memory-core: ${s.files} daily files, ${s.chunks} chunks (sources ${s.sources.join('+')}, embedding provider ${s.provider}, mode ${s.searchMode ?? '?'}), indexed in ${(builtin.indexMs / 1000).toFixed(1)} s`);
+    } else {
+      console.log(`OpenClaw built-in memory: skipped, no cached OpenClaw at ${openclawCacheDir()} (run with --install-openclaw to install it from npm, or run test/integrations/openclaw-real.test.ts once)`);
+    }
+
     const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
     const per = (rows: Array<{ perResult: number[] }>) => rows.flatMap((r) => r.perResult);
     console.log(`\nanswer size per memory_search (maxResults ${LIMIT}), characters the agent receives:`);
@@ -140,6 +155,7 @@ async function main(): Promise<void> {
           ['MCP memory_search (structured JSON + text copy)', mean(viaMcp.map((r) => r.chars)).toFixed(0), Math.max(...viaMcp.map((r) => r.chars)).toString(), mean(per(viaMcp)).toFixed(0), Math.max(...per(viaMcp)).toString()],
           ['  of which structuredContent / text', `${mean(viaMcp.map((r) => r.structured)).toFixed(0)} / ${mean(viaMcp.map((r) => r.text)).toFixed(0)}`, '', '', ''],
           [`plugin memory_search (resultChars ${plugin.settings.resultChars})`, mean(viaSocket.map((r) => r.chars)).toFixed(0), Math.max(...viaSocket.map((r) => r.chars)).toString(), mean(per(viaSocket)).toFixed(0), Math.max(...per(viaSocket)).toString()],
+          ...(builtin ? [['OpenClaw built-in memory-core (its search results as JSON)', mean(builtin.timings.map((r) => r.chars)).toFixed(0), Math.max(...builtin.timings.map((r) => r.chars)).toString(), mean(per(builtin.timings)).toFixed(0), Math.max(...per(builtin.timings)).toString()]] : []),
         ],
       ),
     );
@@ -151,6 +167,9 @@ async function main(): Promise<void> {
           ['plugin → daemon socket (runs under Node 24)', pair(dist(viaSocket.map((r) => r.wall))), pair(dist(viaSocket.map((r) => r.cpu))), pair(dist(viaSocket.map((r) => r.daemonCpu)))],
           ['library in-process (Node 20 only: baseline)', pair(dist(inProcess.map((r) => r.wall))), pair(dist(inProcess.map((r) => r.cpu))), '—'],
           ['MCP over stdio (cairn mcp)', pair(dist(viaMcp.map((r) => r.wall))), pair(dist(viaMcp.map((r) => r.cpu))), '—'],
+          builtin
+            ? ['OpenClaw built-in memory-core, in process (Node 24, keywords only)', pair(dist(builtin.timings.map((r) => r.wall))), pair(dist(builtin.timings.map((r) => r.cpu))), '—']
+            : ['OpenClaw built-in memory-core', 'skipped: no cached OpenClaw', '', ''],
         ],
       ),
     );

@@ -60,6 +60,11 @@ function reused(dir: string): OpenClawInstall {
   return { ...layout(dir), installed: null, bytes };
 }
 
+/** The cached install if a finished one is there, else null (never installs: for benches). */
+export function cachedOpenClaw(dir = openclawCacheDir()): OpenClawInstall | null {
+  return isComplete(dir) ? reused(dir) : null;
+}
+
 /** Bytes of regular files under `dir` (hard links counted once per path, like `du -b --apparent-size`). */
 export function treeBytes(dir: string): number {
   let total = 0;

@@ -13,7 +13,7 @@ export const PLUGIN_ID = 'cairn';
 
 /** Wires everything into OpenClaw; returns what it built (for tests and the harness). */
 export function register(api: PluginApi) {
-  const settings = readSettings(api.pluginConfig);
+  const settings = readSettings(api.pluginConfig, process.env, (m) => api.logger.warn(m));
   const cairn = { client: cairnClient(settings.home), settings };
   api.registerMemoryCapability(memoryCapability(cairn));
   registerTools(api, cairn);
