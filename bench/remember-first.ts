@@ -7,6 +7,9 @@
 //   npx tsx bench/remember-first.ts [--memories 20000] [--baseline <other build's dist dir>]
 // The current build is ./dist (npm run build first); --baseline is e.g. a built copy of the
 // integration branch before the change, measured in the same run on a copy of the same home.
+// Measured 2026-11-27 on the loaded 2-core machine, 10k memories: baseline (integration branch)
+// 54.3 s CPU / 200 s wall, the whole backlog taken in; this build 1.8 s CPU / 7.4 s wall, one page
+// (200) taken in and 9,801 left to the pages that follow.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
