@@ -18,6 +18,9 @@ import type { KnowledgeLlm, KnowledgeReport } from '../memory/knowledge/pass.js'
 import { aliasKey } from '../memory/knowledge/entities/aliases.js';
 import { CairnBase } from './cairn-base.js';
 
+/** Memories one remember takes into the knowledge pass at most (one page of it): its own, when no backlog is ahead. */
+export const LEARN_PER_STORE = 200;
+
 export abstract class CairnKnowledge extends CairnBase {
   private knowledgeLlm: KnowledgeLlm | null | undefined;
 
@@ -41,7 +44,10 @@ export abstract class CairnKnowledge extends CairnBase {
   }
 
   protected override async afterStore(namespace: string, memoryId: string) {
-    await this.learn({ namespace });
+    // One page of the pass, not the whole backlog: a home filled without the pass (Store.addMemories,
+    // an import, a crash) would otherwise be taken in whole by the next remember, minutes at 100k
+    // memories (issue 29). The rest follows in pages: the next remembers, captures, the daemon, sleep.
+    await this.learn({ namespace, limit: LEARN_PER_STORE });
     return (await import('./learning.js')).storeOutcome(this.store, namespace, memoryId);
   }
 

@@ -112,6 +112,13 @@ export interface EntityListFilter {
   type?: EntityType;
   /** Entities whose name or an alias key starts with this (already normalised by the caller). */
   prefix?: string;
+  /**
+   * Entities with an alias key starting with this: found through the alias key index, so the cost
+   * follows the matches, not the namespace (the knowledge pass asks once per first name; issue 29).
+   * Every name an entity was given is one of its alias keys, so this finds the same entities as
+   * `prefix` does without reading every name.
+   */
+  aliasPrefix?: string;
   /** Only entities with at least this many mentions. */
   minMentions?: number;
   limit?: number;

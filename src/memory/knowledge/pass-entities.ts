@@ -90,7 +90,7 @@ export class EntityOverlay {
 
   private async prefetchFirstName(first: string): Promise<void> {
     if (this.byFirst.has(first)) return;
-    const stored = await this.store.listEntities(this.namespace, { type: 'person', prefix: first, limit: 50 });
+    const stored = await this.store.listEntities(this.namespace, { type: 'person', aliasPrefix: first, limit: 50 });
     const persons = stored
       .map((s) => this.adopt({ id: s.entity.id, name: s.entity.name, type: s.entity.type, slug: s.entity.slug, relation: s.entity.relation }))
       .filter((e) => firstWordKey(this.rules.aliasKey(e.name)) === first);

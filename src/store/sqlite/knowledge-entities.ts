@@ -97,7 +97,9 @@ function withStats(db: Database, rows: readonly StatsRow[]): EntityWithStats[] {
 }
 
 export function listEntities(db: Database, namespace: string, filter: EntityListFilter = {}): EntityWithStats[] {
-  const where = ['e.namespace = @ns'];
+  // With an alias prefix the matching aliases lead (by entity id); `+` keeps the planner from
+  // walking the whole namespace's entities instead.
+  const where = [filter.aliasPrefix !== undefined ? '+e.namespace = @ns' : 'e.namespace = @ns'];
   const params: Record<string, unknown> = { ns: namespace, limit: filter.limit ?? -1, offset: filter.offset ?? 0 };
   if (filter.type !== undefined) {
     where.push('e.type = @type');
@@ -108,6 +110,13 @@ export function listEntities(db: Database, namespace: string, filter: EntityList
     where.push(`(substr(lower(e.name), 1, length(@prefix)) = @prefix
       OR EXISTS (SELECT 1 FROM entity_aliases a WHERE a.entity_id = e.id AND substr(a.key, 1, length(@prefix)) = @prefix))`);
     params.prefix = filter.prefix;
+  }
+  if (filter.aliasPrefix !== undefined) {
+    // A range over the (namespace, key) primary key: every key starting with the prefix sorts
+    // between it and it followed by the highest code point.
+    where.push('e.id IN (SELECT a.entity_id FROM entity_aliases a WHERE a.namespace = @ns AND a.key >= @aliasFrom AND a.key < @aliasTo)');
+    params.aliasFrom = filter.aliasPrefix;
+    params.aliasTo = `${filter.aliasPrefix}\u{10FFFF}`;
   }
   let having = '';
   if (filter.minMentions !== undefined) {
