@@ -3,7 +3,7 @@
 // mark important or not, supersede with a new text, edit tags. The page reloads the memory after
 // each action, so what it shows is what is stored.
 import type { VNode } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { apiGet, apiSend, nsPath } from '../api.js';
 import { ErrorBox, Loading, ProvenanceLine, Time } from '../components.js';
 import { html } from '../html.js';
@@ -103,13 +103,20 @@ export function MemoryView({ params, id }: ViewProps): VNode {
   const [state, setState] = useState<{ data: Loaded | null; error: unknown }>({ data: null, error: null });
   const [notice, setNotice] = useState<string | null>(params.get('notice'));
   const [version, setVersion] = useState(0);
+  // An action's notice is shown with the reloaded memory, never beside the old one.
+  const pendingNotice = useRef<string | null>(null);
 
   useEffect(() => setNotice(params.get('notice')), [params.toString()]);
   useEffect(() => {
     if (!ns || !id) return;
     let live = true;
     Promise.all([apiGet<Memory>(nsPath(ns, 'memories', id)), apiGet<{ history: Memory[] }>(nsPath(ns, 'memories', id, 'history'))]).then(
-      ([memory, h]) => live && setState({ data: { memory, history: h.history }, error: null }),
+      ([memory, h]) => {
+        if (!live) return;
+        setState({ data: { memory, history: h.history }, error: null });
+        if (pendingNotice.current !== null) setNotice(pendingNotice.current);
+        pendingNotice.current = null;
+      },
       (error: unknown) => live && setState({ data: null, error }),
     );
     return () => {
@@ -121,7 +128,8 @@ export function MemoryView({ params, id }: ViewProps): VNode {
   if (!state.data || !ns) return html`<section><h1>Memory</h1><${Loading} /></section>` as VNode;
   const { memory } = state.data;
   const reload = (message: string) => {
-    setNotice(message);
+    pendingNotice.current = message;
+    setNotice(null);
     setVersion((v) => v + 1);
   };
   return html`<article aria-labelledby="memory-title" class="memory">
