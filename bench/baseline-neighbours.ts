@@ -4,7 +4,7 @@
 import type { Database } from 'better-sqlite3';
 import type { NeighbourTurns, Store } from '../src/store/store.js';
 import type { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import { turnFromRow, type TurnRow } from '../src/store/sqlite/rows.js';
+import { turnFromRow, type TurnRow } from '../src/store/rows.js';
 
 type Row = TurnRow & { seq: number; entry_seq: number | null; entry_bytes: number | null };
 

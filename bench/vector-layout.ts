@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { decodeVector } from '../src/store/sqlite/vector-codec.js';
+import { decodeVector } from '../src/store/vector-codec.js';
 
 export interface LayoutSize {
   bytes: number;

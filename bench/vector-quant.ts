@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { UseLiteEmbedder } from '../src/embed/use-lite.js';
-import { decodeVector, encodeVector } from '../src/store/sqlite/vector-codec.js';
+import { decodeVector, encodeVector } from '../src/store/vector-codec.js';
 import { table } from './stats.js';
 
 type UsearchModule = typeof import('usearch');

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { COMPACT_VECTORS_VERSION, MIGRATIONS, SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
 import { registerIndexText } from '../../src/store/sqlite/fts-text.js';
-import { QUANT_BLOCK, decodeVector, encodeVector, quantisedBytes } from '../../src/store/sqlite/vector-codec.js';
+import { QUANT_BLOCK, decodeVector, encodeVector, quantisedBytes } from '../../src/store/vector-codec.js';
 import { tempDir } from '../helpers/store-fixtures.js';
 
 const NS = 'alpha';

@@ -3,7 +3,7 @@
 import type { Database } from 'better-sqlite3';
 import { stmt } from './statements.js';
 import type { NeighbourTurn, NeighbourTurns, SpeakerCount } from '../store.js';
-import { turnFromRow, type TurnRow } from './rows.js';
+import { turnFromRow, type TurnRow } from '../rows.js';
 
 /** The namespace's speakers, most turns first; read once until the next write (every search asks, and a namespace of many people has thousands). */
 export function speakers(db: Database, namespace: string): SpeakerCount[] {

@@ -7,7 +7,7 @@ import { stmt } from './statements.js';
 import { newId } from '../../core/ids.js';
 import { invalidInput } from '../../core/errors.js';
 import type { DocumentChunk, DocumentFile, ReplaceDocumentInput, ReplaceDocumentResult } from '../store.js';
-import { documentFromRow, type DocumentRow } from './rows.js';
+import { documentFromRow, type DocumentRow } from '../rows.js';
 import { ensureNamespaceTx } from './namespaces.js';
 
 /** What is indexed for a chunk: the heading trail too, so BM25 finds a note by its headings. */

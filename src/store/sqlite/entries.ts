@@ -4,7 +4,7 @@ import type { Database } from 'better-sqlite3';
 import { stmt } from './statements.js';
 import type { Kind, Layer, Provenance } from '../../core/types.js';
 import type { EntryFilter, IndexEntry, KeywordHit, StoredVector, VectorStats } from '../store.js';
-import { decodeVector, encodeVector } from './vector-codec.js';
+import { decodeVector, encodeVector } from '../vector-codec.js';
 import { digestSectionDetails, type DigestSectionDetail } from './digests.js';
 import { cachedEntries } from './entry-cache.js';
 

@@ -4,7 +4,7 @@ import type { Database } from 'better-sqlite3';
 import { newId } from '../../core/ids.js';
 import type { Category, Turn } from '../../core/types.js';
 import type { FeedbackRecord, JudgeStats, StoredJudgment, UsageRow } from '../store.js';
-import { turnFromRow, type TurnRow } from './rows.js';
+import { turnFromRow, type TurnRow } from '../rows.js';
 import { stmt } from './statements.js';
 
 interface JudgmentRow {

@@ -13,7 +13,7 @@ import { MAX_PROVENANCE, retirement } from '../../memory/remember.js';
 import { memoryEntryBody } from './memories.js';
 import { updateMemoryFields } from './memory-unit.js';
 import { ensureNamespaceTx } from './namespaces.js';
-import { memoryFromRow, type MemoryRow } from './rows.js';
+import { memoryFromRow, type MemoryRow } from '../rows.js';
 import { stmt } from './statements.js';
 
 export function knowledgeCursor(db: Database, namespace: string): number {

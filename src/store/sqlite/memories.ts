@@ -4,7 +4,7 @@ import type { Database } from 'better-sqlite3';
 import { stmt } from './statements.js';
 import type { Memory } from '../../core/types.js';
 import type { MemoryFilter } from '../store.js';
-import { memoryFromRow, type MemoryRow } from './rows.js';
+import { memoryFromRow, type MemoryRow } from '../rows.js';
 
 /**
  * What the index holds for a memory: its text, its tags, and the names of its entities the text

@@ -13,7 +13,7 @@ import { keysOf } from './keys.js';
 import { memoryEntryBody } from './memories.js';
 import { ensureNamespaceTx } from './namespaces.js';
 import { mapSqliteError } from './open.js';
-import { memoryFromRow, type MemoryRow } from './rows.js';
+import { memoryFromRow, type MemoryRow } from '../rows.js';
 import { stmt } from './statements.js';
 import { isEmbeddable } from './turns.js';
 import { exclusive } from './unit-gate.js';

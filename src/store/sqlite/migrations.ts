@@ -1,7 +1,7 @@
 // Versioned schema. Each step runs once, inside an immediate transaction, keyed by user_version,
 // so several processes opening the same file at once migrate it exactly once.
 import type { Database } from 'better-sqlite3';
-import { encodeVector, float32BlobToVector } from './vector-codec.js';
+import { encodeVector, float32BlobToVector } from '../vector-codec.js';
 
 const V1 = `
 CREATE TABLE namespaces (

@@ -6,7 +6,7 @@ import { stmt } from './statements.js';
 import { newId } from '../../core/ids.js';
 import type { NewTurn, Source, Turn } from '../../core/types.js';
 import type { AddTurnsResult, CheckpointRecord, CheckpointState, TurnsCheckpoint } from '../store.js';
-import { sourceFromRow, turnFromRow, type SourceRow, type TurnRow } from './rows.js';
+import { sourceFromRow, turnFromRow, type SourceRow, type TurnRow } from '../rows.js';
 import { ensureNamespaceTx } from './namespaces.js';
 import { countSpeakers } from './context.js';
 import { crashPoint } from '../../core/crash-points.js';

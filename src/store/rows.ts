@@ -1,6 +1,6 @@
-// Row ↔ record mapping for the SQLite backend: JSON columns parsed in one place.
-import type { Category, Memory, Provenance, Source, Turn } from '../../core/types.js';
-import type { DocumentChunk } from '../store.js';
+// Row ↔ record mapping shared by the SQLite and PostgreSQL backends (same columns): JSON columns parsed in one place.
+import type { Category, Memory, Provenance, Source, Turn } from '../core/types.js';
+import type { DocumentChunk } from './store.js';
 
 export interface MemoryRow {
   seq: number;
