@@ -69,6 +69,13 @@ function isPool(db: Db): db is pg.Pool {
   return db instanceof pg.Pool;
 }
 
+/** The pool a client came from (set by transaction()), so per-store settings reach code inside a transaction. */
+const origins = new WeakMap<pg.PoolClient, pg.Pool>();
+
+export function poolOf(db: Db): pg.Pool | undefined {
+  return isPool(db) ? db : origins.get(db);
+}
+
 /**
  * Runs `fn` in one transaction on one pooled client: committed when it resolves, rolled back when
  * it throws. Called with a client already inside a transaction, `fn` simply joins it.
@@ -76,6 +83,7 @@ function isPool(db: Db): db is pg.Pool {
 export async function transaction<T>(db: Db, fn: (client: pg.PoolClient) => Promise<T>, isolation?: 'serializable' | 'repeatable read'): Promise<T> {
   if (!isPool(db)) return fn(db);
   const client = await db.connect();
+  origins.set(client, db);
   let broken = false;
   try {
     await client.query(isolation ? `BEGIN ISOLATION LEVEL ${isolation.toUpperCase()}` : 'BEGIN');
