@@ -11,6 +11,7 @@ import { digestId } from '../../src/core/ids.js';
 import { dedupKey } from '../../src/core/text.js';
 import type { Memory } from '../../src/core/types.js';
 import type { Store } from '../../src/store/store.js';
+import { newMemoryRecord } from '../../src/memory/remember.js';
 import { PgStore } from '../../src/store/postgres/pg-store.js';
 import { PG_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { dropSchema, freshPgStore, freshSchemaName, testDatabaseUrl } from '../helpers/postgres.js';
@@ -189,6 +190,14 @@ describe('PostgreSQL store: transactions and concurrent writers', () => {
     await Promise.all([crossing(store, one, two, aHolds, bHolds), crossing(other, two, one, bHolds, aHolds)]);
     assert.equal(runs, 3, 'one of the two ran twice');
     assert.deepEqual([(await store.getMemory(NS, one.id))!.mentions, (await store.getMemory(NS, two.id))!.mentions], [3, 3]);
+  });
+
+  it('two connections importing the same record at once: one imports it, the other finds it there', async () => {
+    const other = await made.connect();
+    const record = { ...newMemoryRecord({ namespace: 'imports', text: 'imported on two machines' }, at(0)), mentions: 4 };
+    const outcomes = await Promise.all([store.importMemory(record), other.importMemory(record)]);
+    assert.deepEqual([...outcomes].sort(), ['exists', 'imported']);
+    assert.deepEqual(await store.listMemories({ namespace: 'imports' }), [record]);
   });
 
   it('hot state merged from two connections at once keeps every writer\'s keys', async () => {

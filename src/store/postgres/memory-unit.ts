@@ -7,6 +7,7 @@
 // - two writers that both read "no current memory" both insert: the partial unique index
 //   memories_current_dedup lets the first commit and fails the other, which rejects with
 //   MemoryKeyConflict so remember.ts runs its unit again (and re-mentions instead);
+// - memoryIdTaken takes an advisory lock on the id, so two imports of one record take turns;
 // - judgmentTarget locks the turn (FOR NO KEY UPDATE: judges of one turn take turns, inserts
 //   referencing it are not blocked), so one turn never makes two memories.
 import pg from 'pg';
@@ -146,7 +147,13 @@ function unitOver(db: Db): MemoryUnit {
       const row = await rowById(db, namespace, id, true);
       return row ? memoryFromRow(row) : null;
     },
-    memoryIdTaken: async (id) => ((await db.query('SELECT 1 FROM memories WHERE id = $1', [id])).rowCount ?? 0) > 0,
+    // An import asks before it writes: two imports of one record at once must not both find it
+    // missing (the second would then merge it into itself). The lock on the id makes the second
+    // wait for the first's commit; its next statement then sees the row.
+    memoryIdTaken: async (id) => {
+      await db.query("SELECT pg_advisory_xact_lock(hashtext('cairn.memory-id'), hashtext($1))", [id]);
+      return ((await db.query('SELECT 1 FROM memories WHERE id = $1', [id])).rowCount ?? 0) > 0;
+    },
     insertMemory: (memory) => insertMemory(db, memory),
     updateMemory: (namespace, id, fields) => updateMemoryFields(db, namespace, id, fields),
     // The entry follows even when the memory is no longer current (what the judge path always did).
