@@ -169,6 +169,7 @@ export class PgStore implements Store {
   }
   async *exportMemories(namespace: string): AsyncIterable<Memory> {
     try {
+      await this.ready;
       yield* memories.exportMemories(this.pool, namespace);
     } catch (err) {
       throw mapPgError(err, this.url);
