@@ -10,6 +10,7 @@ import type { DigestFilter, EntryChange, PutDigestResult } from '../store.js';
 import { checkDigest, sectionBody, type DigestSectionDetail } from '../sqlite/digests.js';
 import { transaction, type Db } from './connect.js';
 import { insertEntry } from './entry-terms.js';
+import { ensureNamespace } from './namespaces.js';
 
 export { checkDigest, sectionBody, type DigestSectionDetail };
 
@@ -36,11 +37,6 @@ function fromRow(r: DigestRow): Digest {
     sections: JSON.parse(r.sections) as DigestSection[],
     inputsHash: r.inputs_hash, generator: r.generator, createdAt: r.created_at, updatedAt: r.updated_at,
   };
-}
-
-/** As namespaces.ensureNamespaceTx: the namespace row a digest or a state row refers to. */
-async function ensureNamespaceRow(db: Db, namespace: string, now: string): Promise<void> {
-  await db.query('INSERT INTO namespaces (id, created_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [namespace, now]);
 }
 
 /**
@@ -117,7 +113,7 @@ export async function putDigest(db: Db, input: NewDigest, now: string): Promise<
     await lockDigestPath(c, input.namespace, input.path);
     const stored = await rowAt(c, input.namespace, input.path);
     if (stored && stored.text === input.text && stored.inputs_hash === input.inputsHash) return { digest: fromRow(stored), changed: false };
-    await ensureNamespaceRow(c, input.namespace, now);
+    await ensureNamespace(c, input.namespace, now);
     const id = stored?.id ?? digestId(input.namespace, input.path);
     const row = (await c.query<DigestRow>(
       `INSERT INTO digests (id, namespace, kind, layer, path, period_start, period_end, text, sections, inputs_hash, generator, created_at, updated_at)
@@ -172,22 +168,6 @@ export async function digestSectionDetails(db: Db, refIds: readonly string[]): P
   return out;
 }
 
-/**
- * After a namespace rename (namespaces.ts), inside its transaction and after the rows moved to
- * `namespace`: each digest takes the id of its new (namespace, path), so the id stays a function
- * of both and the old name can be used again; its section entries' ref_ids and its sources
- * (ON UPDATE CASCADE) follow.
- */
-export async function rekeyDigestsTx(db: Db, namespace: string): Promise<void> {
-  const rows = (await db.query<{ id: string; path: string }>('SELECT id, path FROM digests WHERE namespace = $1', [namespace])).rows;
-  for (const r of rows) {
-    const id = digestId(namespace, r.path);
-    if (id === r.id) continue;
-    await db.query('UPDATE digests SET id = $1 WHERE id = $2', [id, r.id]);
-    await db.query(`UPDATE entries SET ref_id = $3 || substr(ref_id, length($2)) WHERE ${SECTION_ENTRIES}`, [namespace, sectionPrefix(r.id), id]);
-  }
-}
-
 export async function getDigest(db: Db, namespace: string, path: string): Promise<Digest | null> {
   const row = await rowAt(db, namespace, path);
   return row ? fromRow(row) : null;
@@ -237,7 +217,7 @@ export async function putConsolidationState(db: Db, namespace: string, state: Re
   if (!state || typeof state !== 'object' || Array.isArray(state)) throw invalidInput('Consolidation state must be a JSON object');
   const json = JSON.stringify(state);
   await transaction(db, async (c) => {
-    await ensureNamespaceRow(c, namespace, now);
+    await ensureNamespace(c, namespace, now);
     await c.query(
       `INSERT INTO consolidation_state (namespace, state, updated_at) VALUES ($1, $2, $3)
        ON CONFLICT (namespace) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,

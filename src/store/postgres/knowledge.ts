@@ -14,12 +14,13 @@
 import { crashPoint } from '../../core/crash-points.js';
 import type { Fact, Provenance } from '../../core/types.js';
 import type { ApplyKnowledgeResult, FactUpdate, KnowledgeBatch, MemoryRetirement, SeqMemory } from '../store.js';
-import type { MemoryFields } from '../memory-unit.js';
 import { MAX_PROVENANCE, retirement } from '../../memory/remember.js';
 import { memoryEntryBody } from '../sqlite/memories.js';
 import { memoryFromRow, type MemoryRow } from '../rows.js';
 import { transaction, type Db } from './connect.js';
 import { setEntryBody } from './entry-terms.js';
+import { updateMemoryFields } from './memory-unit.js';
+import { ensureNamespace } from './namespaces.js';
 
 /** Serialises the knowledge writers of one namespace (see the top of this file) until commit. */
 export async function knowledgeLock(db: Db, namespace: string): Promise<void> {
@@ -60,39 +61,6 @@ export async function setMemoryEntities(db: Db, namespace: string, memoryId: str
   if (seq !== undefined) await setEntryBody(db, seq, body);
 }
 
-/**
- * Writes the fields onto a memory row (read and locked by the caller) and mirrors what the index
- * holds of them onto its entry, as the memory unit's updateMemory does.
- */
-async function writeMemoryFields(db: Db, row: MemoryRow, fields: MemoryFields): Promise<void> {
-  const sets: string[] = [];
-  const params: unknown[] = [row.seq];
-  const put = (column: string, value: unknown): void => {
-    params.push(value);
-    sets.push(`${column} = $${params.length}`);
-  };
-  if (fields.mentions !== undefined) put('mentions', fields.mentions);
-  if (fields.updatedAt !== undefined) put('updated_at', fields.updatedAt);
-  if (fields.tags !== undefined) put('tags', JSON.stringify(fields.tags));
-  if (fields.provenance !== undefined) put('provenance', JSON.stringify(fields.provenance));
-  if (fields.importance !== undefined) put('importance', fields.importance);
-  if (fields.category !== undefined) put('category', fields.category);
-  if (fields.validTo !== undefined) put('valid_to', fields.validTo);
-  if (fields.supersededBy !== undefined) put('superseded_by', fields.supersededBy);
-  if (fields.supersedes !== undefined) put('supersedes', fields.supersedes);
-  if (sets.length === 0) return;
-  await db.query(`UPDATE memories SET ${sets.join(', ')} WHERE seq = $1`, params);
-  if (fields.tags !== undefined) {
-    const seq = await memoryEntrySeq(db, row.id);
-    const body = memoryEntryBody({ text: row.text, tags: fields.tags, entities: JSON.parse(row.entities) as string[] });
-    if (seq !== undefined) await setEntryBody(db, seq, body);
-  }
-  const entry = (set: string, value: unknown) => db.query(`UPDATE entries SET ${set} WHERE kind = 'memory' AND ref_id = $1`, [row.id, value]);
-  if (fields.importance !== undefined) await entry('importance = $2', fields.importance);
-  if (fields.category !== undefined) await entry('category = $2', fields.category);
-  if (fields.validTo !== undefined) await entry('current = 0, valid_to = $2', fields.validTo);
-}
-
 async function insertFact(db: Db, namespace: string, f: Fact): Promise<void> {
   // Typed parameters: in INSERT … SELECT PostgreSQL cannot infer them from the columns.
   await db.query(
@@ -128,8 +96,8 @@ async function retire(db: Db, namespace: string, r: MemoryRetirement, now: strin
   if (!old || !by) return;
   const writes = retirement(memoryFromRow(old), memoryFromRow(by), r, now);
   if (!writes) return;
-  await writeMemoryFields(db, old, writes.retired);
-  if (writes.survivor) await writeMemoryFields(db, by, writes.survivor);
+  await updateMemoryFields(db, namespace, old.id, writes.retired);
+  if (writes.survivor) await updateMemoryFields(db, namespace, by.id, writes.survivor);
   if (writes.turnsLeavingCurrent.length > 0) {
     await db.query("UPDATE entries SET current = 0, valid_to = $1 WHERE kind = 'turn' AND namespace = $2 AND current = 1 AND ref_id = ANY($3::text[])", [
       r.validTo,
@@ -145,7 +113,7 @@ export async function applyKnowledge(db: Db, batch: KnowledgeBatch): Promise<App
     await knowledgeLock(c, ns);
     const cursor = await knowledgeCursor(c, ns);
     if (cursor !== batch.expectCursor) return { applied: false, cursor };
-    await c.query('INSERT INTO namespaces (id, created_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [ns, batch.now]);
+    await ensureNamespace(c, ns, batch.now);
     if (batch.entities.length > 0) {
       const e = batch.entities;
       await c.query(
