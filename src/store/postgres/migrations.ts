@@ -313,8 +313,21 @@ CREATE TABLE purge_log (
 );
 `;
 
+/**
+ * Leases (store/leases.ts, postgres/leases.ts): which daemon captures a source when daemons on
+ * several machines share the database. Times in ms since the epoch on the server's clock.
+ */
+const V2_LEASES = `
+CREATE TABLE leases (
+  name TEXT PRIMARY KEY,
+  holder TEXT NOT NULL,
+  acquired_ms BIGINT NOT NULL,
+  expires_ms BIGINT NOT NULL
+);
+`;
+
 /** Steps in order; step i brings the schema to version i + 1. Never edit a step once released: add one. */
-const STEPS: readonly string[] = [V1_CORE + V1_MEMORY_AND_INDEX + V1_DOCUMENTS_AND_DIGESTS + V1_KNOWLEDGE + V1_PURGE];
+const STEPS: readonly string[] = [V1_CORE + V1_MEMORY_AND_INDEX + V1_DOCUMENTS_AND_DIGESTS + V1_KNOWLEDGE + V1_PURGE, V2_LEASES];
 
 export const PG_SCHEMA_VERSION = STEPS.length;
 
