@@ -295,6 +295,16 @@ describe('PostgreSQL store: renameNamespace', () => {
     assert.ok(!(await store.namespaceIds()).includes('x3'));
   });
 
+  it('hostile names are values, never SQL: a rename there and back keeps every row', async () => {
+    const hostile = `o'hara"; DROP TABLE memories; -- ${'é'.repeat(500)}`;
+    const m = (await store.addMemory({ namespace: 'plain', text: 'survives hostile names' })).memory;
+    assert.equal(await store.renameNamespace('plain', hostile), true);
+    assert.deepEqual(await store.getMemory(hostile, m.id), { ...m, namespace: hostile });
+    assert.equal(await store.renameNamespace(hostile, 'plain'), true);
+    assert.deepEqual(await store.getMemory('plain', m.id), m);
+    assert.ok(!(await store.namespaceIds()).includes(hostile));
+  });
+
   it('two connections renaming the same namespace at once: one moves it, the other finds it gone', async () => {
     const other = await made.connect();
     await store.addMemory({ namespace: 'racing', text: 'renamed once' });
