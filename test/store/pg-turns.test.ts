@@ -9,7 +9,8 @@ import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { NeighbourTurns, Store } from '../../src/store/store.js';
 import type { NewTurn, Turn } from '../../src/core/types.js';
 import pg from 'pg';
-import { freshPgStore } from '../helpers/postgres.js';
+import { dropSchema, freshPgStore, freshSchemaName, testDatabaseUrl } from '../helpers/postgres.js';
+import { PgStore } from '../../src/store/postgres/pg-store.js';
 import { tempDir } from '../helpers/store-fixtures.js';
 import { seeded } from '../helpers/prng.js';
 
@@ -338,6 +339,41 @@ describe('turns on postgres: writers that really overlap', () => {
       assert.deepEqual(await r.other.speakers('race'), [{ name: 'Ana', turns: 100 }, { name: 'Bo', turns: 100 }]);
     } finally {
       await r.close();
+    }
+  });
+});
+
+describe('turns on postgres: byte order whatever the locale', () => {
+  it('checkpoint keys, usage rows and tied speakers list in byte order (as SQLite) in a database whose locale sorts otherwise', async () => {
+    const base = new URL(await testDatabaseUrl());
+    const admin = new pg.Client({ connectionString: base.toString() });
+    await admin.connect();
+    try {
+      await admin.query("CREATE DATABASE cairn_test_icu_en TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C.UTF-8' LOCALE_PROVIDER icu ICU_LOCALE 'en'");
+    } catch (err) {
+      if (!['42P04', '23505'].includes((err as { code?: string }).code ?? '')) throw err; // made by an earlier or parallel run
+    } finally {
+      await admin.end();
+    }
+    const icu = new URL(base);
+    icu.pathname = '/cairn_test_icu_en';
+    const schema = freshSchemaName();
+    const en = await PgStore.open({ url: icu.toString(), schema, max: 2 });
+    try {
+      const names = ['beta', 'Zed', 'alpha', 'Émile', '_x', 'emile'];
+      const bytes = [...names].sort();
+      const src = await en.addSource(NS, 'jsonl', '/order');
+      for (const key of names) await en.putCheckpoint({ sourceId: src.id, key, state: {} });
+      assert.notDeepEqual((await en.pool.query('SELECT key FROM checkpoints ORDER BY key')).rows.map((r) => r.key), bytes, 'the locale sorts otherwise');
+      assert.deepEqual((await en.listCheckpoints(src.id)).map((c) => c.key), bytes);
+      for (const ns of names) await en.usageAdd(ns, '2026-01-01', { calls: 1 });
+      assert.deepEqual((await en.usageList('2026-01-01')).map((u) => u.namespace), bytes);
+      assert.deepEqual((await en.usageList()).map((u) => u.namespace), bytes);
+      await en.addTurns(names.map((name, i) => turn('s', `o${i}`, { speaker: name })));
+      assert.deepEqual((await en.speakers(NS)).map((s) => s.name), bytes);
+    } finally {
+      await en.close();
+      await dropSchema(icu.toString(), schema);
     }
   });
 });

@@ -162,7 +162,7 @@ export async function getCheckpoint(db: Db, sourceId: number, key: string): Prom
 }
 
 export async function listCheckpoints(db: Db, sourceId: number): Promise<CheckpointRecord[]> {
-  const rows = (await db.query<{ key: string; state: string; updated_at: string }>('SELECT key, state, updated_at FROM checkpoints WHERE source_id = $1 ORDER BY key', [sourceId])).rows;
+  const rows = (await db.query<{ key: string; state: string; updated_at: string }>('SELECT key, state, updated_at FROM checkpoints WHERE source_id = $1 ORDER BY key COLLATE "C"', [sourceId])).rows;
   return rows.map((r) => ({ key: r.key, state: JSON.parse(r.state) as Record<string, unknown>, updatedAt: r.updated_at }));
 }
 
