@@ -34,10 +34,14 @@ export const TABLE_ORDER = [
 
 export type TableName = (typeof TABLE_ORDER)[number];
 
-/** Columns only PostgreSQL has: entries' keyword vector (computed from body and keys), vectors' writing transaction (defaulted). */
+/**
+ * Columns only PostgreSQL has: entries' keyword vector (computed from body and keys), vectors'
+ * writing transaction and feedback's insertion order (SQLite's rowid; both defaulted).
+ */
 export const PG_ONLY_COLUMNS: Readonly<Partial<Record<TableName, readonly string[]>>> = {
   entries: ['terms', 'terms_len'],
   vectors: ['tx'],
+  feedback: ['seq'],
 };
 
 /** Numbered by an identity (PostgreSQL) or AUTOINCREMENT/rowid (SQLite): its counter is carried past the copied rows. */
