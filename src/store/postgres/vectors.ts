@@ -215,11 +215,13 @@ export async function nearestVectors(db: Db, namespace: string, model: string, q
   return transaction(db, async (c) => {
     await c.query(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(100, 2 * Math.trunc(k)))}`);
     await c.query('SET LOCAL hnsw.iterative_scan = strict_order');
-    return (await c.query<{ seq: number; distance: number }>(
+    const rows = (await c.query<{ seq: number; distance: number }>(
       `SELECT entry_seq AS seq, (embedding::halfvec(${dimensions}) <=> $1::halfvec(${dimensions}))::float8 AS distance FROM vectors
        WHERE model = $2 AND dim = ${dimensions} AND namespace = $3
        ORDER BY embedding::halfvec(${dimensions}) <=> $1::halfvec(${dimensions}) LIMIT $4`,
       [q, model, namespace, Math.trunc(k)],
     )).rows;
+    // The graph walk orders by its own rounding of the distance: nearest first by the one returned.
+    return rows.sort((a, b) => a.distance - b.distance);
   });
 }
