@@ -323,11 +323,22 @@ describe('PostgreSQL vectors', () => {
     for (let i = 0; i < 20; i++) small.push({ seq: await entry(store.pool, 'ann-small', `s${i}`), vector: unitVector(dim, 50_000 + i) });
     await store.putVectors(model, small);
     const decoded = big.map((b) => ({ seq: b.seq, vector: decodeVector(encodeVector(b.vector)) }));
+    const exactTop = (query: Float32Array, k: number) =>
+      decoded.map((d) => ({ seq: d.seq, distance: cosineDistance(d.vector, query) })).sort((x, y) => x.distance - y.distance).slice(0, k);
+    // Until the index is built (the first call starts it) the answer is exact.
+    const first = unitVector(dim, 77);
+    assert.deepEqual((await store.nearestVectors('ann', model, first, 10)).map((h) => h.seq), exactTop(first, 10).map((h) => h.seq));
+    await entries.buildAnnIndex(store.pool, model, dim);
+    const plan = (await store.pool.query(
+      `EXPLAIN SELECT entry_seq FROM vectors WHERE model = $1 AND dim = ${dim} AND namespace = 'ann' ORDER BY embedding::halfvec(${dim}) <=> $2::halfvec(${dim}) LIMIT 10`,
+      [model, `[${Array.from(first).join(',')}]`],
+    )).rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+    assert.match(plan, /Index Scan using vectors_ann_64_/, 'the HNSW index answers');
     let found = 0;
     let wanted = 0;
     for (let q = 0; q < 20; q++) {
       const query = unitVector(dim, 90_000 + q);
-      const exact = decoded.map((d) => ({ seq: d.seq, distance: cosineDistance(d.vector, query) })).sort((x, y) => x.distance - y.distance).slice(0, 10);
+      const exact = exactTop(query, 10);
       const ann = await store.nearestVectors('ann', model, query, 10);
       assert.equal(ann.length, 10);
       for (let i = 1; i < ann.length; i++) assert.ok(ann[i]!.distance >= ann[i - 1]!.distance, `nearest first: ${ann.map((h) => h.distance).join(' ')}`);
