@@ -109,10 +109,15 @@ async function lockDigestPath(db: Db, namespace: string, path: string): Promise<
 
 export async function putDigest(db: Db, input: NewDigest, now: string): Promise<PutDigestResult> {
   checkDigest(input);
+  const unchanged = (row: DigestRow | undefined): boolean => row !== undefined && row.text === input.text && row.inputs_hash === input.inputsHash;
+  // Most digests a consolidation run puts are unchanged: one read answers them, without a
+  // transaction or a lock (a write committed after it is simply a later one).
+  const seen = await rowAt(db, input.namespace, input.path);
+  if (unchanged(seen)) return { digest: fromRow(seen!), changed: false };
   return transaction(db, async (c): Promise<PutDigestResult> => {
     await lockDigestPath(c, input.namespace, input.path);
     const stored = await rowAt(c, input.namespace, input.path);
-    if (stored && stored.text === input.text && stored.inputs_hash === input.inputsHash) return { digest: fromRow(stored), changed: false };
+    if (unchanged(stored)) return { digest: fromRow(stored!), changed: false };
     await ensureNamespace(c, input.namespace, now);
     const id = stored?.id ?? digestId(input.namespace, input.path);
     const row = (await c.query<DigestRow>(
