@@ -1,8 +1,9 @@
 // Raw turns (Layer 4), sources and checkpoints for PostgreSQL. Turns and the checkpoint that covers
 // them commit in one transaction: that is what makes capture exactly-once. Several daemons on
-// several machines may store the same turns at once: the unique (namespace, session, message) key
-// and ON CONFLICT DO NOTHING make the later writer wait for the earlier one's commit and then count
-// those turns as duplicates, never fail.
+// several machines may store the same turns at once: a lock per session makes the later writer
+// wait for the earlier one's commit, and the unique (namespace, session, message) key with ON
+// CONFLICT DO NOTHING then counts those turns as duplicates; it never fails.
+import { createHash } from 'node:crypto';
 import { newId } from '../../core/ids.js';
 import { crashPoint } from '../../core/crash-points.js';
 import type { NewTurn, Source, Turn } from '../../core/types.js';
@@ -20,9 +21,9 @@ export { isEmbeddable };
  * creating the same new namespaces wait for each other in one order instead of deadlocking.
  */
 export async function ensureNamespaces(db: Db, namespaces: Iterable<string>, now: string): Promise<void> {
-  const names = [...new Set(namespaces)].sort();
+  const names = [...new Set(namespaces)];
   if (names.length === 0) return;
-  await db.query('INSERT INTO namespaces (id, created_at) SELECT n, $2 FROM unnest($1::text[]) AS n ORDER BY n ON CONFLICT (id) DO NOTHING', [names, now]);
+  await db.query('INSERT INTO namespaces (id, created_at) SELECT n, $2 FROM unnest($1::text[]) AS n ORDER BY n COLLATE "C" ON CONFLICT (id) DO NOTHING', [names, now]);
 }
 
 /** The turns as stored (ids made here, as SQLite's backend makes them). */
@@ -68,8 +69,31 @@ async function insertNewTurns(db: Db, turns: readonly Turn[], now: string): Prom
   return new Set(res.rows.map((r) => r.id));
 }
 
+/** A 64-bit advisory lock key per (namespace, session); a collision only makes two sessions wait for each other. */
+function sessionLockKey(namespace: string, sessionId: string): bigint {
+  return createHash('sha256').update(`turns\0${namespace}\0${sessionId}`).digest().readBigInt64BE(0);
+}
+
+/**
+ * Serialises writers of the same sessions until commit, taking the locks in ascending key order.
+ * Without it, two writers adding overlapping turns in different orders would each wait for a turn
+ * the other inserted first, and PostgreSQL would abort one as a deadlock; with it, the later
+ * writer starts once the earlier one committed and simply finds its turns there. Writers of
+ * other sessions never wait. (unnest emits the keys in array order, so the locks follow it.)
+ */
+async function lockSessions(db: Db, turns: readonly NewTurn[]): Promise<void> {
+  const keys = [...new Set(turns.map((t) => sessionLockKey(t.namespace, t.sessionId)))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (keys.length === 0) return;
+  await db.query('SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k', [keys.map(String)]);
+}
+
+/**
+ * Lock order, the same in every writer (so none can wait in a cycle): session locks, namespace
+ * rows, turn keys (of sessions already held), speaker rows (sorted), the checkpoint row.
+ */
 export async function addTurns(db: Db, turns: readonly NewTurn[], checkpoint: TurnsCheckpoint | undefined, now: string): Promise<AddTurnsResult> {
   const result = await transaction(db, async (c): Promise<AddTurnsResult> => {
+    await lockSessions(c, turns);
     await ensureNamespaces(c, turns.map((t) => t.namespace), now);
     const candidates = turnsToStore(turns, now);
     const fresh = await insertNewTurns(c, candidates, now);
