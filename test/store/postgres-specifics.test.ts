@@ -8,6 +8,9 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import pg from 'pg';
 import { digestId } from '../../src/core/ids.js';
+import { dedupKey } from '../../src/core/text.js';
+import type { Memory } from '../../src/core/types.js';
+import type { Store } from '../../src/store/store.js';
 import { PgStore } from '../../src/store/postgres/pg-store.js';
 import { PG_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { dropSchema, freshPgStore, freshSchemaName, testDatabaseUrl } from '../helpers/postgres.js';
@@ -158,6 +161,34 @@ describe('PostgreSQL store: transactions and concurrent writers', () => {
     assert.equal(history.length, 2);
     const current = await store.listMemories({ namespace: NS, limit: 100 });
     assert.equal(current.filter((m) => m.text.startsWith('the deploy day')).length, 1);
+  });
+
+  it('two units locking the same memories in opposite orders deadlock; the victim runs again and both commit', async () => {
+    const other = await made.connect();
+    const one = (await store.addMemory({ namespace: NS, text: 'lock order one' })).memory;
+    const two = (await store.addMemory({ namespace: NS, text: 'lock order two' })).memory;
+    const barrier = () => {
+      let open!: () => void;
+      return { reached: new Promise<void>((r) => (open = r)), open: () => open() };
+    };
+    const aHolds = barrier();
+    const bHolds = barrier();
+    let runs = 0;
+    const crossing = (via: Store, first: Memory, second: Memory, mine: ReturnType<typeof barrier>, theirs: ReturnType<typeof barrier>) =>
+      via.memoryUnit(async (unit) => {
+        runs++;
+        for (const [m, i] of [[first, 0], [second, 1]] as const) {
+          const locked = (await unit.currentByKey(NS, dedupKey(m.text)))!;
+          await unit.updateMemory(NS, m.id, { mentions: locked.mentions + 1 });
+          if (i === 0) {
+            mine.open();
+            await theirs.reached;
+          }
+        }
+      });
+    await Promise.all([crossing(store, one, two, aHolds, bHolds), crossing(other, two, one, bHolds, aHolds)]);
+    assert.equal(runs, 3, 'one of the two ran twice');
+    assert.deepEqual([(await store.getMemory(NS, one.id))!.mentions, (await store.getMemory(NS, two.id))!.mentions], [3, 3]);
   });
 
   it('hot state merged from two connections at once keeps every writer\'s keys', async () => {

@@ -9,6 +9,7 @@
 //   MemoryKeyConflict so remember.ts runs its unit again (and re-mentions instead);
 // - judgmentTarget locks the turn (FOR NO KEY UPDATE: judges of one turn take turns, inserts
 //   referencing it are not blocked), so one turn never makes two memories.
+import pg from 'pg';
 import { dedupKey } from '../../core/text.js';
 import type { Memory } from '../../core/types.js';
 import { MemoryKeyConflict, type JudgmentTarget, type MemoryFields, type MemoryUnit } from '../memory-unit.js';
@@ -164,7 +165,24 @@ function unitOver(db: Db): MemoryUnit {
   };
 }
 
-/** Runs `fn` over the primitives in one transaction on one pooled client: committed when it resolves, rolled back when it throws. */
-export function runMemoryUnit<T>(db: Db, fn: (unit: MemoryUnit) => Promise<T>): Promise<T> {
-  return transaction(db, (client) => fn(unitOver(client)));
+/** Runs of a unit PostgreSQL chose as a deadlock's victim before the error reaches the caller. */
+const DEADLOCK_ATTEMPTS = 3;
+
+/**
+ * Runs `fn` over the primitives in one transaction on one pooled client: committed when it
+ * resolves, rolled back when it throws. Two units locking the same memories in opposite orders
+ * (batches of re-mentions, or inserts of each other's statements) deadlock; PostgreSQL rolls one
+ * back, and that one runs again from the start (units are re-runnable: remember.ts retries them
+ * on a key race too), which SQLite's single writer never needed.
+ */
+export async function runMemoryUnit<T>(db: Db, fn: (unit: MemoryUnit) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction(db, (client) => fn(unitOver(client)));
+    } catch (err) {
+      // Only a transaction of our own can run again; inside the caller's, its whole transaction is lost.
+      const retry = db instanceof pg.Pool && (pgCode(err) === PG.DEADLOCK || pgCode(err) === PG.SERIALIZATION);
+      if (!retry || attempt >= DEADLOCK_ATTEMPTS) throw err;
+    }
+  }
 }
