@@ -152,4 +152,21 @@ describe('PostgreSQL digests and knowledge under concurrent writers', () => {
     assert.deepEqual(entries, [`${results[0]!.digest.id}#0`, `${results[0]!.digest.id}#1`]);
     assert.deepEqual((await two.listDigests(NS)).map((d) => d.path), [digest.path]);
   });
+
+  it('a digest shrinking from 12 sections to 2 keeps those two entries and drops the ten others; deleting it drops the rest', async () => {
+    const sections = (n: number) => Array.from({ length: n }, (_, i) => ({ heading: `H${i}`, text: `kestrel note ${i}`, sources: [] }));
+    const put = (n: number, hash: string) => one.putDigest({
+      namespace: NS, kind: 'weekly', path: 'weekly/2026-W02.md', periodStart: '2026-01-05T00:00:00.000Z', periodEnd: '2026-01-12T00:00:00.000Z',
+      text: `week ${hash}`, sections: sections(n), inputsHash: hash, generator: 'extractive@1',
+    });
+    const id = (await put(12, 'a')).digest.id;
+    const entries = async () => (await one.pool.query<{ seq: number; ref_id: string }>(
+      "SELECT seq, ref_id FROM entries WHERE kind = 'digest' AND starts_with(ref_id, $1) ORDER BY seq", [`${id}#`])).rows;
+    const before = await entries();
+    assert.equal(before.length, 12);
+    await put(2, 'b');
+    assert.deepEqual(await entries(), before.slice(0, 2), 'sections #0 and #1 keep their entries; #2 … #11 (#10 and #11 sorting before #2) are gone');
+    assert.equal(await two.deleteDigest(NS, 'weekly/2026-W02.md'), true);
+    assert.deepEqual(await entries(), []);
+  });
 });
