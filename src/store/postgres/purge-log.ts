@@ -66,7 +66,11 @@ export const SCRUBBED_TABLES = [
   'digest_sources', 'hot_state', 'entities', 'entity_aliases', 'entity_mentions', 'facts',
 ] as const;
 
-/** How long scrub waits for older transactions to end, and for each table's lock. */
+/**
+ * How long scrub waits for older transactions to end, and for each table's lock. Well above
+ * deadlock_timeout (1 s by default): autovacuum working on a table yields its lock to a waiter only
+ * after that, and the scrub should not give up first.
+ */
 export const SCRUB_WAIT_MS = 10_000;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -93,7 +97,7 @@ async function olderSnapshots(client: pg.PoolClient, horizon: string): Promise<n
 /**
  * Deleted and updated rows stay in their pages until VACUUM, and even plain VACUUM only marks their
  * space free: the bytes stay in the heap, TOAST and index pages (the GIN index of the entries'
- * words, B-tree keys such as a memory's dedup key) until reused, and ANALYZE's samples in
+ * words, B-tree keys such as a speaker's name or an alias) until reused, and ANALYZE's samples in
  * pg_statistic may quote them. So scrub rewrites each table that holds text with VACUUM (FULL,
  * ANALYZE): a new file of the live rows only, indexes rebuilt, the old files truncated, statistics
  * sampled again.

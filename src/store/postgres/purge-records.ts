@@ -33,7 +33,8 @@ const TABLES = [['memory', 'memories'], ['turn', 'turns'], ['document', 'documen
 async function find(c: pg.PoolClient, scope: PurgeScope, ids: readonly string[]): Promise<Map<string, Found>> {
   const found = new Map<string, Found>();
   for (const [kind, table] of TABLES) {
-    const rest = ids.filter((id) => !found.has(id));
+    // PostgreSQL text holds no NUL (a parameter with one is refused): such an id names nothing.
+    const rest = ids.filter((id) => !found.has(id) && !id.includes('\u0000'));
     if (rest.length === 0) break;
     const { rows } = await c.query<{ id: string; namespace: string }>(
       `SELECT id, namespace FROM ${table} WHERE id = ANY($1) AND ($2::text IS NULL OR namespace = $2) ORDER BY id FOR UPDATE`,

@@ -75,12 +75,17 @@ function filter(scope: PurgeScope, rule: TextRewrite, columns: Array<{ name: str
     conds.push(`namespace = $${params.length}`);
   }
   if (rule.mustContain !== undefined) {
-    params.push(rule.mustContain);
-    const needle = `$${params.length}`;
     // JSON columns hold the text as JSON.stringify wrote it (quotes and backslashes escaped).
-    params.push(JSON.stringify(rule.mustContain).slice(1, -1));
-    const jsonNeedle = `$${params.length}`;
-    conds.push(`(${columns.map((c) => `strpos(${c.name}, ${c.json ? jsonNeedle : needle}) > 0`).join(' OR ')})`);
+    const forms = { plain: rule.mustContain, json: JSON.stringify(rule.mustContain).slice(1, -1) };
+    const placeholders: Partial<Record<keyof typeof forms, string>> = {};
+    const placeholder = (form: keyof typeof forms): string => {
+      if (!placeholders[form]) {
+        params.push(forms[form]);
+        placeholders[form] = `$${params.length}`;
+      }
+      return placeholders[form];
+    };
+    conds.push(`(${columns.map((c) => `strpos(${c.name}, ${placeholder(c.json ? 'json' : 'plain')}) > 0`).join(' OR ')})`);
   }
   return { conds, params };
 }
@@ -353,6 +358,8 @@ async function rewriteEntries(ctx: Ctx, scope: PurgeScope): Promise<void> {
 
 export async function rewriteTexts(db: Db, scope: PurgeScope, rule: TextRewrite, dryRun: boolean, now: string): Promise<PurgeChanges> {
   const ctx: Ctx = { db, rule, dryRun, now, out: emptyChanges(), namespaces: new Set(), entries: new Set() };
+  // PostgreSQL text holds no NUL: no stored text contains such a literal (and a parameter with one is refused).
+  if (rule.mustContain?.includes('\u0000')) return ctx.out;
   await rewriteTurns(ctx, scope);
   await rewriteMemories(ctx, scope);
   await rewriteDocuments(ctx, scope);
