@@ -3,13 +3,14 @@
 // and in no planner statistic; before the scrub it still is (the controls: deletion alone is not
 // enough). Files are read with pg_read_binary_file after a CHECKPOINT, so this needs a superuser
 // (the test server of test/helpers/postgres.ts is one; a CAIRN_TEST_DATABASE_URL that is not skips).
+// It runs in a database of its own on that server (purgeTestUrl).
 // The rows are written with plain SQL as the store's modules write them, so these checks of the
 // purge modules do not wait for the other modules of the port.
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { freshPgStore } from '../helpers/postgres.js';
-import type { PgStore } from '../../src/store/postgres/pg-store.js';
+import { dropSchema, freshSchemaName, testDatabaseUrl } from '../helpers/postgres.js';
+import { PgStore } from '../../src/store/postgres/pg-store.js';
 import { insertEntry } from '../../src/store/postgres/entry-terms.js';
 import { scrub } from '../../src/store/postgres/purge-log.js';
 import { encodeVector } from '../../src/store/vector-codec.js';
@@ -82,11 +83,43 @@ async function statsHolding(needle: string): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
+/**
+ * A database of its own on the test server: VACUUM keeps what any snapshot in the same database may
+ * still read, so another suite's long query in the shared test database would keep the scrub from
+ * completing (as it should). With CAIRN_TEST_DATABASE_URL, that database as given.
+ */
+let ownDatabase: Promise<string> | null = null;
+function purgeTestUrl(): Promise<string> {
+  ownDatabase ??= (async () => {
+    const shared = await testDatabaseUrl();
+    if (process.env.CAIRN_TEST_DATABASE_URL) return shared;
+    const own = new URL(shared);
+    own.pathname = '/cairn_test_purge';
+    const server = new URL(shared);
+    server.pathname = '/postgres';
+    const c = new pg.Client({ connectionString: server.toString() });
+    await c.connect();
+    try {
+      if (!(await c.query("SELECT 1 FROM pg_database WHERE datname = 'cairn_test_purge'")).rowCount) {
+        await c.query('CREATE DATABASE cairn_test_purge').catch((err: { code?: string }) => {
+          if (err.code !== '42P04') throw err; // created by a parallel run
+        });
+      }
+    } finally {
+      await c.end();
+    }
+    return own.toString();
+  })();
+  return ownDatabase;
+}
+
 describe('PostgreSQL purge: what stays in the files', () => {
   beforeEach(async () => {
-    const made = await freshPgStore();
-    ({ store, schema, cleanup, url } = made);
-    admin = new pg.Client({ connectionString: made.url });
+    url = await purgeTestUrl();
+    schema = freshSchemaName();
+    store = await PgStore.open({ url, schema, max: 4 });
+    cleanup = () => dropSchema(url, schema);
+    admin = new pg.Client({ connectionString: url });
     await admin.connect();
     superuser = (await admin.query<{ s: boolean }>('SELECT rolsuper AS s FROM pg_roles WHERE rolname = current_user')).rows[0]!.s;
   });

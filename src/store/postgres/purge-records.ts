@@ -13,6 +13,7 @@
 import type pg from 'pg';
 import { PURGED_MARKER, type PurgeChanges, type PurgeIdsResult, type PurgeScope, type PurgedKind, type RemovedDigest } from '../purge.js';
 import { transaction, type Db } from './connect.js';
+import { notePurgeWrite } from './purge-log.js';
 
 /** Thrown inside a dry run's transaction to roll it back once everything was counted. */
 class DryRun extends Error {}
@@ -202,6 +203,7 @@ export async function purgeRecords(db: Db, scope: PurgeScope, ids: readonly stri
       out.namespaces = [...new Set(found.map((f) => f.namespace))].sort();
       result = out;
       if (dryRun) throw new DryRun();
+      if (found.length > 0) await notePurgeWrite(c);
     });
   } catch (err) {
     if (!(err instanceof DryRun)) throw err;

@@ -18,6 +18,7 @@ import { sectionBody } from '../sqlite/digests.js';
 import { memoryEntryBody } from '../sqlite/memories.js';
 import { pgCode, PG, transaction, type Db } from './connect.js';
 import { setEntryBody as writeEntryBody } from './entry-terms.js';
+import { notePurgeWrite } from './purge-log.js';
 import { emptyChanges } from './purge-records.js';
 
 const PAGE = 500;
@@ -54,6 +55,21 @@ function rewriteJson(json: string, rw: (s: string) => string): string {
   }
   const next = walk(parsed);
   return changed ? JSON.stringify(next) : json;
+}
+
+/** How many changes were counted so far: a page that moved it wrote (scrub must know, purge-log.ts). */
+function tally(ctx: Ctx): number {
+  return ctx.out.entriesRewritten + Object.values(ctx.out.rewritten).reduce((a, b) => a + b, 0);
+}
+
+/** Runs one page: read-only in a dry run, else one transaction that notes itself when it changed text. */
+async function inPage(ctx: Ctx, step: (c: Db) => Promise<void>): Promise<void> {
+  if (ctx.dryRun) return step(ctx.db);
+  await transaction(ctx.db, async (c) => {
+    const before = tally(ctx);
+    await step(c);
+    if (tally(ctx) > before) await notePurgeWrite(c);
+  });
 }
 
 function count(ctx: Ctx, table: string, namespace: string): void {
@@ -117,8 +133,7 @@ async function pages<R extends { k: number | string }>(
       rows = (await c.query<R>(sql, params)).rows;
       for (const row of rows) await handle(c, row);
     };
-    if (ctx.dryRun) await step(ctx.db);
-    else await transaction(ctx.db, step);
+    await inPage(ctx, step);
     if (rows.length < PAGE) return;
     after = rows[rows.length - 1]!.k;
   }
@@ -306,8 +321,7 @@ async function rewriteAliases(ctx: Ctx, scope: PurgeScope): Promise<void> {
         if (!moved) await c.query('DELETE FROM entity_aliases WHERE namespace = $1 AND key = $2', [r.namespace, r.key]);
       }
     };
-    if (ctx.dryRun) await step(ctx.db);
-    else await transaction(ctx.db, step);
+    await inPage(ctx, step);
   }
 }
 
