@@ -9,6 +9,7 @@ import { llmConfigSchema } from './llm-config.js';
 import { alertsConfigSchema } from './alerts-config.js';
 import { consolidationConfigSchema } from './consolidation-config.js';
 import { knowledgeConfigSchema } from './knowledge-config.js';
+import { storeConfigSchema } from './store-config.js';
 
 const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL');
 
@@ -259,6 +260,8 @@ export const configSchema = z.strictObject({
   alerts: alertsConfigSchema.default(alertsConfigSchema.parse({})),
   consolidation: consolidationConfigSchema.default(consolidationConfigSchema.parse({})),
   knowledge: knowledgeConfigSchema.default(knowledgeConfigSchema.parse({})),
+  /** The embedded SQLite file (default) or a shared PostgreSQL database (store-config.ts). */
+  store: storeConfigSchema.default({ backend: 'sqlite', poolSize: 10 }),
   limits: z
     .strictObject({
       /** Longest text accepted for one memory. */
