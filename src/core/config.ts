@@ -201,6 +201,11 @@ export const captureConfigSchema = z.strictObject({
   settleSeconds: z.number().int().min(1).max(3600).default(10),
   /** Lines per committed batch. */
   batchLines: z.number().int().min(1).max(100_000).default(1000),
+  /**
+   * How long a daemon's lease on a source lasts (a shared PostgreSQL store: one daemon captures a
+   * source at a time); renewed every third of it. A daemon that dies gives its sources up this long after.
+   */
+  leaseSeconds: z.number().int().min(3).max(3600).default(30),
   /** Embed new turns right after capture (otherwise `cairn reembed` does it later). */
   embed: z.boolean().default(true),
 });
