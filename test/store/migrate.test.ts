@@ -1,0 +1,233 @@
+// cairn migrate's copier (src/store/migrate/): a SQLite home with a row in every table moved to a
+// real PostgreSQL schema and back to a new SQLite file, checked table by table with checksums
+// computed independently of the copier's own verification; interrupted and resumed; refused
+// targets; wrong URLs.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { join } from 'node:path';
+import pg from 'pg';
+import { migrateFromPostgres, migrateToPostgres, PgEnd, SqliteEnd, tableChecksum, TABLE_ORDER, MARKER_KEY, type MigrationReport } from '../../src/store/migrate/index.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { StoreEnd } from '../../src/store/migrate/end.js';
+import type { TableName } from '../../src/store/migrate/tables.js';
+import { dropSchema, freshSchemaName, testDatabaseUrl } from '../helpers/postgres.js';
+import { rejectsCode, tempDir } from '../helpers/store-fixtures.js';
+import { seedMigrationHome } from '../helpers/migrate-seed.js';
+
+let url: string;
+const schemas: string[] = [];
+const dirs: Array<() => void> = [];
+
+function schema(): string {
+  const s = freshSchemaName();
+  schemas.push(s);
+  return s;
+}
+
+function home(): string {
+  const t = tempDir('cairn-migrate-');
+  dirs.push(t.cleanup);
+  return t.dir;
+}
+
+before(async () => {
+  url = await testDatabaseUrl();
+});
+
+after(async () => {
+  for (const s of schemas) await dropSchema(url, s);
+  for (const d of dirs) d();
+});
+
+async function query<T>(schemaName: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url, options: `-c search_path=${schemaName},public` });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+/** Rows and checksum of every table, computed by tableChecksum over an end opened here (not the copier's report). */
+async function sums(end: StoreEnd): Promise<Map<TableName, string>> {
+  const out = new Map<TableName, string>();
+  for (const name of TABLE_ORDER) {
+    const { columns, key } = await end.describe(name);
+    const own = end.backend === 'postgres' ? columns.filter((c) => !['terms', 'terms_len', 'tx'].includes(c)) : columns;
+    const s = await tableChecksum(end, { name, columns: own, key });
+    out.set(name, `${s.rows}:${s.sha256}`);
+  }
+  return out;
+}
+
+async function sumsOfSqlite(path: string): Promise<Map<TableName, string>> {
+  const end = SqliteEnd.open(path);
+  try {
+    return await sums(end);
+  } finally {
+    await end.close();
+  }
+}
+
+async function sumsOfPg(schemaName: string): Promise<Map<TableName, string>> {
+  const end = await PgEnd.open(url, schemaName);
+  try {
+    return await sums(end);
+  } finally {
+    await end.close();
+  }
+}
+
+function rawVectors(path: string): Array<{ id: number; vector: Buffer }> {
+  const store = new SqliteStore(path);
+  try {
+    return store.db.prepare('SELECT id, vector FROM vectors ORDER BY id').all() as Array<{ id: number; vector: Buffer }>;
+  } finally {
+    void store.close();
+  }
+}
+
+function sqliteSequence(path: string): Array<{ name: string; seq: number }> {
+  const store = new SqliteStore(path);
+  try {
+    return store.db.prepare('SELECT name, seq FROM sqlite_sequence ORDER BY name').all() as Array<{ name: string; seq: number }>;
+  } finally {
+    void store.close();
+  }
+}
+
+function assertAllMatch(report: MigrationReport): void {
+  assert.equal(report.ok, true, JSON.stringify(report.tables.filter((t) => !t.match)));
+  assert.deepEqual(report.tables.map((t) => t.table), [...TABLE_ORDER]);
+  for (const t of report.tables) assert.equal(t.sourceRows, t.targetRows, t.table);
+}
+
+describe('cairn migrate: SQLite ⇄ PostgreSQL', () => {
+  test('every table moves to PostgreSQL and back unchanged: rows, checksums, vectors bit for bit, counters', async () => {
+    const source = await seedMigrationHome(home(), 4);
+    const original = await sumsOfSqlite(source);
+    // The seed reaches every table, so a table the copier skipped could not pass unnoticed.
+    for (const [name, sum] of original) assert.notEqual(sum.split(':')[0], '0', `the seed leaves ${name} empty`);
+
+    const pgSchema = schema();
+    const there = await migrateToPostgres({ sqlitePath: source, url, schema: pgSchema, batchSize: 7 });
+    assertAllMatch(there);
+    assert.equal(there.mode, 'fresh');
+    assert.deepEqual(await sumsOfPg(pgSchema), original);
+    assert.deepEqual(await query(pgSchema, 'SELECT key FROM store_meta WHERE key = $1', [MARKER_KEY]), [], 'the marker is gone once verified');
+
+    // Vectors and cached embeddings byte for byte; entries indexed; the vectors counter past the dropped rows.
+    const pgVectors = await query<{ id: number; vector: Buffer }>(pgSchema, 'SELECT id::int AS id, vector FROM vectors ORDER BY id');
+    assert.deepEqual(pgVectors, rawVectors(source));
+    const unindexed = await query<{ n: number }>(pgSchema, "SELECT count(*)::int AS n FROM entries WHERE terms = ''::tsvector OR terms_len = 0");
+    assert.equal(unindexed[0]!.n, 0);
+    const found = await query<{ ref_id: string }>(pgSchema, "SELECT ref_id FROM entries WHERE terms @@ to_tsquery('simple', 'heron') ORDER BY seq");
+    assert.ok(found.length >= 2, 'the documents are found by a word of theirs');
+    const sqliteSeq = sqliteSequence(source).find((r) => r.name === 'vectors')!.seq;
+    const maxId = Math.max(...pgVectors.map((v) => v.id));
+    assert.ok(sqliteSeq > maxId, 'the seed left the AUTOINCREMENT counter ahead of the rows');
+    const next = await query<{ id: number }>(pgSchema, "SELECT nextval(pg_get_serial_sequence('vectors', 'id'))::int AS id");
+    assert.equal(next[0]!.id, sqliteSeq + 1);
+    const nextTurn = await query<{ seq: number }>(pgSchema, "SELECT nextval(pg_get_serial_sequence('turns', 'seq'))::int AS seq");
+    const maxTurn = await query<{ m: number }>(pgSchema, 'SELECT max(seq)::int AS m FROM turns');
+    assert.equal(nextTurn[0]!.seq, maxTurn[0]!.m + 1);
+
+    const back = join(home(), 'cairn.db');
+    const returned = await migrateFromPostgres({ sqlitePath: back, url, schema: pgSchema, batchSize: 5 });
+    assertAllMatch(returned);
+    assert.deepEqual(await sumsOfSqlite(back), original);
+    assert.deepEqual(rawVectors(back), rawVectors(source));
+    // next = sqliteSeq + 1 was taken above: the counter carried back is at least the original's.
+    assert.deepEqual(sqliteSequence(back).map((r) => r.name), sqliteSequence(source).map((r) => r.name));
+    assert.ok(sqliteSequence(back).find((r) => r.name === 'vectors')!.seq >= sqliteSeq);
+
+    // The new SQLite file's keyword index was fed by its triggers: search finds moved records.
+    const store = new SqliteStore(back);
+    try {
+      const hits = await store.keywordSearch('default', ['heron'], 10);
+      assert.ok(hits.length >= 2);
+      const memory = await store.keywordSearch('team-b', ['zürich'], 10);
+      assert.equal(memory.length, 1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('an interrupted migration resumes where it stopped, both ways, without a duplicate', async () => {
+    const source = await seedMigrationHome(home(), 30);
+    const original = await sumsOfSqlite(source);
+    const pgSchema = schema();
+    const stopAfter = (n: number) => async (p: { batches: number }) => {
+      if (p.batches >= n) throw new Error(`interrupted after ${n} batches`);
+    };
+    const inMemories = async (p: { table: string; tableDone: number }) => {
+      if (p.table === 'memories' && p.tableDone >= 8) throw new Error('interrupted inside memories');
+    };
+    await assert.rejects(migrateToPostgres({ sqlitePath: source, url, schema: pgSchema, batchSize: 4, afterBatch: inMemories }), /interrupted inside memories/);
+    const partial = await query<{ n: number }>(pgSchema, 'SELECT count(*)::int AS n FROM memories');
+    assert.ok(partial[0]!.n > 0 && partial[0]!.n < Number(original.get('memories')!.split(':')[0]), 'stopped inside the memories table');
+    assert.equal((await query(pgSchema, 'SELECT 1 FROM store_meta WHERE key = $1', [MARKER_KEY])).length, 1);
+    // A second interruption on the resumed run, then the end.
+    await assert.rejects(migrateToPostgres({ sqlitePath: source, url, schema: pgSchema, batchSize: 4, afterBatch: stopAfter(5) }), /interrupted after 5/);
+    const resumed = await migrateToPostgres({ sqlitePath: source, url, schema: pgSchema, batchSize: 4 });
+    assert.equal(resumed.mode, 'resumed');
+    assertAllMatch(resumed);
+    assert.deepEqual(await sumsOfPg(pgSchema), original);
+
+    const back = join(home(), 'cairn.db');
+    await assert.rejects(migrateFromPostgres({ sqlitePath: back, url, schema: pgSchema, batchSize: 3, afterBatch: stopAfter(20) }), /interrupted/);
+    const again = await migrateFromPostgres({ sqlitePath: back, url, schema: pgSchema, batchSize: 3 });
+    assert.equal(again.mode, 'resumed');
+    assertAllMatch(again);
+    assert.deepEqual(await sumsOfSqlite(back), original);
+
+    // Run once more on a finished target: nothing copied, verified equal.
+    const done = await migrateFromPostgres({ sqlitePath: back, url, schema: pgSchema });
+    assert.equal(done.mode, 'complete');
+    assert.equal(done.rowsCopied, 0);
+    assertAllMatch(done);
+  });
+
+  test('a target holding another store is refused and left untouched', async () => {
+    const source = await seedMigrationHome(home());
+    const pgSchema = schema();
+    // Another store: one namespace of its own.
+    const end = await PgEnd.open(url, pgSchema);
+    await end.close();
+    await query(pgSchema, "INSERT INTO namespaces (id, created_at) VALUES ('someone-else', '2026-01-01T00:00:00.000Z')");
+    await rejectsCode(migrateToPostgres({ sqlitePath: source, url, schema: pgSchema }), 'CONFLICT', /already holds another store \(1 namespaces\)/);
+    assert.deepEqual(await query(pgSchema, 'SELECT id FROM namespaces'), [{ id: 'someone-else' }]);
+    assert.equal((await query(pgSchema, 'SELECT 1 FROM store_meta WHERE key = $1', [MARKER_KEY])).length, 0);
+
+    // An unfinished migration from another source is not resumed by this one.
+    const second = schema();
+    const other = await seedMigrationHome(home());
+    await assert.rejects(migrateToPostgres({ sqlitePath: other, url, schema: second, batchSize: 2, afterBatch: () => { throw new Error('stop'); } }), /stop/);
+    await rejectsCode(migrateToPostgres({ sqlitePath: source, url, schema: second }), 'CONFLICT', /unfinished migration from sqlite:/);
+
+    // --from into a home that already has data.
+    await rejectsCode(migrateFromPostgres({ sqlitePath: source, url, schema: second }), 'CONFLICT', /unfinished migration|already holds/);
+    const full = schema();
+    assertAllMatch(await migrateToPostgres({ sqlitePath: other, url, schema: full }));
+    const before = await sumsOfSqlite(source);
+    await rejectsCode(migrateFromPostgres({ sqlitePath: source, url, schema: full }), 'CONFLICT', /already holds another store/);
+    assert.deepEqual(await sumsOfSqlite(source), before);
+  });
+
+  test('wrong URLs, schemas and sources fail with a clear message before anything is written', async () => {
+    const source = await seedMigrationHome(home());
+    await rejectsCode(migrateToPostgres({ sqlitePath: source, url: 'not a url' }), 'INVALID_INPUT', /not a URL/);
+    await rejectsCode(migrateToPostgres({ sqlitePath: source, url: 'mysql://127.0.0.1/x' }), 'INVALID_INPUT', /postgres:\/\/ URL, got a mysql/);
+    await rejectsCode(migrateToPostgres({ sqlitePath: source, url, schema: 'Bad-Name; DROP' }), 'INVALID_INPUT', /schema/);
+    await rejectsCode(migrateToPostgres({ sqlitePath: source, url: 'postgres://postgres:secret@127.0.0.1:1/cairn_test' }), 'STORE', /Cannot reach PostgreSQL at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1/);
+    const wrongDb = new URL(url);
+    wrongDb.pathname = '/no_such_database';
+    await rejectsCode(migrateToPostgres({ sqlitePath: source, url: wrongDb.toString() }), 'CONFIG', /no_such_database/);
+    await rejectsCode(migrateToPostgres({ sqlitePath: join(home(), 'missing.db'), url, schema: schema() }), 'NOT_FOUND', /no store to migrate/);
+    const empty = schema();
+    await rejectsCode(migrateFromPostgres({ sqlitePath: join(home(), 'cairn.db'), url, schema: empty }), 'NOT_FOUND', new RegExp(`no Cairn store in schema ${empty}`));
+    const created = await query(empty, "SELECT 1 FROM information_schema.schemata WHERE schema_name = $1", [empty]);
+    assert.equal(created.length, 0, 'a missing source schema is not created');
+  });
+});
