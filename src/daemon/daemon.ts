@@ -98,6 +98,10 @@ export class Daemon {
   async start(): Promise<void> {
     this.release = acquireLock(this.cairn.paths.daemonLock, 'cairn watch');
     await this.leases.start();
+    // Renewed every third of the lease from the start (a busy start must not let them run out),
+    // apart from the rescan: a lease outlives a slow renewal or two.
+    this.leaseTimer = setInterval(() => void this.renewLeases(), Math.floor(this.leases.ttlMs / 3));
+    this.leaseTimer.unref(); // a start that fails after this must still let the process exit
     this.watcher = watch([], {
       ignoreInitial: true,
       followSymlinks: false,
@@ -110,8 +114,6 @@ export class Daemon {
     await this.refreshSources();
     await this.queueBacklog();
     this.rescanTimer = setInterval(() => void this.rescan(), this.timing.rescanMs);
-    // Renewed every third of the lease, apart from the rescan: a lease must outlive a slow renewal or two.
-    this.leaseTimer = setInterval(() => void this.renewLeases(), Math.floor(this.leases.ttlMs / 3));
     this.loop = this.run();
     this.sentinel = new Sentinel(this.cairn, this.log);
     this.sentinel.start();
