@@ -13,6 +13,7 @@ import type { TableName } from '../../src/store/migrate/tables.js';
 import { dropSchema, freshSchemaName, testDatabaseUrl } from '../helpers/postgres.js';
 import { rejectsCode, tempDir } from '../helpers/store-fixtures.js';
 import { seedMigrationHome } from '../helpers/migrate-seed.js';
+import { assertBuilt, makeHome, NO_EMBEDDER, removeHome, runCli } from '../helpers/cli.js';
 
 let url: string;
 const schemas: string[] = [];
@@ -229,5 +230,55 @@ describe('cairn migrate: SQLite ⇄ PostgreSQL', () => {
     await rejectsCode(migrateFromPostgres({ sqlitePath: join(home(), 'cairn.db'), url, schema: empty }), 'NOT_FOUND', new RegExp(`no Cairn store in schema ${empty}`));
     const created = await query(empty, "SELECT 1 FROM information_schema.schemata WHERE schema_name = $1", [empty]);
     assert.equal(created.length, 0, 'a missing source schema is not created');
+  });
+
+  test('the CLI: --to then --from through the built cairn, a verification table, exit codes for misuse', async () => {
+    assertBuilt();
+    const from = makeHome(NO_EMBEDDER);
+    const to = makeHome(NO_EMBEDDER);
+    const third = makeHome(NO_EMBEDDER);
+    try {
+      const source = await seedMigrationHome(from, 3);
+      const pgSchema = schema();
+      const there = await runCli(['migrate', '--to', url, '--schema', pgSchema, '--batch-size', '5'], { home: from });
+      assert.equal(there.code, 0, there.stderr);
+      assert.match(there.stdout, /^sqlite:.*cairn\.db → postgres:\/\/127\.0\.0\.1:\d+\/\w+#t_\w+ \(fresh, \d+ rows in \d+ batches; [\d.]+ s, CPU [\d.]+ s\)/);
+      assert.match(there.stdout, /^memories +\d+  match [0-9a-f]{12}$/m);
+      assert.match(there.stdout, /All 25 tables match/);
+      // Not a terminal: a plain line per table that has rows, no bar.
+      assert.match(there.stderr, /^migrate: memories (\d+)\/\1 rows/m);
+      assert.doesNotMatch(there.stderr, /\[[░█]+\]/);
+
+      const back = await runCli(['migrate', '--from', url, '--schema', pgSchema, '--json'], { home: to });
+      assert.equal(back.code, 0, back.stderr);
+      const report = JSON.parse(back.stdout) as MigrationReport & { seconds: { wall: number; cpu: number } };
+      assert.equal(report.ok, true);
+      assert.equal(report.tables.length, 25);
+      assert.ok(report.seconds.cpu > 0);
+      assert.deepEqual(await sumsOfSqlite(join(to, 'cairn.db')), await sumsOfSqlite(source));
+
+      const found = await runCli(['search', 'heron migration', '--json'], { home: to });
+      assert.equal(found.code, 0, found.stderr);
+      assert.match(found.stdout, /heron migration/);
+
+      const again = await runCli(['migrate', '--to', url, '--schema', pgSchema], { home: to });
+      assert.equal(again.code, 0, again.stderr);
+      assert.match(again.stdout, /already complete, nothing copied/);
+      // A home with a store of its own is refused.
+      assert.equal((await runCli(['store', 'A store of its own'], { home: third })).code, 0);
+      const other = await runCli(['migrate', '--from', url, '--schema', pgSchema], { home: third });
+      assert.equal(other.code, 5, other.stdout);
+      assert.match(other.stderr, /^cairn: The target sqlite:.* already holds another store \(\d+ namespaces, /);
+      const neither = await runCli(['migrate'], { home: from });
+      assert.equal(neither.code, 3);
+      assert.match(neither.stderr, /exactly one of --to/);
+      const bad = await runCli(['migrate', '--to', 'postgres://postgres@127.0.0.1:1/cairn_test'], { home: from });
+      assert.equal(bad.code !== 0, true);
+      assert.match(bad.stderr, /Cannot reach PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:1/);
+    } finally {
+      removeHome(from);
+      removeHome(to);
+      removeHome(third);
+    }
   });
 });
