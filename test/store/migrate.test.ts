@@ -232,6 +232,33 @@ describe('cairn migrate: SQLite ⇄ PostgreSQL', () => {
     assert.equal(created.length, 0, 'a missing source schema is not created');
   });
 
+  test('hostile and oversized texts: a NUL PostgreSQL cannot hold is named and the run resumes once fixed; a 1 MB memory moves whole', async () => {
+    const path = join(home(), 'cairn.db');
+    const store = new SqliteStore(path);
+    const huge = `huge ${Array.from({ length: 180_000 }, (_, i) => `w${i.toString(36)}`).join(' ')}`;
+    await store.addMemory({ namespace: 'default', text: huge });
+    const nul = (await store.addMemory({ namespace: 'default', text: 'before \u0000 after' })).memory;
+    await store.addMemory({ namespace: 'default', text: "quotes ' \" \\ $1 ; DROP TABLE memories; --" });
+    await store.close();
+    const pgSchema = schema();
+    await rejectsCode(migrateToPostgres({ sqlitePath: path, url, schema: pgSchema, batchSize: 1 }), 'INVALID_INPUT', /^memories \(seq=2\) has a NUL character in text/);
+    assert.equal((await query<{ n: number }>(pgSchema, 'SELECT count(*)::int AS n FROM memories'))[0]!.n, 1, 'the rows before it stay');
+    const fix = new SqliteStore(path);
+    const clean = (v: string) => v.replaceAll('\u0000', '');
+    const m = fix.db.prepare('SELECT text, dedup_key FROM memories WHERE id = ?').get(nul.id) as { text: string; dedup_key: string };
+    fix.db.prepare('UPDATE memories SET text = ?, dedup_key = ? WHERE id = ?').run(clean(m.text), clean(m.dedup_key), nul.id);
+    const e = fix.db.prepare('SELECT body FROM entries WHERE ref_id = ?').get(nul.id) as { body: string };
+    fix.db.prepare('UPDATE entries SET body = ? WHERE ref_id = ?').run(clean(e.body), nul.id);
+    await fix.close();
+    const report = await migrateToPostgres({ sqlitePath: path, url, schema: pgSchema, batchSize: 1 });
+    assert.equal(report.mode, 'resumed');
+    assertAllMatch(report);
+    const moved = await query<{ len: number; terms_len: number }>(pgSchema, "SELECT length(body) AS len, terms_len FROM entries WHERE body LIKE 'huge %'");
+    assert.ok(huge.length > 1_000_000);
+    assert.equal(moved[0]!.len, huge.length);
+    assert.ok(moved[0]!.terms_len > 0);
+  });
+
   test('the CLI: --to then --from through the built cairn, a verification table, exit codes for misuse', async () => {
     assertBuilt();
     const from = makeHome(NO_EMBEDDER);

@@ -29,6 +29,19 @@ async function assertStoreExists(url: string, schema: string): Promise<void> {
   }
 }
 
+/** SQLite texts may hold U+0000; PostgreSQL's cannot. Named precisely, so the record can be fixed and the run resumed. */
+function assertNoNul(shape: TableShape, rows: readonly Row[]): void {
+  for (const row of rows) {
+    const at = row.findIndex((v) => typeof v === 'string' && v.includes('\u0000'));
+    if (at < 0) continue;
+    const key = shape.key.map((k) => `${k}=${JSON.stringify(row[shape.columns.indexOf(k)])}`).join(', ');
+    throw new CairnError(
+      ERROR_CODES.INVALID_INPUT,
+      `${shape.name} (${key}) has a NUL character in ${shape.columns[at]}, which PostgreSQL text cannot hold; nothing of that batch was written. Edit or purge that record in the SQLite store, then run the migration again: it resumes there.`,
+    );
+  }
+}
+
 export class PgEnd implements StoreEnd {
   readonly backend = 'postgres';
   readonly location: string;
@@ -136,6 +149,7 @@ export class PgEnd implements StoreEnd {
 
   async write(shape: TableShape, rows: readonly Row[]): Promise<void> {
     if (rows.length === 0) return;
+    assertNoNul(shape, rows);
     const extras = PG_ONLY_COLUMNS[shape.name] ?? [];
     const isEntries = shape.name === 'entries';
     const columns = isEntries ? [...shape.columns, ...extras] : shape.columns;
