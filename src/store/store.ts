@@ -12,6 +12,9 @@ import type { MemoryUnit } from './memory-unit.js';
 export * from './knowledge-records.js';
 import type { ApplyKnowledgeResult, EntityEdit, EntityListFilter, EntityWithStats, FactFilter, KnowledgeBatch, SeqMemory } from './knowledge-records.js';
 import type { Entity, Fact } from '../core/types.js';
+import type { LeaseRecord } from './leases.js';
+
+export type { LeaseRecord } from './leases.js';
 
 export interface Store {
   readonly backend: string;
@@ -227,4 +230,16 @@ export interface Store {
   listPurges(options?: { limit?: number }): Promise<PurgeRecord[]>;
   /** Id of the newest finished purge (0: none). A process holding derived data (vector indexes) drops it when this changes. */
   lastPurgeId(): Promise<number>;
+
+  /**
+   * Takes the lease `name` for `holder` for `ttlMs` when it is free or has expired, or renews it
+   * when `holder` has it already (keeping when it was taken); false while another holder's lease
+   * runs. Atomic across processes and machines: of racing takers exactly one gets it. The clock
+   * is the database's (PostgreSQL's server, SQLite's process) unless `now` (ISO) is given.
+   */
+  acquireLease(name: string, holder: string, ttlMs: number, now?: string): Promise<boolean>;
+  /** Gives the lease up so another may take it at once; false when `holder` does not have it. */
+  releaseLease(name: string, holder: string): Promise<boolean>;
+  /** Every lease, expired ones included (their holder stopped renewing), by name. */
+  listLeases(): Promise<LeaseRecord[]>;
 }

@@ -3,6 +3,7 @@
 import { runStoreConformance } from './conformance.js';
 import { runMemoryRuleConformance } from './conformance-memory-rules.js';
 import { freshPgStore } from '../helpers/postgres.js';
+import { runLeaseConformance } from './conformance-leases.js';
 
 runStoreConformance('postgres', async () => {
   const made = await freshPgStore();
@@ -13,3 +14,5 @@ runMemoryRuleConformance('postgres', async () => {
   const made = await freshPgStore();
   return { store: made.store, connect: made.connect, cleanup: made.cleanup };
 });
+
+runLeaseConformance('postgres', () => freshPgStore());

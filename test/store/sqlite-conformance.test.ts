@@ -10,11 +10,18 @@ import { SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
 import { runStoreConformance } from './conformance.js';
 import { rejectsCode, tempDir } from '../helpers/store-fixtures.js';
 import { indexTerms } from '../helpers/index-terms.js';
+import { runLeaseConformance } from './conformance-leases.js';
 
 runStoreConformance('sqlite', async () => {
   const tmp = tempDir();
   const store = new SqliteStore(join(tmp.dir, 'cairn.db'));
   return { store, cleanup: async () => tmp.cleanup() };
+});
+
+runLeaseConformance('sqlite', async () => {
+  const tmp = tempDir();
+  const path = join(tmp.dir, 'cairn.db');
+  return { store: new SqliteStore(path), connect: async () => new SqliteStore(path), cleanup: async () => tmp.cleanup() };
 });
 
 describe('SqliteStore specifics', () => {

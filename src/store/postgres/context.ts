@@ -1,9 +1,84 @@
-// NOT PORTED YET: stubs that the PostgreSQL port replaces with real functions (same names as sqlite/context.ts).
-import { notPorted } from './not-ported.js';
+// What search needs around a hit, on PostgreSQL: the people who speak in a namespace and the turns
+// next to a turn in its session. No cache in the process (SQLite's backend keeps one): other
+// machines write to the same database and nothing tells this process cheaply, so each call is one
+// query, whatever the number of turns asked about.
+import type { NeighbourTurn, NeighbourTurns, SpeakerCount } from '../store.js';
+import { turnFromRow, type TurnRow } from '../rows.js';
+import type { Db } from './connect.js';
 
-export async function speakers(..._args: unknown[]): Promise<never> {
-  throw notPorted('context.speakers');
+/** The namespace's speakers, most turns first (ties by name, byte order). */
+export async function speakers(db: Db, namespace: string): Promise<SpeakerCount[]> {
+  return (await db.query<SpeakerCount>('SELECT name, turns FROM speakers WHERE namespace = $1 ORDER BY turns DESC, name COLLATE "C"', [namespace])).rows;
 }
-export async function turnNeighbours(..._args: unknown[]): Promise<never> {
-  throw notPorted('context.turnNeighbours');
+
+/**
+ * Counts the speakers of newly inserted turns; called inside the turns' transaction. One upsert
+ * that adds to the stored count (the row is locked while it does), so writers on other machines
+ * counting the same speaker at once never lose an increment; rows in key order, so two of them
+ * lock the same rows in the same order and cannot deadlock.
+ */
+export async function countSpeakers(db: Db, counts: ReadonlyMap<string, ReadonlyMap<string, number>>): Promise<void> {
+  const namespaces: string[] = [];
+  const names: string[] = [];
+  const turns: number[] = [];
+  for (const [namespace, byName] of counts) {
+    for (const [name, n] of byName) {
+      namespaces.push(namespace);
+      names.push(name);
+      turns.push(n);
+    }
+  }
+  if (namespaces.length === 0) return;
+  await db.query(
+    `INSERT INTO speakers (namespace, name, turns)
+     SELECT namespace, name, turns FROM unnest($1::text[], $2::text[], $3::int[]) AS u(namespace, name, turns)
+     ORDER BY namespace COLLATE "C", name COLLATE "C"
+     ON CONFLICT (namespace, name) DO UPDATE SET turns = speakers.turns + excluded.turns`,
+    [namespaces, names, turns],
+  );
+}
+
+type Row = TurnRow & { seq: number; entry_seq: number | null; entry_bytes: number | null };
+
+/** PostgreSQL text cannot hold U+0000, so no turn id has one: asking with it would only fail. */
+const storable = (id: string): boolean => !id.includes('\u0000');
+
+/**
+ * The turns up to `radius` before and after each turn in its session, in the order asked (unknown
+ * ids and turns of other namespaces left out). One query, so one snapshot: the anchors (through
+ * the unique id index) with the seqs of their windows (each a short walk of the (namespace,
+ * session, seq) index), then every turn of every window once, with its index entry. Windows of
+ * nearby hits overlap; the rows come once and are shared.
+ */
+export async function turnNeighbours(db: Db, namespace: string, turnIds: readonly string[], radius: number): Promise<NeighbourTurns[]> {
+  const asked = turnIds.filter(storable);
+  if (asked.length === 0) return [];
+  const width = Number.isFinite(radius) ? Math.max(0, Math.floor(radius)) : 0;
+  const result = await db.query<Row & { ord: number | null; before: number[] | null; after: number[] | null }>(
+    `WITH anchors AS MATERIALIZED (
+       SELECT a.ord,
+         ARRAY(SELECT b.seq FROM turns b WHERE b.namespace = t.namespace AND b.session_id = t.session_id AND b.seq < t.seq ORDER BY b.seq DESC LIMIT $3) AS before,
+         ARRAY(SELECT n.seq FROM turns n WHERE n.namespace = t.namespace AND n.session_id = t.session_id AND n.seq > t.seq ORDER BY n.seq LIMIT $3) AS after
+       FROM unnest($2::text[]) WITH ORDINALITY AS a(id, ord)
+       JOIN turns t ON t.id = a.id
+       WHERE t.namespace = $1
+     )
+     SELECT a.ord, a.before, a.after, NULL::bigint AS entry_seq, NULL::int AS entry_bytes, t.*
+     FROM anchors a LEFT JOIN turns t ON false
+     UNION ALL
+     SELECT NULL, NULL, NULL, e.seq, octet_length(e.body), t.*
+     FROM turns t LEFT JOIN entries e ON e.kind = 'turn' AND e.ref_id = t.id
+     WHERE t.seq IN (SELECT unnest(before || after) FROM anchors)`,
+    [namespace, asked, width],
+  );
+  const windows: Array<{ ord: number; before: number[]; after: number[] }> = [];
+  const rows = new Map<number, NeighbourTurn>();
+  for (const r of result.rows) {
+    if (r.ord !== null) windows.push({ ord: r.ord, before: r.before!, after: r.after! });
+    else rows.set(r.seq, { turn: turnFromRow(r), entrySeq: r.entry_seq, entryBytes: r.entry_bytes });
+  }
+  windows.sort((x, y) => x.ord - y.ord);
+  const row = (seq: number): NeighbourTurn => rows.get(seq)!;
+  // A turn shared by two windows is one object in both, as SQLite's cache gives it.
+  return windows.map((w) => ({ turnId: asked[w.ord - 1]!, before: [...w.before].reverse().map(row), after: w.after.map(row) }));
 }

@@ -1,24 +1,227 @@
-// NOT PORTED YET: stubs that the PostgreSQL port replaces with real functions (same names as sqlite/digests.ts).
-import { notPorted } from './not-ported.js';
+// Digests for PostgreSQL (store.ts putDigest …), as sqlite/digests.ts: one row per (namespace,
+// path), one 'digest' index entry per non-empty section (ref_id `<digest id>#<section index>`), a
+// digest and its entries changed in one transaction, a section whose indexed text did not change
+// keeping its entry (and so its vectors) even when it moved. The checks and the section body are
+// SQLite's own functions, so both backends refuse and index exactly the same digests.
+import { DIGEST_LAYER, type Digest, type DigestSection, type NewDigest, type Provenance } from '../../core/types.js';
+import { digestId } from '../../core/ids.js';
+import { invalidInput } from '../../core/errors.js';
+import type { DigestFilter, EntryChange, PutDigestResult } from '../store.js';
+import { checkDigest, sectionBody, type DigestSectionDetail } from '../sqlite/digests.js';
+import { transaction, type Db } from './connect.js';
+import { insertEntry } from './entry-terms.js';
+import { ensureNamespace } from './namespaces.js';
 
-export async function putDigest(..._args: unknown[]): Promise<never> {
-  throw notPorted('digests.putDigest');
+export { checkDigest, sectionBody, type DigestSectionDetail };
+
+interface DigestRow {
+  id: string;
+  namespace: string;
+  kind: Digest['kind'];
+  layer: 1 | 2 | 3;
+  path: string;
+  period_start: string;
+  period_end: string;
+  text: string;
+  sections: string;
+  inputs_hash: string;
+  generator: string;
+  created_at: string;
+  updated_at: string;
 }
-export async function getDigest(..._args: unknown[]): Promise<never> {
-  throw notPorted('digests.getDigest');
+
+function fromRow(r: DigestRow): Digest {
+  return {
+    id: r.id, namespace: r.namespace, kind: r.kind, layer: r.layer, path: r.path,
+    periodStart: r.period_start, periodEnd: r.period_end, text: r.text,
+    sections: JSON.parse(r.sections) as DigestSection[],
+    inputsHash: r.inputs_hash, generator: r.generator, createdAt: r.created_at, updatedAt: r.updated_at,
+  };
 }
-export async function listDigests(..._args: unknown[]): Promise<never> {
-  throw notPorted('digests.listDigests');
+
+/**
+ * The section entries of a digest: every entry of its namespace whose ref_id starts with `<id>#`.
+ * starts_with, not SQLite's `ref_id > '<id>#' AND ref_id < '<id>$'` range: under a database
+ * collation other than C ('#' and '$' may weigh nothing) the range would not hold.
+ */
+const SECTION_ENTRIES = `namespace = $1 AND kind = 'digest' AND starts_with(ref_id, $2)`;
+const sectionPrefix = (id: string): string => `${id}#`;
+
+/**
+ * Brings the digest's section entries in line with its sections: an entry whose body is wanted
+ * again is kept (moved to its new ref_id if the section moved), the rest are deleted, and new
+ * bodies get new entries. Empty sections get none: there is nothing to find.
+ */
+async function syncSectionEntries(db: Db, id: string, namespace: string, time: string, sections: readonly DigestSection[]): Promise<void> {
+  const existing = (await db.query<{ seq: number; ref_id: string; body: string }>(`SELECT seq, ref_id, body FROM entries WHERE ${SECTION_ENTRIES} ORDER BY seq`, [namespace, sectionPrefix(id)])).rows;
+  const wanted = sections
+    .map((s, i) => ({ ref: `${id}#${i}`, body: sectionBody(s) }))
+    .filter((w) => w.body.trim() !== '');
+  const claimed = new Map<number, string>(); // seq → the ref_id it ends with
+  const unmatched: typeof wanted = [];
+  for (const w of wanted) {
+    const same = existing.find((e) => e.ref_id === w.ref && e.body === w.body && !claimed.has(e.seq));
+    if (same) claimed.set(same.seq, w.ref);
+  }
+  const kept = new Set(claimed.values());
+  for (const w of wanted.filter((x) => !kept.has(x.ref))) {
+    const moved = existing.find((e) => e.body === w.body && !claimed.has(e.seq));
+    if (moved) claimed.set(moved.seq, w.ref);
+    else unmatched.push(w);
+  }
+  const dropped = existing.filter((e) => !claimed.has(e.seq)).map((e) => e.seq);
+  if (dropped.length > 0) await db.query('DELETE FROM entries WHERE seq = ANY($1::bigint[])', [dropped]);
+  // Moves go through a temporary ref_id so two sections swapping places never collide on UNIQUE(kind, ref_id).
+  const moves = existing.filter((e) => claimed.has(e.seq) && claimed.get(e.seq) !== e.ref_id);
+  if (moves.length > 0) {
+    await db.query("UPDATE entries SET ref_id = '~' || seq WHERE seq = ANY($1::bigint[])", [moves.map((e) => e.seq)]);
+    await db.query(
+      'UPDATE entries SET ref_id = m.ref FROM unnest($1::bigint[], $2::text[]) AS m(seq, ref) WHERE entries.seq = m.seq',
+      [moves.map((e) => e.seq), moves.map((e) => claimed.get(e.seq)!)],
+    );
+  }
+  if (claimed.size > 0) await db.query('UPDATE entries SET time = $1 WHERE seq = ANY($2::bigint[]) AND time <> $1', [time, [...claimed.keys()]]);
+  for (const w of unmatched) {
+    await insertEntry(db, { namespace, kind: 'digest', refId: w.ref, body: w.body, time, category: null, importance: null, current: true });
+  }
 }
-export async function deleteDigest(..._args: unknown[]): Promise<never> {
-  throw notPorted('digests.deleteDigest');
+
+async function syncSources(db: Db, id: string, sections: readonly DigestSection[]): Promise<void> {
+  await db.query('DELETE FROM digest_sources WHERE digest_id = $1', [id]);
+  const ids = [...new Set(sections.flatMap((s) => s.sources.map((src) => src.id)))];
+  if (ids.length > 0) {
+    await db.query('INSERT INTO digest_sources (source_id, digest_id) SELECT s, $2 FROM unnest($1::text[]) AS s ON CONFLICT DO NOTHING', [ids, id]);
+  }
 }
-export async function entryChangesAfter(..._args: unknown[]): Promise<never> {
-  throw notPorted('digests.entryChangesAfter');
+
+async function rowAt(db: Db, namespace: string, path: string): Promise<DigestRow | undefined> {
+  return (await db.query<DigestRow>('SELECT * FROM digests WHERE namespace = $1 AND path = $2', [namespace, path])).rows[0];
 }
-export async function getConsolidationState(..._args: unknown[]): Promise<never> {
-  throw notPorted('digests.getConsolidationState');
+
+/**
+ * Serialises the writers of one (namespace, path) until commit, whether or not its row exists yet
+ * (a row lock cannot cover a digest two machines create at once): a transaction-scoped advisory
+ * lock on a hash of the schema, namespace and path. A collision only makes two writers wait.
+ */
+async function lockDigestPath(db: Db, namespace: string, path: string): Promise<void> {
+  await db.query("SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ' ' || $1, 0))", [JSON.stringify(['cairn.digest', namespace, path])]);
 }
-export async function putConsolidationState(..._args: unknown[]): Promise<never> {
-  throw notPorted('digests.putConsolidationState');
+
+export async function putDigest(db: Db, input: NewDigest, now: string): Promise<PutDigestResult> {
+  checkDigest(input);
+  return transaction(db, async (c): Promise<PutDigestResult> => {
+    await lockDigestPath(c, input.namespace, input.path);
+    const stored = await rowAt(c, input.namespace, input.path);
+    if (stored && stored.text === input.text && stored.inputs_hash === input.inputsHash) return { digest: fromRow(stored), changed: false };
+    await ensureNamespace(c, input.namespace, now);
+    const id = stored?.id ?? digestId(input.namespace, input.path);
+    const row = (await c.query<DigestRow>(
+      `INSERT INTO digests (id, namespace, kind, layer, path, period_start, period_end, text, sections, inputs_hash, generator, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)
+       ON CONFLICT (namespace, path) DO UPDATE SET kind = excluded.kind, layer = excluded.layer, period_start = excluded.period_start,
+         period_end = excluded.period_end, text = excluded.text, sections = excluded.sections, inputs_hash = excluded.inputs_hash,
+         generator = excluded.generator, updated_at = excluded.updated_at
+       RETURNING *`,
+      [id, input.namespace, input.kind, DIGEST_LAYER[input.kind], input.path, input.periodStart, input.periodEnd, input.text,
+        JSON.stringify(input.sections), input.inputsHash, input.generator, now],
+    )).rows[0]!;
+    await syncSectionEntries(c, id, input.namespace, input.periodStart, input.sections);
+    await syncSources(c, id, input.sections);
+    return { digest: fromRow(row), changed: true };
+  });
+}
+
+export async function deleteDigest(db: Db, namespace: string, path: string): Promise<boolean> {
+  return transaction(db, async (c): Promise<boolean> => {
+    await lockDigestPath(c, namespace, path);
+    const stored = await rowAt(c, namespace, path);
+    if (!stored) return false;
+    await c.query(`DELETE FROM entries WHERE ${SECTION_ENTRIES}`, [namespace, sectionPrefix(stored.id)]);
+    await c.query('DELETE FROM digests WHERE id = $1', [stored.id]); // digest_sources cascade
+    return true;
+  });
+}
+
+/**
+ * The section details of digest entries by ref_id (`<digest id>#<index>`): one read of the digests
+ * they belong to, each digest's sections parsed once however many of its sections were hit.
+ */
+export async function digestSectionDetails(db: Db, refIds: readonly string[]): Promise<Map<string, DigestSectionDetail>> {
+  const out = new Map<string, DigestSectionDetail>();
+  if (refIds.length === 0) return out;
+  const idOf = (ref: string) => ref.slice(0, ref.indexOf('#'));
+  const rows = (await db.query<Pick<DigestRow, 'id' | 'path' | 'layer' | 'sections' | 'created_at'>>(
+    'SELECT id, path, layer, sections, created_at FROM digests WHERE id = ANY($1::text[])',
+    [[...new Set(refIds.map(idOf))]],
+  )).rows;
+  const digests = new Map(rows.map((r) => [r.id, { ...r, parsed: JSON.parse(r.sections) as DigestSection[] }]));
+  for (const ref of refIds) {
+    const d = digests.get(idOf(ref));
+    const s = d?.parsed[Number(ref.slice(ref.indexOf('#') + 1))];
+    if (!d || !s) continue;
+    const prov: Provenance = { source: 'cairn', path: d.path };
+    if (s.heading) prov.heading = s.heading;
+    prov.turnIds = s.sources.filter((x) => x.kind === 'turn').map((x) => x.id);
+    prov.memoryIds = s.sources.filter((x) => x.kind === 'memory').map((x) => x.id);
+    out.set(ref, { text: sectionBody(s), layer: d.layer, createdAt: d.created_at, provenance: [prov] });
+  }
+  return out;
+}
+
+export async function getDigest(db: Db, namespace: string, path: string): Promise<Digest | null> {
+  const row = await rowAt(db, namespace, path);
+  return row ? fromRow(row) : null;
+}
+
+export async function listDigests(db: Db, namespace: string, filter: DigestFilter = {}): Promise<Digest[]> {
+  const params: unknown[] = [namespace];
+  const where = ['namespace = $1'];
+  if (filter.kinds) {
+    // An empty list asks for no kind at all, not every kind.
+    params.push([...filter.kinds]);
+    where.push(`kind = ANY($${params.length}::text[])`);
+  }
+  // [period_start, period_end) overlaps [since, until).
+  if (filter.since !== undefined) {
+    params.push(filter.since);
+    where.push(`period_end > $${params.length}`);
+  }
+  if (filter.until !== undefined) {
+    params.push(filter.until);
+    where.push(`period_start < $${params.length}`);
+  }
+  // COLLATE "C": paths in code point order, as SQLite's binary collation sorts them.
+  return (await db.query<DigestRow>(`SELECT * FROM digests WHERE ${where.join(' AND ')} ORDER BY path COLLATE "C"`, params)).rows.map(fromRow);
+}
+
+export async function entryChangesAfter(db: Db, namespace: string, afterSeq: number, limit: number): Promise<EntryChange[]> {
+  return (await db.query<EntryChange>(
+    `SELECT seq, kind, time FROM entries WHERE seq > $1 AND namespace = $2 AND kind <> 'digest' ORDER BY seq LIMIT $3`,
+    [afterSeq, namespace, limit],
+  )).rows;
+}
+
+export async function getConsolidationState(db: Db, namespace: string): Promise<Record<string, unknown> | null> {
+  const raw = (await db.query<{ state: string }>('SELECT state FROM consolidation_state WHERE namespace = $1', [namespace])).rows[0]?.state;
+  if (raw === undefined) return null;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // A damaged row reads as no state: consolidation then redoes what it cannot prove it did.
+  }
+  return null;
+}
+
+export async function putConsolidationState(db: Db, namespace: string, state: Record<string, unknown>, now: string): Promise<void> {
+  if (!state || typeof state !== 'object' || Array.isArray(state)) throw invalidInput('Consolidation state must be a JSON object');
+  const json = JSON.stringify(state);
+  await transaction(db, async (c) => {
+    await ensureNamespace(c, namespace, now);
+    await c.query(
+      `INSERT INTO consolidation_state (namespace, state, updated_at) VALUES ($1, $2, $3)
+       ON CONFLICT (namespace) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
+      [namespace, json, now],
+    );
+  });
 }

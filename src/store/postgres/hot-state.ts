@@ -1,9 +1,44 @@
-// NOT PORTED YET: stubs that the PostgreSQL port replaces with real functions (same names as sqlite/hot-state.ts).
-import { notPorted } from './not-ported.js';
+// Hot state (SESSION-STATE.md's source of truth) for PostgreSQL: one JSON object per namespace,
+// merged key by key. Writers on other connections run at the same time: the row is locked (FOR
+// UPDATE after an INSERT ... ON CONFLICT DO NOTHING made sure it exists) while the merge is
+// read and written, so two writers never lose each other's fields.
+import type { HotStateRecord } from '../store.js';
+import { transaction, type Db } from './connect.js';
+import { ensureNamespace } from './namespaces.js';
 
-export async function getHotState(..._args: unknown[]): Promise<never> {
-  throw notPorted('hot-state.getHotState');
+interface HotStateRow {
+  namespace: string;
+  state: string;
+  updated_at: string;
 }
-export async function mergeHotState(..._args: unknown[]): Promise<never> {
-  throw notPorted('hot-state.mergeHotState');
+
+function fromRow(r: HotStateRow): HotStateRecord {
+  let state: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(r.state);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) state = parsed as Record<string, unknown>;
+  } catch {
+    // A damaged row reads as empty state rather than failing every session start.
+  }
+  return { namespace: r.namespace, state, updatedAt: r.updated_at };
+}
+
+export async function getHotState(db: Db, namespace: string): Promise<HotStateRecord | null> {
+  const row = (await db.query<HotStateRow>('SELECT namespace, state, updated_at FROM hot_state WHERE namespace = $1', [namespace])).rows[0];
+  return row ? fromRow(row) : null;
+}
+
+export function mergeHotState(db: Db, namespace: string, patch: Readonly<Record<string, unknown>>, now: string): Promise<HotStateRecord> {
+  return transaction(db, async (c) => {
+    await ensureNamespace(c, namespace, now);
+    await c.query("INSERT INTO hot_state (namespace, state, updated_at) VALUES ($1, '{}', $2) ON CONFLICT (namespace) DO NOTHING", [namespace, now]);
+    const row = (await c.query<HotStateRow>('SELECT namespace, state, updated_at FROM hot_state WHERE namespace = $1 FOR UPDATE', [namespace])).rows[0];
+    const next: Record<string, unknown> = { ...(row ? fromRow(row).state : {}) };
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === undefined) continue;
+      next[key] = value;
+    }
+    await c.query('UPDATE hot_state SET state = $2, updated_at = $3 WHERE namespace = $1', [namespace, JSON.stringify(next), now]);
+    return { namespace, state: next, updatedAt: now };
+  });
 }

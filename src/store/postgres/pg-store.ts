@@ -47,6 +47,7 @@ import * as knowledgeEntities from './knowledge-entities.js';
 import * as purgeLog from './purge-log.js';
 import * as purgeRecords from './purge-records.js';
 import * as purgeText from './purge-text.js';
+import * as leases from './leases.js';
 
 const nowIso = (): string => new Date().toISOString();
 
@@ -169,6 +170,7 @@ export class PgStore implements Store {
   }
   async *exportMemories(namespace: string): AsyncIterable<Memory> {
     try {
+      await this.ready;
       yield* memories.exportMemories(this.pool, namespace);
     } catch (err) {
       throw mapPgError(err, this.url);
@@ -406,5 +408,15 @@ export class PgStore implements Store {
   }
   lastPurgeId() {
     return this.run((db) => purgeLog.lastPurgeId(db));
+  }
+
+  acquireLease(name: string, holder: string, ttlMs: number, now?: string) {
+    return this.run((db) => leases.acquireLease(db, name, holder, ttlMs, now));
+  }
+  releaseLease(name: string, holder: string) {
+    return this.run((db) => leases.releaseLease(db, name, holder));
+  }
+  listLeases() {
+    return this.run((db) => leases.listLeases(db));
   }
 }

@@ -1,21 +1,147 @@
-// NOT PORTED YET: stubs that the PostgreSQL port replaces with real functions (same names as sqlite/purge-log.ts).
-import { notPorted } from './not-ported.js';
+// The purge audit (purge_log), cached embeddings of purged texts, and scrubbing the tables so that
+// what a purge removed cannot be read back from the relation files.
+import type pg from 'pg';
+import type { PurgeRecord } from '../purge.js';
+import { pgCode, poolOf, transaction, type Db } from './connect.js';
 
-export async function dropCachedVectors(..._args: unknown[]): Promise<never> {
-  throw notPorted('purge-log.dropCachedVectors');
+interface PurgeRow {
+  id: number;
+  started_at: string;
+  finished_at: string | null;
+  namespace: string | null;
+  via: string;
+  rule: string;
+  result: string | null;
 }
-export async function scrub(..._args: unknown[]): Promise<never> {
-  throw notPorted('purge-log.scrub');
+
+function object(json: string | null): Record<string, unknown> | null {
+  if (json === null) return null;
+  try {
+    const v: unknown = JSON.parse(json);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }
-export async function startPurge(..._args: unknown[]): Promise<never> {
-  throw notPorted('purge-log.startPurge');
+
+function fromRow(r: PurgeRow): PurgeRecord {
+  return { id: r.id, startedAt: r.started_at, finishedAt: r.finished_at, namespace: r.namespace, via: r.via, rule: object(r.rule) ?? {}, result: object(r.result) };
 }
-export async function finishPurge(..._args: unknown[]): Promise<never> {
-  throw notPorted('purge-log.finishPurge');
+
+export async function startPurge(db: Db, entry: { namespace: string | null; via: string; rule: Record<string, unknown> }, now: string): Promise<PurgeRecord> {
+  const { rows } = await db.query<PurgeRow>('INSERT INTO purge_log (started_at, namespace, via, rule) VALUES ($1, $2, $3, $4) RETURNING *', [now, entry.namespace, entry.via, JSON.stringify(entry.rule)]);
+  return fromRow(rows[0]!);
 }
-export async function listPurges(..._args: unknown[]): Promise<never> {
-  throw notPorted('purge-log.listPurges');
+
+export async function finishPurge(db: Db, id: number, result: Record<string, unknown>, now: string): Promise<void> {
+  await db.query('UPDATE purge_log SET finished_at = $1, result = $2 WHERE id = $3', [now, JSON.stringify(result), id]);
 }
-export async function lastPurgeId(..._args: unknown[]): Promise<never> {
-  throw notPorted('purge-log.lastPurgeId');
+
+export async function listPurges(db: Db, limit: number): Promise<PurgeRecord[]> {
+  return (await db.query<PurgeRow>('SELECT * FROM purge_log ORDER BY id DESC LIMIT $1', [limit])).rows.map(fromRow);
+}
+
+/** The newest finished purge: its changes are all committed when other processes see it. */
+export async function lastPurgeId(db: Db): Promise<number> {
+  return (await db.query<{ id: number }>('SELECT COALESCE(MAX(id), 0)::bigint AS id FROM purge_log WHERE finished_at IS NOT NULL')).rows[0]!.id;
+}
+
+export async function dropCachedVectors(db: Db, hashes: readonly string[]): Promise<number> {
+  if (hashes.length === 0) return 0;
+  return transaction(db, async (c) => {
+    let dropped = 0;
+    for (let i = 0; i < hashes.length; i += 5000) {
+      dropped += (await c.query('DELETE FROM embed_cache WHERE text_hash = ANY($1)', [hashes.slice(i, i + 5000)])).rowCount ?? 0;
+    }
+    return dropped;
+  });
+}
+
+/**
+ * Every table a purge or a rewrite deletes or rewrites text (or what was made of text: vectors,
+ * cached embeddings) in.
+ */
+export const SCRUBBED_TABLES = [
+  'turns', 'speakers', 'memories', 'judgments', 'feedback', 'entries', 'vectors', 'embed_cache', 'documents', 'digests',
+  'digest_sources', 'hot_state', 'entities', 'entity_aliases', 'entity_mentions', 'facts',
+] as const;
+
+/** How long scrub waits for older transactions to end, and for each table's lock. */
+export const SCRUB_WAIT_MS = 10_000;
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Whether anything in the cluster can still see rows deleted before `horizon` (an xid taken after
+ * the purge committed): another session's snapshot or open transaction, a prepared transaction, a
+ * replication slot (a standby with hot_standby_feedback). VACUUM keeps every row version such a
+ * holder may still read, so scrubbing before they are gone would leave the text in place.
+ * `age()` compares xids in the 32-bit space VACUUM itself uses (a larger age is older).
+ */
+async function olderSnapshots(client: pg.PoolClient, horizon: string): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(
+    `SELECT (SELECT count(*) FROM pg_stat_activity
+               WHERE pid <> pg_backend_pid()
+                 AND (age(backend_xmin) > age(xid($1::xid8)) OR age(backend_xid) > age(xid($1::xid8))))
+          + (SELECT count(*) FROM pg_prepared_xacts WHERE age(transaction) > age(xid($1::xid8)))
+          + (SELECT count(*) FROM pg_replication_slots WHERE age(xmin) > age(xid($1::xid8))) AS n`,
+    [horizon],
+  );
+  return rows[0]!.n;
+}
+
+/**
+ * Deleted and updated rows stay in their pages until VACUUM, and even plain VACUUM only marks their
+ * space free: the bytes stay in the heap, TOAST and index pages (the GIN index of the entries'
+ * words, B-tree keys such as a memory's dedup key) until reused, and ANALYZE's samples in
+ * pg_statistic may quote them. So scrub rewrites each table that holds text with VACUUM (FULL,
+ * ANALYZE): a new file of the live rows only, indexes rebuilt, the old files truncated, statistics
+ * sampled again.
+ *
+ * The trade-off: VACUUM FULL holds an ACCESS EXCLUSIVE lock on each table while it copies it (reads
+ * and writes of that table wait; on a 50k-entry home it takes about a second per large table, see
+ * test/store/pg-purge.test.ts) and needs room for a second copy; plain VACUUM would block nothing
+ * but leaves the text readable from the files, which is what a purge exists to prevent. Each table
+ * is done alone (never a lock on all of them at once) with a lock timeout, so a long reader delays
+ * one table, not the whole store; a table whose lock is not granted is skipped and reported.
+ *
+ * `complete` is false when a table could not be rewritten or when a transaction older than the
+ * scrub (whose snapshot may still see the removed rows, so VACUUM must keep them) did not end
+ * within SCRUB_WAIT_MS: run it again later. Out of reach from SQL, and the operator's: the
+ * write-ahead log until its segments are recycled, WAL archives, base backups and replicas.
+ *
+ * VACUUM cannot run inside a transaction: it gets a client of its own in autocommit, which is
+ * closed afterwards rather than returned to the pool with its session settings.
+ */
+export async function scrub(db: Db, options: { waitMs?: number } = {}): Promise<{ complete: boolean }> {
+  const wait = options.waitMs ?? SCRUB_WAIT_MS;
+  const pool = poolOf(db);
+  if (!pool) throw new Error('scrub needs the pool: VACUUM cannot run inside a transaction');
+  const client = await pool.connect();
+  let complete = true;
+  try {
+    await client.query(`SET lock_timeout = ${Math.max(1, Math.round(wait))}`);
+    const horizon = (await client.query<{ x: string }>('SELECT pg_current_xact_id()::text AS x')).rows[0]!.x;
+    const until = Date.now() + wait;
+    while ((await olderSnapshots(client, horizon)) > 0) {
+      if (Date.now() >= until) {
+        complete = false;
+        break;
+      }
+      await sleep(50);
+    }
+    const present = new Set((await client.query<{ t: string }>('SELECT tablename AS t FROM pg_tables WHERE schemaname = current_schema()')).rows.map((r) => r.t));
+    for (const table of SCRUBBED_TABLES) {
+      if (!present.has(table)) continue;
+      try {
+        await client.query(`VACUUM (FULL, ANALYZE) ${table}`);
+      } catch (err) {
+        if (pgCode(err) !== '55P03') throw err; // lock_not_available: a long transaction holds the table
+        complete = false;
+      }
+    }
+  } finally {
+    client.release(true);
+  }
+  return { complete };
 }

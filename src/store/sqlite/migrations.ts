@@ -437,7 +437,19 @@ DROP TABLE embed_cache;
 ALTER TABLE embed_cache_v16 RENAME TO embed_cache;
 `;
 
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15];
+// Leases (store/leases.ts): which daemon captures a source, when several share one database. On
+// SQLite one daemon per home holds them all; the table exists so both backends answer alike.
+// Times in ms since the epoch, compared as numbers.
+const V16 = `
+CREATE TABLE leases (
+  name TEXT PRIMARY KEY,
+  holder TEXT NOT NULL,
+  acquired_ms INTEGER NOT NULL,
+  expires_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+`;
+
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

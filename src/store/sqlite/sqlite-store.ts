@@ -46,6 +46,7 @@ import * as knowledgeEntities from './knowledge-entities.js';
 import * as purgeLog from './purge-log.js';
 import { purgeRecords } from './purge-records.js';
 import { rewriteTexts } from './purge-text.js';
+import * as leases from './leases.js';
 import type { PurgeScope, TextRewrite } from '../purge.js';
 import { ensureNamespaceTx, namespaceIds, namespaceStats, renameNamespace } from './namespaces.js';
 
@@ -396,5 +397,15 @@ export class SqliteStore implements Store {
   }
   lastPurgeId() {
     return this.run(() => purgeLog.lastPurgeId(this.db));
+  }
+
+  acquireLease(name: string, holder: string, ttlMs: number, now?: string) {
+    return this.run(() => leases.acquireLease(this.db, name, holder, ttlMs, now));
+  }
+  releaseLease(name: string, holder: string) {
+    return this.run(() => leases.releaseLease(this.db, name, holder));
+  }
+  listLeases() {
+    return this.run(() => leases.listLeases(this.db));
   }
 }
