@@ -35,7 +35,7 @@ function latestPerSeq(rows: ReadonlyArray<Row>): Row[] {
   return [...bySeq.values()];
 }
 
-function embeddingOf(bytes: Buffer, length: number): string | null {
+export function embeddingOf(bytes: Buffer, length: number): string | null {
   if (length < 1 || length > MAX_ANN_DIMENSIONS) return null;
   return pgvector.toSql(Array.from(decodeVector(bytes)));
 }
