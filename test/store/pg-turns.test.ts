@@ -121,6 +121,9 @@ for (const [name, open] of Object.entries(backends)) {
         }
       }
       assert.equal(new Set(entrySeqs.values()).size, entrySeqs.size, 'no two turns share an entry');
+      const whole = all.slice(100, 130);
+      assert.deepEqual(shape(await h.store.turnNeighbours(NS, whole, Infinity)), model(inserted, NS, whole, inserted.length));
+      assert.deepEqual(shape(await h.store.turnNeighbours(NS, whole, -1)), model(inserted, NS, whole, 0));
       const lonely = inserted.find((t) => t.sessionId === 'lonely')!.id;
       assert.deepEqual(await h.store.turnNeighbours(NS, [lonely], 3), [{ turnId: lonely, before: [], after: [] }]);
       const foreign = inserted.find((t) => t.namespace === 'other')!.id;

@@ -54,7 +54,8 @@ const storable = (id: string): boolean => !id.includes('\u0000');
 export async function turnNeighbours(db: Db, namespace: string, turnIds: readonly string[], radius: number): Promise<NeighbourTurns[]> {
   const asked = turnIds.filter(storable);
   if (asked.length === 0) return [];
-  const width = Number.isFinite(radius) ? Math.max(0, Math.floor(radius)) : 0;
+  // LIMIT NULL is no limit: an infinite radius is the whole session, as SQLite's slices give it.
+  const width = radius === Infinity ? null : Number.isFinite(radius) ? Math.max(0, Math.floor(radius)) : 0;
   const result = await db.query<Row & { ord: number | null; before: number[] | null; after: number[] | null }>(
     `WITH anchors AS MATERIALIZED (
        SELECT a.ord,
