@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import type { KnowledgeBatch, Store } from '../../src/store/store.js';
 import type { PgStore } from '../../src/store/postgres/pg-store.js';
+import { rememberIn } from '../../src/memory/remember.js';
 import { freshPgStore } from '../helpers/postgres.js';
 
 const NS = 'alpha';
@@ -168,5 +169,29 @@ describe('PostgreSQL digests and knowledge under concurrent writers', () => {
     assert.deepEqual(await entries(), before.slice(0, 2), 'sections #0 and #1 keep their entries; #2 … #11 (#10 and #11 sorting before #2) are gone');
     assert.equal(await two.deleteDigest(NS, 'weekly/2026-W02.md'), true);
     assert.deepEqual(await entries(), []);
+  });
+
+  it('a memory whose seq was drawn first but committed last is not skipped by the pass reading past a later one', async () => {
+    await one.ensureNamespace(NS); // else the second writer would wait on the first's new namespace row
+    const after = (await one.memoriesAfter(NS, 0, 1000)).at(-1)?.seq ?? 0;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let drawn!: () => void;
+    const inserted = new Promise<void>((r) => (drawn = r));
+    // A writer on another machine: its memory has its seq, its transaction is still open.
+    const slow = two.memoryUnit(async (unit) => {
+      const res = await rememberIn(unit, { namespace: NS, text: 'drawn first, committed last' }, NOW);
+      drawn();
+      await held;
+      return res.memory;
+    });
+    await inserted;
+    const fast = (await one.addMemory({ namespace: NS, text: 'drawn second, committed first' })).memory;
+    const page = one.memoriesAfter(NS, after, 10);
+    page.catch(() => undefined);
+    for (let i = 0; i < 400 && (await waitingSessions()) < 1; i++) await sleep(50);
+    release();
+    const first = await slow;
+    assert.deepEqual((await page).map((m) => m.memory.id), [first.id, fast.id], 'the page waited for the open writer and holds both, in seq order');
   });
 });
