@@ -285,6 +285,16 @@ describe('cairn migrate: SQLite ⇄ PostgreSQL', () => {
     await assert.rejects(migrateToPostgres({ sqlitePath: other, url, schema: second, batchSize: 2, afterBatch: () => { throw new Error('stop'); } }), /stop/);
     await rejectsCode(migrateToPostgres({ sqlitePath: source, url, schema: second }), 'CONFLICT', /unfinished migration from sqlite:/);
 
+    // A source changed between an interrupted run and its resume: the verification names the table, the marker stays.
+    // (`second` holds the unfinished copy of `other` from above, stopped after its first batch.)
+    const edit = new SqliteStore(other);
+    edit.db.prepare("UPDATE namespaces SET created_at = '2000-01-01T00:00:00.000Z'").run();
+    await edit.close();
+    const changed = await migrateToPostgres({ sqlitePath: other, url, schema: second });
+    assert.equal(changed.ok, false);
+    assert.deepEqual(changed.tables.filter((t) => !t.match).map((t) => t.table), ['namespaces']);
+    assert.equal((await query(second, 'SELECT 1 FROM store_meta WHERE key = $1', [MARKER_KEY])).length, 1);
+
     // --from into a home that already has data.
     await rejectsCode(migrateFromPostgres({ sqlitePath: source, url, schema: second }), 'CONFLICT', /unfinished migration|already holds/);
     const full = schema();
