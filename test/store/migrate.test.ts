@@ -239,6 +239,28 @@ describe('cairn migrate: SQLite ⇄ PostgreSQL', () => {
     assertAllMatch(again);
     assert.deepEqual(await sumsOfSqlite(back), original);
 
+    // Interrupted every fourth batch, in every table (vectors resume by their natural key, aliases keep their rowid), until done.
+    const choppy = schema();
+    const chopped = join(home(), 'cairn.db');
+    const stopEvery4 = async (p: { batches: number }) => {
+      if (p.batches % 4 === 0) throw new Error('chop');
+    };
+    for (const run of [() => migrateToPostgres({ sqlitePath: source, url, schema: choppy, batchSize: 3, afterBatch: stopEvery4 }), () => migrateFromPostgres({ sqlitePath: chopped, url, schema: choppy, batchSize: 3, afterBatch: stopEvery4 })]) {
+      let runs = 0;
+      for (;;) {
+        runs++;
+        try {
+          assertAllMatch(await run());
+          break;
+        } catch (err) {
+          assert.match((err as Error).message, /chop/);
+        }
+      }
+      assert.ok(runs > 5, `${runs} runs`);
+    }
+    assert.deepEqual(await sumsOfPg(choppy), original);
+    assert.deepEqual(await sumsOfSqlite(chopped), original);
+
     // Run once more on a finished target: nothing copied, verified equal.
     const done = await migrateFromPostgres({ sqlitePath: back, url, schema: pgSchema });
     assert.equal(done.mode, 'complete');
@@ -262,6 +284,16 @@ describe('cairn migrate: SQLite ⇄ PostgreSQL', () => {
     const other = await seedMigrationHome(home());
     await assert.rejects(migrateToPostgres({ sqlitePath: other, url, schema: second, batchSize: 2, afterBatch: () => { throw new Error('stop'); } }), /stop/);
     await rejectsCode(migrateToPostgres({ sqlitePath: source, url, schema: second }), 'CONFLICT', /unfinished migration from sqlite:/);
+
+    // A source changed between an interrupted run and its resume: the verification names the table, the marker stays.
+    // (`second` holds the unfinished copy of `other` from above, stopped after its first batch.)
+    const edit = new SqliteStore(other);
+    edit.db.prepare("UPDATE namespaces SET created_at = '2000-01-01T00:00:00.000Z'").run();
+    await edit.close();
+    const changed = await migrateToPostgres({ sqlitePath: other, url, schema: second });
+    assert.equal(changed.ok, false);
+    assert.deepEqual(changed.tables.filter((t) => !t.match).map((t) => t.table), ['namespaces']);
+    assert.equal((await query(second, 'SELECT 1 FROM store_meta WHERE key = $1', [MARKER_KEY])).length, 1);
 
     // --from into a home that already has data.
     await rejectsCode(migrateFromPostgres({ sqlitePath: source, url, schema: second }), 'CONFLICT', /unfinished migration|already holds/);

@@ -75,7 +75,11 @@ export function registerMigrateCommand(program: Command): void {
       const used = process.cpuUsage(cpu);
       const seconds = { wall: (Date.now() - started) / 1000, cpu: (used.user + used.system) / 1e6 };
       if (globals(cmd).json) printJson({ ...report, seconds });
-      else print(formatReport(report, seconds));
+      else {
+        print(formatReport(report, seconds));
+        if (report.ok && opts.to) print(`The SQLite file is left as it was. To use the PostgreSQL store, set "store": {"backend": "postgres", "url": …, "schema": "${opts.schema}"} in ${paths.config} (or CAIRN_DATABASE_URL).`);
+        if (report.ok && opts.from) print(`The home's SQLite file holds the store now; it is used while store.backend is "sqlite" (the default) and CAIRN_DATABASE_URL is unset.`);
+      }
       if (!report.ok) {
         throw new CairnError(ERROR_CODES.STORE, `The copy differs from its source in ${report.tables.filter((t) => !t.match).map((t) => t.table).join(', ')} (was the source written to meanwhile?). The target keeps its migration marker; empty it and migrate again.`);
       }
