@@ -97,7 +97,7 @@ async function refuseOtherHosts(store: Store, namespace: string, kind: string, p
   if (existing && owner !== undefined && owner !== hostname()) {
     throw new CairnError(
       ERROR_CODES.CONFLICT,
-      `Source ${existing.id} (${kind} ${path} in namespace ${namespace}) is registered by host ${owner}, whose daemon captures it; this machine's files there need another namespace (--namespace) or path`,
+      `Source ${existing.id} (${kind} ${path} in namespace ${namespace}) is registered by host ${owner}, whose daemon captures it; this machine's files there need another namespace (--namespace) or path (or, if that host is gone for good, "cairn sources remove ${existing.id}" first)`,
       { source: existing.id, host: owner },
     );
   }

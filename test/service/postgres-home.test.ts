@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { Cairn } from '../../src/service/cairn.js';
 import { dropSchema, freshSchemaName, testDatabaseUrl } from '../helpers/postgres.js';
 import { rejectsCode } from '../helpers/store-fixtures.js';
+import { hostname } from 'node:os';
+import { mkdirSync } from 'node:fs';
+import { capturesHere } from '../../src/daemon/source-leases.js';
 
 describe('a home on PostgreSQL', () => {
   const cleanups: Array<() => Promise<void> | void> = [];
@@ -47,6 +50,23 @@ describe('a home on PostgreSQL', () => {
       assert.equal(existsSync(join(home, 'cairn.db')), false);
     });
   }
+
+  it('sources record their host; on the shared store only that host captures them, and another host cannot re-register the path', async () => {
+    const { home, cairn } = await pgHome('config');
+    const dir = join(home, 'transcripts');
+    mkdirSync(dir);
+    const [mine] = await cairn.addSources({ kind: 'jsonl', path: dir, namespace: 'ops' });
+    assert.equal(mine!.options.host, hostname());
+    assert.equal(capturesHere(mine!, true), true);
+    assert.equal(capturesHere(mine!, true, 'another-host'), false);
+    assert.equal(capturesHere({ ...mine!, options: { watch: true } }, true, 'another-host'), true, 'an older source without a host: any daemon, one at a time');
+    assert.equal(capturesHere(mine!, false, 'another-host'), true, 'SQLite: one machine, hosts not compared');
+    // The same path registered from another machine (its row rewritten as that machine would have).
+    await cairn.store.addSource('ops', 'jsonl', dir, { watch: true, namespaceFrom: 'fixed', host: 'build-7' });
+    await rejectsCode(cairn.addSources({ kind: 'jsonl', path: dir, namespace: 'ops' }), 'CONFLICT', /registered by host build-7.*cairn sources remove/);
+    assert.equal((await cairn.store.listSources('ops'))[0]!.options.host, 'build-7', 'left as it was');
+    assert.equal((await cairn.addSources({ kind: 'jsonl', path: dir, namespace: 'ops-here' }))[0]!.options.host, hostname(), 'another namespace is another source');
+  });
 
   it('the nightly run skips its backup with the note; backup create and restore are CONFIG errors', async () => {
     const { home, cairn } = await pgHome('config');
