@@ -2,7 +2,9 @@
 // (chokidar, with a periodic rescan as the safety net for missed events), debounces bursts of
 // appends, captures through the same code as `cairn ingest`, updates the realtime views, and
 // judges and embeds in small slices between captures, including what an earlier run (killed, or a
-// hook that captured without embedding) left pending. SIGINT/SIGTERM finish the batch being
+// hook that captured without embedding) left pending. Several daemons on one PostgreSQL store split the work by
+// leases: each source is captured by one daemon (source-leases.ts), each namespace judged, embedded
+// and consolidated by one (namespace-leases.ts). SIGINT/SIGTERM finish the batch being
 // committed, then exit cleanly; a kill -9 loses nothing because every batch commits with its checkpoint.
 import { statSync, writeFileSync, renameSync } from 'node:fs';
 import { PRIVATE_FILE_MODE } from '../core/private-files.js';
@@ -12,7 +14,6 @@ import type { Source } from '../core/types.js';
 import type { Cairn } from '../service/cairn.js';
 import { afterCapture, captureOne, scanSource, type CaptureDeps } from '../service/capture.js';
 import { watchedSources } from '../service/sources.js';
-import { missingVectors } from '../service/indexer.js';
 import { unitForPath, watchRoot, type CaptureUnit } from '../capture/sources/units.js';
 import type { UnitResult } from '../capture/sources/capture-unit.js';
 import { acquireLock } from '../core/lock.js';
@@ -22,13 +23,8 @@ import { startConsolidation } from './consolidation.js';
 import type { ConsolidationTimer } from './consolidation-timer.js';
 import { WorkQueue, type CaptureTask } from './work-queue.js';
 import { SourceLeases } from './source-leases.js';
-
-/** Entries embedded per slice: small enough that a waiting capture starts within a second or two. */
-const EMBED_SLICE = 64;
-/** Turns judged per slice (an LLM judge sends them in its own batches). */
-const JUDGE_SLICE = 64;
-/** Memories the knowledge pass takes in per slice (one transaction each). */
-const LEARN_SLICE = 64;
+import { NamespaceLeases } from './namespace-leases.js';
+import { NamespaceJobs } from './namespace-jobs.js';
 
 export interface DaemonOptions {
   logger: Logger;
@@ -56,8 +52,6 @@ export class Daemon {
   private readonly debounces = new Map<string, NodeJS.Timeout>();
   private readonly settles = new Map<string, NodeJS.Timeout>();
   private readonly lastErrors = new Map<string, string>();
-  /** The last embedding failure per namespace, logged once rather than at every rescan. */
-  private readonly embedErrors = new Map<string, string>();
   private sources = new Map<number, Source>();
   private watcher: FSWatcher | null = null;
   private watched = new Set<string>();
@@ -65,6 +59,8 @@ export class Daemon {
   private leaseTimer: NodeJS.Timeout | null = null;
   /** The sources this daemon may capture now (several daemons on one database: source-leases.ts). */
   private readonly leases: SourceLeases;
+  /** Judging, embedding and the knowledge pass, of the namespaces this daemon holds (namespace-jobs.ts). */
+  private readonly jobs: NamespaceJobs;
   private loop: Promise<void> | null = null;
   private release: (() => void) | null = null;
   private readonly deps: CaptureDeps;
@@ -87,6 +83,8 @@ export class Daemon {
     // Views are updated right after each capture; vectors come later, in slices, from the queue.
     this.deps = { ...cairn.captureDeps(), embed: null, judge: null, learn: null };
     this.leases = new SourceLeases(cairn.store, options.logger, (options.leaseSeconds ?? capture.leaseSeconds) * 1000);
+    const work = new NamespaceLeases(cairn.store, options.logger, this.leases.holder, this.leases.ttlMs);
+    this.jobs = new NamespaceJobs(cairn, this.queue, options.logger, work, this.abort.signal);
     this.state = { pid: process.pid, startedAt: new Date().toISOString(), lastScanAt: null, sources: 0, queued: 0, turnsCaptured: 0 };
   }
 
@@ -112,12 +110,13 @@ export class Daemon {
     this.watcher.on('unlink', (p) => this.onChange(p, true));
     this.watcher.on('error', (err) => this.log.warn({ err: String(err) }, 'file watcher error'));
     await this.refreshSources();
-    await this.queueBacklog();
+    await this.jobs.claim();
+    await this.jobs.queueBacklog();
     this.rescanTimer = setInterval(() => void this.rescan(), this.timing.rescanMs);
     this.loop = this.run();
     this.sentinel = new Sentinel(this.cairn, this.log);
     this.sentinel.start();
-    this.consolidation = startConsolidation(this.cairn, this.log, this.abort.signal);
+    this.consolidation = startConsolidation(this.cairn, this.log, this.abort.signal, this.jobs.leases);
     this.log.info({ home: this.cairn.paths.root, sources: this.sources.size, rescanSeconds: this.timing.rescanMs / 1000, holder: this.leases.holder }, 'cairn watch started');
   }
 
@@ -138,6 +137,7 @@ export class Daemon {
     await this.leases.releaseAll();
     this.releaseCatchUps();
     await this.consolidation?.stop();
+    await this.jobs.leases.releaseAll();
     await this.sentinel?.stop();
     this.writeState();
     this.release?.();
@@ -198,37 +198,20 @@ export class Daemon {
     } catch (err) {
       this.log.error({ err: (err as Error).message }, 'renewing source leases failed; retried shortly');
     }
+    try {
+      await this.jobs.claim();
+    } catch (err) {
+      this.log.error({ err: (err as Error).message }, 'renewing namespace leases failed; retried shortly');
+    }
   }
 
   private async rescan(): Promise<void> {
     if (this.stopping) return;
     try {
       await this.refreshSources();
-      await this.queueBacklog();
+      await this.jobs.queueBacklog();
     } catch (err) {
       this.log.error({ err: (err as Error).message }, 'rescan failed');
-    }
-  }
-
-  /**
-   * Work no new line would start: unjudged turns and missing vectors (a kill -9 mid-pass, turns a
-   * hook captured without embedding). Queued behind captures and scans, done in slices.
-   */
-  private async queueBacklog(): Promise<void> {
-    await this.queueJudging();
-    const model = this.cairn.modelId;
-    // Memories the knowledge pass has not taken in yet (a crash mid-pass): cheap to ask when there are none.
-    for (const namespace of await this.cairn.store.namespaceIds()) this.queue.addLearn(namespace);
-    if (!this.embeds || model === null) return;
-    for (const [namespace, missing] of await missingVectors(this.cairn.store, model, this.cairn.config.index.passages)) if (missing > 0) this.queue.addEmbed(namespace);
-  }
-
-  /** Unjudged turns (a crash, a failed pass) and fallback judgments (once the LLM is back) get judged. */
-  private async queueJudging(): Promise<void> {
-    const llmReady = this.cairn.judging().llmReady();
-    for (const s of await this.cairn.store.judgeStats()) {
-      if (s.pending > 0) this.queue.addJudge(s.namespace);
-      else if (s.needsRejudge > 0 && llmReady) this.queue.addJudge(s.namespace, true);
     }
   }
 
@@ -288,9 +271,7 @@ export class Daemon {
       try {
         if ('capture' in job) await this.capture(job.capture);
         else if ('scan' in job) await this.scan(job.scan);
-        else if ('judge' in job) await this.judge(job.judge, job.fallbacksOnly);
-        else if ('embed' in job) await this.embed(job.embed);
-        else await this.learn(job.learn);
+        else await this.jobs.run(job);
       } catch (err) {
         this.log.error({ err: (err as Error).message }, 'capture job failed');
       }
@@ -329,8 +310,7 @@ export class Daemon {
       }
       this.state.turnsCaptured += r.turnsInserted;
       if (r.held && !this.stopping) this.scheduleSettle(source, r.unit);
-      if (r.turnsInserted > 0) this.queue.addJudge(r.unit.namespace);
-      else if (this.embeds && (r.documents ?? 0) > 0) this.queue.addEmbed(r.unit.namespace);
+      this.jobs.captured(r.unit.namespace, r.turnsInserted, r.documents ?? 0);
     }
     const after = await afterCapture(this.deps, results);
     if (after.warning) this.log.warn({ source: source.id }, after.warning);
@@ -341,62 +321,6 @@ export class Daemon {
     if (this.lastErrors.get(key) === message) return;
     this.lastErrors.set(key, message);
     this.log.error({ ...fields, err: message }, 'cannot capture');
-  }
-
-  private get embeds(): boolean {
-    return this.cairn.captureDeps().embed !== null;
-  }
-
-  /** One slice of judging; requeued while turns remain, then the namespace's vectors. */
-  private async judge(namespace: string, fallbacksOnly: boolean): Promise<void> {
-    const judging = this.cairn.judging();
-    // Re-judging fallbacks only makes sense while the LLM takes requests (else it would loop).
-    if (fallbacksOnly && !judging.llmReady()) return this.queue.doneJudge(namespace);
-    try {
-      const report = fallbacksOnly
-        ? await judging.rejudge(namespace, { fallbacksOnly: true, limit: JUDGE_SLICE, signal: this.abort.signal })
-        : await judging.judgePending(namespace, { limit: JUDGE_SLICE, signal: this.abort.signal });
-      if (report.judged > 0) {
-        this.log.info({ namespace, judged: report.judged, promoted: report.promoted, byJudge: report.byJudge, fallbacks: report.fallbacks, llmRequests: report.llmRequests, costUsd: report.costUsd }, fallbacksOnly ? 're-judged fallbacks' : 'judged');
-      }
-      if (report.judged < JUDGE_SLICE) this.queue.doneJudge(namespace);
-      if (this.embeds && report.judged > 0) this.queue.addEmbed(namespace);
-      else if (report.promoted > 0) this.queue.addLearn(namespace);
-    } catch (err) {
-      this.queue.doneJudge(namespace);
-      this.log.error({ namespace, err: (err as Error).message }, 'judging failed; the turns stay unjudged and are retried at the next rescan');
-    }
-  }
-
-  private async embed(namespace: string): Promise<void> {
-    try {
-      const progress = await this.cairn.embedPending({ namespace, limit: EMBED_SLICE });
-      if (progress.done < EMBED_SLICE) {
-        this.queue.doneEmbed(namespace);
-        // Vectors first, so the knowledge pass also compares new memories by meaning.
-        this.queue.addLearn(namespace);
-      }
-      if (this.embedErrors.delete(namespace)) this.log.info({ namespace }, 'embedding works again');
-    } catch (err) {
-      this.queue.doneEmbed(namespace);
-      // Retried at every rescan (the backlog is still there); said once per distinct failure.
-      const message = (err as Error).message;
-      if (this.embedErrors.get(namespace) === message) return;
-      this.embedErrors.set(namespace, message);
-      this.log.warn({ namespace, err: message }, 'embedding failed; turns stay searchable by keyword and are embedded at a later rescan');
-    }
-  }
-
-  /** One slice of the knowledge pass; requeued while memories remain. */
-  private async learn(namespace: string): Promise<void> {
-    try {
-      const report = await this.cairn.learn({ namespace, limit: LEARN_SLICE, signal: this.abort.signal });
-      if (report.memories < LEARN_SLICE) this.queue.doneLearn(namespace);
-      if (report.memories > 0) this.log.info({ namespace, ...report }, 'knowledge updated');
-    } catch (err) {
-      this.queue.doneLearn(namespace);
-      this.log.error({ namespace, err: (err as Error).message }, 'knowledge pass failed; its memories are taken in at the next rescan');
-    }
   }
 
   private writeState(): void {

@@ -323,7 +323,7 @@ export class Cairn extends CairnKnowledge {
     const prose = createProseWriter({ config: this.config, runtime: this.llm(), transport: this.llmTransport });
     // life/ is rendered from the knowledge: take in what was stored since the last pass first
     // (unless the caller runs the pass itself: the daemon's queue does, in slices).
-    if (options.learn !== false) await this.learn({ namespace: options.namespace, signal: options.signal });
+    if (options.learn !== false) for (const namespace of options.namespace === undefined && options.namespaces ? options.namespaces : [options.namespace]) await this.learn({ namespace, signal: options.signal });
     return runConsolidation({ store: this.store, paths: this.paths, config: this.config, prose, redact: gateText }, options);
   }
 
@@ -337,7 +337,7 @@ export class Cairn extends CairnKnowledge {
       {
         // A PostgreSQL home is backed up by its server; the night's other steps run as usual.
         backup: async (at) => (this.rawStore.backend === 'sqlite' ? nightlyBackup(this.paths, this.rawStore, this.rotationPolicy(), new Date(at)) : { skipped: (await import('../consolidate/backup.js')).SERVER_BACKUPS_NOTE }),
-        consolidate: (at, signal) => this.consolidate({ at, ...(signal ? { signal } : {}), ...(req.learn === false ? { learn: false } : {}) }),
+        consolidate: (at, signal) => this.consolidate({ at, ...(signal ? { signal } : {}), ...(req.learn === false ? { learn: false } : {}), ...(req.namespaces ? { namespaces: req.namespaces } : {}) }),
         prepare: (ns) => this.prepareBrief(ns),
       },
       req,

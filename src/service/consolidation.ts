@@ -14,6 +14,8 @@ import { boundsOf } from '../consolidate/runner.js';
 export interface ConsolidateOptions {
   /** One namespace; default: every namespace. */
   namespace?: string;
+  /** These namespaces (when no `namespace` is given); default: every namespace. */
+  namespaces?: readonly string[];
   /** Only this local day (YYYY-MM-DD): its note, night note and review, its week, MEMORY.md. */
   date?: string;
   /** Only this ISO week's distill (YYYY-Www), with MEMORY.md. */
@@ -58,7 +60,7 @@ export async function runConsolidation(deps: ConsolidationDeps, options: Consoli
   const now = new Date(options.at === undefined ? clock() : Date.parse(parseTime(options.at, 'at', clock())));
   const date = options.date === undefined ? undefined : validDay(options.date);
   const week = options.week === undefined ? undefined : normalWeek(options.week);
-  const namespaces = options.namespace !== undefined ? [parseNamespace(options.namespace)] : await deps.store.namespaceIds();
+  const namespaces = options.namespace !== undefined ? [parseNamespace(options.namespace)] : options.namespaces !== undefined ? options.namespaces.map((n) => parseNamespace(n)) : await deps.store.namespaceIds();
   const reports: ConsolidateReport[] = [];
   for (const namespace of namespaces) {
     if (options.signal?.aborted) break;

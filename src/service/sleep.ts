@@ -13,6 +13,8 @@ export interface SleepRequest {
   signal?: AbortSignal;
   /** False: the knowledge pass is not run first (a daemon runs it in its own queue). */
   learn?: boolean;
+  /** Only these namespaces (a daemon sharing a PostgreSQL store consolidates those it holds the lease of); default every one. */
+  namespaces?: readonly string[];
 }
 
 export interface SleepReport {
