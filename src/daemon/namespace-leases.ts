@@ -33,7 +33,7 @@ export class NamespaceLeases {
     for (const namespace of namespaces) {
       if (await this.store.acquireLease(workLeaseName(namespace), this.holder, this.ttlMs)) {
         if (!this.held.has(namespace)) {
-          this.log.info({ namespace, holder: this.holder }, 'namespace lease taken: judging, embedding, knowledge and consolidation of this namespace run here');
+          this.log.info({ namespace, holder: this.holder }, 'namespace work taken: judging, embedding, knowledge and consolidation of this namespace run here');
           this.held.add(namespace);
           taken.push(namespace);
         }

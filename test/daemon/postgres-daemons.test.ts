@@ -82,7 +82,8 @@ describe('three daemons on one PostgreSQL database', () => {
     });
     assert.deepEqual([...ids].sort(), expected, 'every turn stored, none twice');
 
-    const leases = await store.listLeases();
+    // Source leases (each namespace's work has its own lease: postgres-namespace-work.test.ts).
+    const leases = (await store.listLeases()).filter((l) => l.name.startsWith('source:'));
     const sources = await store.listSources(NS);
     assert.equal(sources.length, 3);
     assert.deepEqual(leases.map((l) => l.name).sort(), sources.map((s) => `source:${s.id}`).sort());
@@ -121,7 +122,8 @@ describe('three daemons on one PostgreSQL database', () => {
   });
 
   it('kill -9 of a daemon holding a lease: another takes the source over after expiry and captures what came after', async () => {
-    const leases = await store.listLeases();
+    // Source leases (each namespace's work has its own lease: postgres-namespace-work.test.ts).
+    const leases = (await store.listLeases()).filter((l) => l.name.startsWith('source:'));
     const sources = await store.listSources(NS);
     const victim = daemons.find((d) => leases.some((l) => l.holder.split(':')[1] === String(d.child.pid)))!;
     const lease = leases.find((l) => l.holder.split(':')[1] === String(victim.child.pid))!;

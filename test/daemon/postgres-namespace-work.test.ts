@@ -110,15 +110,15 @@ describe('three daemons on one PostgreSQL database share the work of a namespace
     const total = 3 * (LINES + 1);
     await settled(total);
 
-    const lease = (await workLease())!;
-    assert.ok(lease, 'the namespace has a work lease');
-    const holder = daemons.findIndex((d) => String(d.child.pid) === pidOf(lease.holder));
-    assert.ok(holder >= 0, `held by a running daemon: ${lease.holder}`);
-
     const perDaemon = [0, 1, 2].map((i) => judgedBy(i).length);
     const all = [0, 1, 2].flatMap(judgedBy);
     const expected = homes.flatMap((_, i) => Array.from({ length: LINES + 1 }, (_, n) => `h${i}-m${n}`)).sort();
     assert.deepEqual([...all].sort(), expected, `each turn sent to an LLM exactly once (per daemon: ${perDaemon.join(', ')})`);
+
+    const lease = (await workLease())!;
+    assert.ok(lease, 'the namespace has a work lease');
+    const holder = daemons.findIndex((d) => String(d.child.pid) === pidOf(lease.holder));
+    assert.ok(holder >= 0, `held by a running daemon: ${lease.holder}`);
     const embedded = [0, 1, 2].map((i) => embeddedBy(i).length);
     for (let i = 0; i < 3; i++) {
       if (i === holder) continue;
@@ -136,7 +136,7 @@ describe('three daemons on one PostgreSQL database share the work of a namespace
     }
 
     // The daemons that do not hold the namespace said so once (while the lease did not move).
-    const taken = daemons.map((d) => d.output().split('\n').filter((l) => /namespace lease taken/.test(l)).length);
+    const taken = daemons.map((d) => d.output().split('\n').filter((l) => /namespace work taken/.test(l)).length);
     assert.deepEqual(taken.map((n, i) => (i === holder ? n : 0)), taken, `only the holder took the lease: ${taken.join(', ')}`);
     for (let i = 0; i < 3; i++) {
       const skips = daemons[i]!.output().split('\n').filter((l) => /namespace work done by another daemon/.test(l)).length;
