@@ -7,7 +7,7 @@
 // and judges what was written after, again each turn once.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertBuilt, cliJson, makeHome, removeHome } from '../helpers/cli.js';
 import { eventually, startDaemon, type DaemonProcess } from '../helpers/daemon.js';
@@ -31,6 +31,12 @@ const line = (home: number, n: number) =>
 const tagOf = (text: string) => /#(h\d-m\d+)/.exec(text)?.[1] ?? text;
 const verdict = (turn: PromptTurn) => ({ importance: 7, category: 'decision', statement: `Statement about ${tagOf(turn.text)}.` });
 const pidOf = (holder: string) => holder.split(':')[1];
+
+/** User + system CPU a running process has used (Linux /proc; clock ticks are 100 a second there). */
+function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
 
 describe('three daemons on one PostgreSQL database share the work of a namespace', () => {
   let url: string;
@@ -142,6 +148,13 @@ describe('three daemons on one PostgreSQL database share the work of a namespace
       const skips = daemons[i]!.output().split('\n').filter((l) => /namespace work done by another daemon/.test(l)).length;
       assert.equal(skips, i === holder ? 0 : 1, `daemon ${i} said it skips the namespace ${skips} times`);
     }
+    // The catch-up consolidation each daemon runs at first start: the namespace's by its holder only.
+    for (let i = 0; i < 3; i++) {
+      const runs = daemons[i]!.output().split('\n').filter((l) => /"msg":"(consolidated|consolidation skipped)/.test(l)).map((l) => JSON.parse(l) as { msg: string; namespaces?: string[] });
+      assert.deepEqual(runs.map((r) => (r.msg === 'consolidated' ? r.namespaces : 'skipped')), [i === holder ? [NS] : 'skipped'], daemons[i]!.output().slice(-2000));
+    }
+    const cpu = daemons.map((d) => cpuSecondsOf(d.child.pid!).toFixed(1));
+    t.diagnostic(`daemon CPU seconds so far: ${cpu.join(', ')} (holder ${holder})`);
     t.diagnostic(`${total} turns: ${all.length} turn-judgments (per daemon ${perDaemon.join(', ')}), ${llms[holder]!.requests.length} LLM requests; ${texts.length} texts embedded (per daemon ${embedded.join(', ')})`);
   });
 
