@@ -210,6 +210,29 @@ describe('PostgreSQL purge: what stays in the files', () => {
     }
   });
 
+  it('a purge that loses a deadlock to another writer runs again and completes', async () => {
+    await store.pool.query('INSERT INTO namespaces (id, created_at) VALUES ($1, $2)', [NS, AT]);
+    await addMemory('m_1', 'the vault code is 1111');
+    await addTurn('t_1', 'the vault code is 1111');
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(`SELECT 1 FROM ${schema}.turns WHERE id = 't_1' FOR UPDATE`);
+      // The purge locks the memory, then waits for the turn; the other writer then waits for the
+      // memory. The purge waited first, so its deadlock check fires first and it is the victim.
+      const purge = store.purgeRecords(NS, ['m_1', 't_1']);
+      await new Promise((r) => setTimeout(r, 300));
+      await other.query(`SELECT 1 FROM ${schema}.memories WHERE id = 'm_1' FOR UPDATE`);
+      await other.query('COMMIT');
+      const res = await purge;
+      assert.deepEqual(res.removed.map((r) => r.id), ['m_1', 't_1']);
+      assert.equal((await store.pool.query("SELECT text FROM turns WHERE id = 't_1'")).rows[0].text, PURGED_MARKER);
+    } finally {
+      await other.end();
+    }
+  });
+
   it('hostile ids change nothing; hostile literals are matched literally in plain and JSON columns', async () => {
     await seed();
     const hostile = ["'; DROP TABLE memories; --", '', 'x'.repeat(10_000), 'm_%', 'm_secret\u0000', 'm_secret\u0000'.slice(0, 8).toUpperCase()];
