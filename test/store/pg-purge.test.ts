@@ -13,6 +13,7 @@ import { dropSchema, freshSchemaName, testDatabaseUrl } from '../helpers/postgre
 import { PgStore } from '../../src/store/postgres/pg-store.js';
 import { insertEntry } from '../../src/store/postgres/entry-terms.js';
 import { scrub } from '../../src/store/postgres/purge-log.js';
+import { createPool } from '../../src/store/postgres/connect.js';
 import { encodeVector } from '../../src/store/vector-codec.js';
 import { dedupKey } from '../../src/core/text.js';
 import { PURGED_MARKER } from '../../src/store/purge.js';
@@ -231,6 +232,24 @@ describe('PostgreSQL purge: what stays in the files', () => {
     } finally {
       await other.end();
     }
+  });
+
+  it('a role that does not own the tables (VACUUM only warns and skips them) gets complete: false', async (t) => {
+    if (!superuser || process.env.CAIRN_TEST_DATABASE_URL) return t.skip('creates a role: only on the throw-away test server');
+    await seed();
+    // A role with every row privilege but not the tables' owner, as when a migration role owns them.
+    await admin.query(`DO $$ BEGIN CREATE ROLE cairn_purge_writer LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$`);
+    await admin.query(`GRANT USAGE ON SCHEMA ${schema} TO cairn_purge_writer`);
+    await admin.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO cairn_purge_writer`);
+    const asWriter = new URL(url);
+    asWriter.username = 'cairn_purge_writer';
+    const pool = createPool({ url: asWriter.toString(), schema, max: 2 });
+    try {
+      assert.deepEqual(await scrub(pool, { waitMs: 1_500 }), { complete: false });
+    } finally {
+      await pool.end();
+    }
+    assert.deepEqual(await store.scrub(), { complete: true }, 'the owner can');
   });
 
   it('hostile ids change nothing; hostile literals are matched literally in plain and JSON columns', async () => {
