@@ -252,6 +252,23 @@ describe('PostgreSQL purge: what stays in the files', () => {
     assert.deepEqual(await store.scrub(), { complete: true }, 'the owner can');
   });
 
+  it("a purge mark copied from another cluster (a future or absurd xid) is ignored, not waited for", async () => {
+    await seed();
+    const reader = new pg.Client({ connectionString: url });
+    await reader.connect();
+    try {
+      await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      await reader.query('SELECT 1'); // a snapshot older than anything that follows (and no table lock)
+      for (const value of ['999999999999', 'not an xid', '-5', '1']) {
+        await store.pool.query("INSERT INTO store_meta (key, value) VALUES ('purge.last_xid', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [value]);
+        assert.deepEqual(await scrub(store.pool, { waitMs: 1_500 }), { complete: true }, value);
+      }
+    } finally {
+      await reader.query('ROLLBACK');
+      await reader.end();
+    }
+  });
+
   it('hostile ids change nothing; hostile literals are matched literally in plain and JSON columns', async () => {
     await seed();
     const hostile = ["'; DROP TABLE memories; --", '', 'x'.repeat(10_000), 'm_%', 'm_secret\u0000', 'm_secret\u0000'.slice(0, 8).toUpperCase()];

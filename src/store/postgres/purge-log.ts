@@ -90,15 +90,18 @@ export async function notePurgeWrite(c: Db): Promise<void> {
   );
 }
 
+/** Purge writes older than this many transactions are long past every snapshot (and age()'s window). */
+const XID_WINDOW = 1_000_000_000;
+
 /**
- * The newest purge write of this store, or null: none, or one noted by another cluster (a schema
- * restored or copied here), whose xid means nothing in this one.
+ * The newest purge write of this store, or null: none, one that old, or one noted by another
+ * cluster (a schema restored or copied here, cairn migrate), whose xid means nothing in this one.
  */
 async function lastPurgeWrite(client: pg.PoolClient): Promise<string | null> {
   const { rows } = await client.query<{ x: string | null }>(
-    `SELECT CASE WHEN value ~ '^[0-9]{1,20}$' AND value::numeric < pg_snapshot_xmax(pg_current_snapshot())::text::numeric THEN value END AS x
-     FROM store_meta WHERE key = $1`,
-    [PURGE_XID],
+    `SELECT CASE WHEN value ~ '^[0-9]{1,20}$' AND value::numeric < m.xmax AND value::numeric > m.xmax - $2 THEN value END AS x
+     FROM store_meta, (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::numeric AS xmax) m WHERE key = $1`,
+    [PURGE_XID, XID_WINDOW],
   );
   return rows[0]?.x ?? null;
 }
