@@ -263,6 +263,11 @@ describe('PostgreSQL purge: what stays in the files', () => {
         await store.pool.query("INSERT INTO store_meta (key, value) VALUES ('purge.last_xid', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [value]);
         assert.deepEqual(await scrub(store.pool, { waitMs: 1_500 }), { complete: true }, value);
       }
+      await store.pool.query("UPDATE store_meta SET value = '999999999999' WHERE key = 'purge.last_xid'");
+      await store.purgeRecords(NS, ['m_plain1']);
+      const mark = (await store.pool.query("SELECT value FROM store_meta WHERE key = 'purge.last_xid'")).rows[0].value as string;
+      assert.ok(Number(mark) < 999999999999, 'a purge replaces a mark that is not this cluster\'s');
+      assert.deepEqual(await scrub(store.pool, { waitMs: 300 }), { complete: false }, 'and the old snapshot counts again');
     } finally {
       await reader.query('ROLLBACK');
       await reader.end();

@@ -80,12 +80,17 @@ const PURGE_XID = 'purge.last_xid';
 
 /**
  * Notes the calling transaction as one that removed text (purge-records.ts, purge-text.ts), so
- * scrub knows which snapshots it must outlive. The row is taken by each purge write in turn.
+ * scrub knows which snapshots it must outlive. The row is taken by each purge write in turn; the
+ * newest xid stays, unless the one there is not this cluster's (garbage, or ahead of it).
  */
 export async function notePurgeWrite(c: Db): Promise<void> {
   await c.query(
     `INSERT INTO store_meta (key, value) VALUES ($1, pg_current_xact_id()::text)
-     ON CONFLICT (key) DO UPDATE SET value = CASE WHEN excluded.value::xid8 > store_meta.value::xid8 THEN excluded.value ELSE store_meta.value END`,
+     ON CONFLICT (key) DO UPDATE SET value = CASE
+       WHEN store_meta.value !~ '^[0-9]{1,20}$' THEN excluded.value
+       WHEN store_meta.value::numeric > excluded.value::numeric
+        AND store_meta.value::numeric < pg_snapshot_xmax(pg_current_snapshot())::text::numeric THEN store_meta.value
+       ELSE excluded.value END`,
     [PURGE_XID],
   );
 }
@@ -99,7 +104,7 @@ const XID_WINDOW = 1_000_000_000;
  */
 async function lastPurgeWrite(client: pg.PoolClient): Promise<string | null> {
   const { rows } = await client.query<{ x: string | null }>(
-    `SELECT CASE WHEN value ~ '^[0-9]{1,20}$' AND value::numeric < m.xmax AND value::numeric > m.xmax - $2 THEN value END AS x
+    `SELECT CASE WHEN value !~ '^[0-9]{1,20}$' THEN NULL WHEN value::numeric < m.xmax AND value::numeric > m.xmax - $2 THEN value END AS x
      FROM store_meta, (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::numeric AS xmax) m WHERE key = $1`,
     [PURGE_XID, XID_WINDOW],
   );
