@@ -62,6 +62,8 @@ interface Loaded {
   dimensions: number;
   watermark: number;
   addedSinceSave: number;
+  /** Past exactMax in a store with its own nearest-neighbour index: searched there (the count seen then). */
+  remote?: number;
 }
 
 /**
@@ -206,6 +208,7 @@ export class VectorIndex {
     await this.forgetIfPurged();
     const entry = this.load(namespace);
     let added = 0;
+    if (entry.remote !== undefined) return { entry, added };
     for (;;) {
       const page = await this.store.vectorsAfter(namespace, this.model, entry.watermark, CATCH_UP_PAGE);
       if (page.length === 0) break;
@@ -216,6 +219,12 @@ export class VectorIndex {
       const fresh = page.filter((v) => v.vector.length === entry.dimensions);
       if (entry.flat) {
         addFlat(entry.flat, fresh, entry.dimensions);
+        if (entry.flat.seqs.length > this.exactMax && this.store.nearestVectors) {
+          // The store searches large namespaces itself (pgvector HNSW): nothing more is held here.
+          entry.remote = entry.flat.seqs.length;
+          entry.flat = null;
+          break;
+        }
         if (entry.flat.seqs.length > this.exactMax) this.growIntoGraph(entry);
       } else {
         addToGraph(entry.index!, fresh, entry.dimensions);
@@ -263,6 +272,7 @@ export class VectorIndex {
     const { entry } = await this.caughtUp(namespace);
     const size = entryCount(entry);
     if (size === 0 || query.length !== entry.dimensions) return [];
+    if (entry.remote !== undefined) return this.store.nearestVectors!(namespace, this.model, query, k);
     const hits: AnnHit[] = [];
     if (entry.flat) {
       const { exactSearch, MetricKind } = loadUsearch();
@@ -302,7 +312,8 @@ export class VectorIndex {
 
   /** Whether the namespace is searched exactly (up to exactMax vectors) rather than by HNSW. */
   isExact(namespace: string): boolean {
-    return this.loaded.get(namespace)?.index == null;
+    const entry = this.loaded.get(namespace);
+    return entry?.index == null && entry?.remote === undefined;
   }
 
   private save(namespace: string, entry: Loaded): void {
@@ -381,7 +392,7 @@ function savedRows(file: SavedFile): number | null {
 }
 
 function entryCount(entry: Loaded): number {
-  return entry.flat?.seqs.length ?? entry.index?.size() ?? 0;
+  return entry.flat?.seqs.length ?? entry.index?.size() ?? entry.remote ?? 0;
 }
 
 function bytesOf(entry: Loaded): number {

@@ -126,6 +126,14 @@ export interface Store {
   entryFor(kind: Kind, refId: string): Promise<{ seq: number; namespace: string; text: string } | null>;
   putVectors(model: string, rows: ReadonlyArray<{ seq: number; vector: Float32Array }>): Promise<void>;
   vectorsAfter(namespace: string, model: string, afterId: number, limit: number): Promise<StoredVector[]>;
+  /**
+   * Optional: the k nearest vectors of a namespace by cosine distance (1 − similarity), nearest
+   * first, answered by the backend's own approximate index (PostgreSQL: pgvector HNSW). A store
+   * that offers it spares every process building an in-memory graph of a large namespace:
+   * search/vector-index.ts uses it past its exact-search size and searches smaller namespaces
+   * exactly in process, as for a store without it.
+   */
+  nearestVectors?(namespace: string, model: string, query: Float32Array, k: number): Promise<Array<{ seq: number; distance: number }>>;
   getVectors(model: string, seqs: readonly number[]): Promise<Map<number, Float32Array>>;
   vectorStats(model: string): Promise<VectorStats[]>;
   /** Vector counts per model, across namespaces (detects a model switch). */

@@ -59,16 +59,12 @@ export async function keywordSearch(db: Db, namespace: string, terms: readonly s
   if (usable.length === 0 || (all && usable.length < parsed.length) || limit <= 0) return [];
   const params = new Params(namespace);
   const ns = '$1';
-  const match = params.add(usable.map((t) => `(${t.query})`).join(all ? ' & ' : ' | '));
+  const any = params.add(usable.map((t) => `(${t.query})`).join(' | '));
+  const every = all ? params.add(usable.map((t) => `(${t.query})`).join(' & ')) : null;
   const queries = params.add(usable.map((t) => t.query));
   const lexemes = params.add(usable.map((t) => t.lexeme));
   const singles = params.add(usable.map((t) => t.single));
-  const keep = filterExpression(filter, params, 'e');
-  // With OR, every entry of the namespace holding a term is a candidate, so df is counted from
-  // them; with AND the candidates hold all terms, and each term's df needs its own count.
-  const df = all
-    ? `SELECT q.i, (SELECT count(*) FROM entries e WHERE e.namespace = ${ns} AND e.terms @@ q.query)::float8 AS df FROM q`
-    : 'SELECT i, count(*)::float8 AS df FROM tf GROUP BY i';
+  const keep = filterExpression(filter, params, 'e') + (every ? ` AND e.terms @@ ${every}::tsquery` : '');
   const sql = `
     WITH q AS (
       SELECT t.i, t.query::tsquery AS query, t.lexeme, t.single
@@ -77,16 +73,20 @@ export async function keywordSearch(db: Db, namespace: string, terms: readonly s
     stats AS (
       SELECT count(*)::float8 AS n, coalesce(nullif(avg(terms_len), 0), 1)::float8 AS avgdl FROM entries WHERE namespace = ${ns}
     ),
+    -- Every entry of the namespace holding any term, whatever the filter and AND: each term's
+    -- df is counted over them; the filter and AND only decide which are ranked (keep).
     cand AS MATERIALIZED (
       SELECT e.seq, e.terms, e.terms_len, (${keep}) AS keep FROM entries e
-      WHERE e.namespace = ${ns} AND e.terms @@ ${match}::tsquery
+      WHERE e.namespace = ${ns} AND e.terms @@ ${any}::tsquery
     ),
+    -- Only the query's lexemes are unnested: marked with weight A (entry terms carry none,
+    -- entry-terms.ts) and filtered to it, in C, instead of a row per lexeme of every candidate.
     tf AS (
       SELECT c.seq, q.i, coalesce(array_length(u.positions, 1), 1)::float8 AS tf
-      FROM cand c CROSS JOIN LATERAL unnest(c.terms) u JOIN q ON q.lexeme = u.lexeme
+      FROM cand c CROSS JOIN LATERAL unnest(ts_filter(setweight(c.terms, 'A', ${lexemes}::text[]), '{a}')) u JOIN q ON q.lexeme = u.lexeme
       WHERE q.single OR c.terms @@ q.query
     ),
-    df AS (${df})
+    df AS (SELECT i, count(*)::float8 AS df FROM tf GROUP BY i)
     SELECT c.seq,
       sum(greatest(ln((s.n - df.df + 0.5) / (df.df + 0.5)), 1e-6) * tf.tf * ${K1 + 1}
           / (tf.tf + ${K1} * (1 - ${B} + ${B} * c.terms_len / s.avgdl)))::float8 AS score

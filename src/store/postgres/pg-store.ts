@@ -290,6 +290,9 @@ export class PgStore implements Store {
   vectorsAfter(namespace: string, model: string, afterId: number, limit: number) {
     return this.run((db) => entries.vectorsAfter(db, namespace, model, afterId, limit));
   }
+  nearestVectors(namespace: string, model: string, query: Float32Array, k: number) {
+    return this.run((db) => entries.nearestVectors(db, namespace, model, query, k));
+  }
   getVectors(model: string, seqs: readonly number[]) {
     return this.run((db) => entries.getVectors(db, model, seqs));
   }

@@ -35,7 +35,7 @@ function latestPerSeq(rows: ReadonlyArray<Row>): Row[] {
   return [...bySeq.values()];
 }
 
-function embeddingOf(bytes: Buffer, length: number): string | null {
+export function embeddingOf(bytes: Buffer, length: number): string | null {
   if (length < 1 || length > MAX_ANN_DIMENSIONS) return null;
   return pgvector.toSql(Array.from(decodeVector(bytes)));
 }
@@ -154,8 +154,8 @@ export async function cachePut(db: Db, model: string, entries: ReadonlyArray<{ t
   );
 }
 
-/** (model, dimensions) whose HNSW index this pool knows to be built. */
-const annReady = new WeakMap<pg.Pool, Set<string>>();
+/** (model, dimensions) → the build of its HNSW index by this pool (resolved once it is valid). */
+const annBuilds = new WeakMap<pg.Pool, Map<string, Promise<void>>>();
 
 function annIndexName(model: string, dimensions: number): string {
   // Index names are identifiers: a digest of the model name keeps any model name out of the DDL text.
@@ -165,17 +165,26 @@ function annIndexName(model: string, dimensions: number): string {
 }
 
 /**
- * Builds the HNSW index of one model and width if it is missing: a partial expression index, so each
- * model's vectors form a graph of their own. CONCURRENTLY, so writers go on while it builds; a
- * session advisory lock lets one process build while the others wait for it.
+ * Builds the HNSW index of one model and width unless it exists (once per pool; a failed build
+ * is tried again on the next call): a partial expression index, so each model's vectors form a
+ * graph of their own. CONCURRENTLY, so writers go on while it builds (it waits for transactions
+ * older than itself to end); a session advisory lock lets one process build while others wait.
  */
-async function ensureAnnIndex(db: Db, model: string, dimensions: number): Promise<void> {
+export function buildAnnIndex(db: Db, model: string, dimensions: number): Promise<void> {
   const pool = poolOf(db);
-  if (!pool) throw new CairnError(ERROR_CODES.INTERNAL, 'nearestVectors needs the pool, not a client inside a transaction');
+  if (!pool) throw new CairnError(ERROR_CODES.INTERNAL, 'The HNSW index is built through the pool, not a client inside a transaction');
   const key = `${model}\u0000${dimensions}`;
-  let ready = annReady.get(pool);
-  if (!ready) annReady.set(pool, (ready = new Set()));
-  if (ready.has(key)) return;
+  let builds = annBuilds.get(pool);
+  if (!builds) annBuilds.set(pool, (builds = new Map()));
+  let build = builds.get(key);
+  if (!build) {
+    builds.set(key, (build = createAnnIndex(pool, model, dimensions)));
+    build.catch(() => builds.delete(key));
+  }
+  return build;
+}
+
+async function createAnnIndex(pool: pg.Pool, model: string, dimensions: number): Promise<void> {
   const name = annIndexName(model, dimensions);
   const client = await pool.connect();
   try {
@@ -199,27 +208,30 @@ async function ensureAnnIndex(db: Db, model: string, dimensions: number): Promis
   } finally {
     client.release();
   }
-  ready.add(key);
 }
 
 /**
- * The k nearest vectors of a namespace by cosine distance, from the model's HNSW index (built on
- * first use). pgvector's iterative scan keeps reading the graph until k rows of this namespace
- * are found, so a small namespace beside a large one still gets k answers.
+ * The k nearest vectors of a namespace by cosine distance, from the model's HNSW index. The first
+ * call starts building the index in the background and is answered exactly (the same statement
+ * without a valid index sorts the namespace's rows), as is every call until the build is done.
+ * pgvector's iterative scan keeps reading the graph until k rows of this namespace are found,
+ * so a small namespace beside a large one still gets k answers.
  */
 export async function nearestVectors(db: Db, namespace: string, model: string, query: Float32Array, k: number): Promise<Array<{ seq: number; distance: number }>> {
   const dimensions = query.length;
   if (dimensions < 1 || dimensions > MAX_ANN_DIMENSIONS || k <= 0) return [];
-  await ensureAnnIndex(db, model, dimensions);
+  buildAnnIndex(db, model, dimensions).catch(() => undefined);
   const q = pgvector.toSql(Array.from(query));
   return transaction(db, async (c) => {
     await c.query(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(100, 2 * Math.trunc(k)))}`);
     await c.query('SET LOCAL hnsw.iterative_scan = strict_order');
-    return (await c.query<{ seq: number; distance: number }>(
+    const rows = (await c.query<{ seq: number; distance: number }>(
       `SELECT entry_seq AS seq, (embedding::halfvec(${dimensions}) <=> $1::halfvec(${dimensions}))::float8 AS distance FROM vectors
        WHERE model = $2 AND dim = ${dimensions} AND namespace = $3
        ORDER BY embedding::halfvec(${dimensions}) <=> $1::halfvec(${dimensions}) LIMIT $4`,
       [q, model, namespace, Math.trunc(k)],
     )).rows;
+    // The graph walk orders by its own rounding of the distance: nearest first by the one returned.
+    return rows.sort((a, b) => a.distance - b.distance);
   });
 }
