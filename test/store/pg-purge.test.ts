@@ -21,6 +21,11 @@ import { PURGED_MARKER } from '../../src/store/purge.js';
 const NS = 'alpha';
 const SECRET = 'zqxvaultsecret42';
 const AT = '2026-01-10T12:00:00.000Z';
+/**
+ * A transaction left open anywhere on the server (another suite's, in another database) holds back
+ * what VACUUM may remove in every database: the scrubs that must complete wait it out this long.
+ */
+const LONG_WAIT = { waitMs: 120_000, lockTimeoutMs: 10_000 };
 
 let store: PgStore;
 let schema: string;
@@ -148,7 +153,7 @@ describe('PostgreSQL purge: what stays in the files', () => {
     const stillThere = await filesHolding(SECRET);
     assert.ok(stillThere.includes('memories') && stillThere.includes('entries'), `deleted row versions keep it until the scrub (${stillThere.join(', ')})`);
 
-    assert.deepEqual(await store.scrub(), { complete: true });
+    assert.deepEqual(await scrub(store.pool, LONG_WAIT), { complete: true });
     assert.deepEqual(await filesHolding(SECRET), []);
     assert.deepEqual(await statsHolding(SECRET), []);
     assert.ok((await filesHolding('ordinary fact number 7 about herons')).includes('memories'), 'the live rows are still in the files');
@@ -164,7 +169,7 @@ describe('PostgreSQL purge: what stays in the files', () => {
     assert.deepEqual(res.rewritten, { turns: 1, memories: 1 });
     assert.equal((await store.pool.query('SELECT text FROM memories')).rows[0].text, `wifi password ${PURGED_MARKER} for guests`);
     assert.ok((await filesHolding(SECRET)).includes('memories'), 'control: the old row version');
-    assert.deepEqual(await store.scrub(), { complete: true });
+    assert.deepEqual(await scrub(store.pool, LONG_WAIT), { complete: true });
     assert.deepEqual(await filesHolding(SECRET), []);
   });
 
@@ -181,7 +186,7 @@ describe('PostgreSQL purge: what stays in the files', () => {
       if (superuser) assert.ok((await filesHolding(SECRET)).includes('memories'), 'so the rewritten file still holds it');
       // Ends while the next scrub waits for it: that one completes.
       setTimeout(() => void reader.query('COMMIT'), 200);
-      assert.deepEqual(await scrub(store.pool, { waitMs: 5_000 }), { complete: true });
+      assert.deepEqual(await scrub(store.pool, LONG_WAIT), { complete: true });
       if (superuser) assert.ok(!(await filesHolding(SECRET)).includes('memories'));
       else t.diagnostic('not a superuser: the files were not read');
     } finally {
@@ -199,12 +204,13 @@ describe('PostgreSQL purge: what stays in the files', () => {
       // READ COMMITTED and idle in its transaction: no snapshot to wait for, only the lock.
       await holder.query('BEGIN');
       await holder.query(`LOCK TABLE ${schema}.entries IN ACCESS SHARE MODE`);
-      assert.deepEqual(await scrub(store.pool, { waitMs: 1_500 }), { complete: false });
+      // Waits out transactions elsewhere on the shared test server (they would keep the rows too).
+      assert.deepEqual(await scrub(store.pool, { waitMs: 120_000, lockTimeoutMs: 1_500 }), { complete: false });
       const left = await filesHolding(SECRET);
       assert.ok(left.includes('entries'), `the locked table keeps it (${left.join(', ')})`);
       assert.ok(!left.includes('memories') && !left.includes('turns'), `the others were scrubbed (${left.join(', ')})`);
       await holder.query('ROLLBACK');
-      assert.deepEqual(await scrub(store.pool, { waitMs: 1_500 }), { complete: true });
+      assert.deepEqual(await scrub(store.pool, LONG_WAIT), { complete: true });
       assert.deepEqual(await filesHolding(SECRET), []);
     } finally {
       await holder.end();
@@ -249,7 +255,7 @@ describe('PostgreSQL purge: what stays in the files', () => {
     } finally {
       await pool.end();
     }
-    assert.deepEqual(await store.scrub(), { complete: true }, 'the owner can');
+    assert.deepEqual(await scrub(store.pool, LONG_WAIT), { complete: true }, 'the owner can');
   });
 
   it("a purge mark copied from another cluster (a future or absurd xid) is ignored, not waited for", async () => {

@@ -162,14 +162,15 @@ async function olderSnapshots(client: pg.PoolClient, xid: string): Promise<numbe
  * VACUUM cannot run inside a transaction: it gets a client of its own in autocommit, which is
  * closed afterwards rather than returned to the pool with its session settings.
  */
-export async function scrub(db: Db, options: { waitMs?: number } = {}): Promise<{ complete: boolean }> {
+export async function scrub(db: Db, options: { waitMs?: number; lockTimeoutMs?: number } = {}): Promise<{ complete: boolean }> {
   const wait = options.waitMs ?? SCRUB_WAIT_MS;
+  const lockTimeout = options.lockTimeoutMs ?? wait;
   const pool = poolOf(db);
   if (!pool) throw new Error('scrub needs the pool: VACUUM cannot run inside a transaction');
   const client = await pool.connect();
   let complete = true;
   try {
-    await client.query(`SET lock_timeout = ${Math.max(1, Math.round(wait))}`);
+    await client.query(`SET lock_timeout = ${Math.max(1, Math.round(lockTimeout))}`);
     const purged = await lastPurgeWrite(client);
     const until = Date.now() + wait;
     while (purged !== null && (await olderSnapshots(client, purged)) > 0) {
