@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { INDEX_TEXT_FUNCTION } from '../src/store/sqlite/fts-text.js';
 import { decodeVector, encodeVector } from '../src/store/vector-codec.js';
+import { buildAnnIndex } from '../src/store/postgres/vectors.js';
 import type { NewTurn } from '../src/core/types.js';
 import { freshPgStore } from '../test/helpers/postgres.js';
 import { tempDir } from '../test/helpers/store-fixtures.js';
@@ -166,7 +167,10 @@ async function main(): Promise<void> {
   const query = vec(10_000_000);
   let s = performance.now();
   await store.nearestVectors('big', 'bench', query, 10);
-  console.log(`HNSW build on first nearestVectors over ${before} vectors: ${fmt((performance.now() - s) / 1000)} s`);
+  console.log(`first nearestVectors (exact, the index build starts): ${fmt(performance.now() - s)} ms`);
+  s = performance.now();
+  await buildAnnIndex(pool, 'bench', DIM);
+  console.log(`HNSW build over ${before} vectors: ${fmt((performance.now() - s) / 1000)} s`);
   await put(before, VECTORS, 'with the HNSW index');
   const plan = (await pool.query(
     `EXPLAIN SELECT entry_seq FROM vectors WHERE model = 'bench' AND dim = ${DIM} AND namespace = 'big' ORDER BY embedding::halfvec(${DIM}) <=> $1::halfvec(${DIM}) LIMIT 10`,

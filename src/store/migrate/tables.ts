@@ -34,10 +34,14 @@ export const TABLE_ORDER = [
 
 export type TableName = (typeof TABLE_ORDER)[number];
 
-/** Columns only PostgreSQL has: entries' keyword vector (computed from body and keys), vectors' writing transaction (defaulted). */
+/**
+ * Columns only PostgreSQL has: entries' keyword vector (computed from body and keys), vectors'
+ * writing transaction (defaulted) and halfvec copy (filled from the bytes when the model's HNSW
+ * index is built, postgres/vectors.ts).
+ */
 export const PG_ONLY_COLUMNS: Readonly<Partial<Record<TableName, readonly string[]>>> = {
   entries: ['terms', 'terms_len'],
-  vectors: ['tx'],
+  vectors: ['tx', 'embedding'],
 };
 
 /** Numbered by an identity (PostgreSQL) or AUTOINCREMENT/rowid (SQLite): its counter is carried past the copied rows. */

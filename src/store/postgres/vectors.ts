@@ -184,8 +184,24 @@ export function buildAnnIndex(db: Db, model: string, dimensions: number): Promis
   return build;
 }
 
+/** Gives rows written without an embedding (copied by cairn migrate) theirs, from their bytes. */
+async function fillEmbeddings(pool: pg.Pool, model: string, dimensions: number): Promise<void> {
+  for (;;) {
+    const rows = (await pool.query<{ id: number; vector: Buffer }>(
+      'SELECT id, vector FROM vectors WHERE model = $1 AND dim = $2 AND embedding IS NULL LIMIT 1000',
+      [model, dimensions],
+    )).rows;
+    if (rows.length === 0) return;
+    await pool.query(
+      'UPDATE vectors v SET embedding = r.emb::halfvec FROM unnest($1::bigint[], $2::text[]) AS r(id, emb) WHERE v.id = r.id',
+      [rows.map((r) => r.id), rows.map((r) => embeddingOf(r.vector, dimensions))],
+    );
+  }
+}
+
 async function createAnnIndex(pool: pg.Pool, model: string, dimensions: number): Promise<void> {
   const name = annIndexName(model, dimensions);
+  await fillEmbeddings(pool, model, dimensions);
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [WRITER_LOCK + 1, `${name}`]);
