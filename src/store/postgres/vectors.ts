@@ -35,9 +35,22 @@ function latestPerSeq(rows: ReadonlyArray<Row>): Row[] {
   return [...bySeq.values()];
 }
 
+/**
+ * The halfvec of a row: its decoded values scaled to unit length, which keeps any finite vector
+ * within half precision's range (±65,504) and leaves cosine distances as they were. Null for an
+ * empty, zero, non-finite or too wide vector, which no HNSW index holds.
+ */
 function embeddingOf(bytes: Buffer, length: number): string | null {
   if (length < 1 || length > MAX_ANN_DIMENSIONS) return null;
-  return pgvector.toSql(Array.from(decodeVector(bytes)));
+  return unitSql(decodeVector(bytes));
+}
+
+function unitSql(values: Float32Array): string | null {
+  let sum = 0;
+  for (const x of values) sum += x * x;
+  const norm = Math.sqrt(sum);
+  if (!(norm > 0) || !Number.isFinite(norm)) return null;
+  return pgvector.toSql(Array.from(values, (x) => x / norm));
 }
 
 /**
@@ -237,7 +250,8 @@ export async function nearestVectors(db: Db, namespace: string, model: string, q
   const dimensions = query.length;
   if (dimensions < 1 || dimensions > MAX_ANN_DIMENSIONS || k <= 0) return [];
   buildAnnIndex(db, model, dimensions).catch(() => undefined);
-  const q = pgvector.toSql(Array.from(query));
+  const q = unitSql(query);
+  if (q === null) return [];
   return transaction(db, async (c) => {
     await c.query(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(100, 2 * Math.trunc(k)))}`);
     await c.query('SET LOCAL hnsw.iterative_scan = strict_order');
