@@ -1,5 +1,5 @@
 // PostgreSQL keyword search and vectors at scale, beside SQLite in the same run:
-//   node --import tsx bench/pg-entries.ts [entries=100000] [vectors=50000] [dim=384]
+//   node --import tsx bench/pg-entries.ts [entries=100000] [vectors=50000] [dim=384] [vectors-only]
 // A synthetic corpus (Zipf-distributed words, 10–60 per entry) in one namespace plus a tenth as
 // many in another; keywordSearch p50/p95 wall and CPU (this process, and the PostgreSQL backend
 // read from /proc: the server must run on this machine, as test/helpers/postgres.ts starts it);
@@ -96,12 +96,13 @@ async function main(): Promise<void> {
   await pool.query('VACUUM ANALYZE entries');
   console.log(`postgres load: ${fmt((performance.now() - t) / 1000)} s`);
 
+  const vectorsOnly = process.argv[5] === 'vectors-only';
   const dir = tempDir('cairn-pg-bench-');
   const sqlite = new SqliteStore(join(dir.dir, 'cairn.db'));
   sqlite.db.function(INDEX_TEXT_FUNCTION, { deterministic: true, varargs: true }, (x: unknown) => (typeof x === 'string' ? x : ''));
   t = performance.now();
   const turns = (ns: string, list: string[], from: number): NewTurn[] => list.map((x, i) => ({ namespace: ns, sessionId: 's', messageId: `m${from + i}`, role: 'user', text: x, timestamp: '2026-01-01T00:00:00.000Z' }));
-  for (let i = 0; i < texts.length; i += 5000) await sqlite.addTurns(turns('big', texts.slice(i, i + 5000), i));
+  for (let i = 0; i < (vectorsOnly ? 0 : texts.length); i += 5000) await sqlite.addTurns(turns('big', texts.slice(i, i + 5000), i));
   await sqlite.addTurns(turns('other', others, 0));
   console.log(`sqlite load: ${fmt((performance.now() - t) / 1000)} s`);
 
@@ -117,7 +118,7 @@ async function main(): Promise<void> {
   }
   console.log(`per-query BM25 statistics (count, avg length of "big"): p50 ${fmt(percentile(statsMs, 50))} ms, p95 ${fmt(percentile(statsMs, 95))} ms`);
 
-  for (const [label, filter] of [['OR', undefined], ['AND', { allTerms: true }]] as const) {
+  for (const [label, filter] of vectorsOnly ? [] : ([['OR', undefined], ['AND', { allTerms: true }]] as const)) {
     for (const backendName of ['sqlite', 'postgres'] as const) {
       const wall: number[] = [];
       const cpu0 = cpuMs();

@@ -9,7 +9,7 @@
 // its whole length), or the next transaction id when none is. Every row below the horizon is
 // committed and visible, and every row still to come has a higher id, so a watermark (the last id
 // read) never skips one. Unrelated transactions never hold the reader back.
-import type pg from 'pg';
+import pg from 'pg';
 import pgvector from 'pgvector';
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
 import type { StoredVector, VectorStats } from '../store.js';
@@ -215,7 +215,9 @@ async function fillEmbeddings(pool: pg.Pool, model: string, dimensions: number):
 async function createAnnIndex(pool: pg.Pool, model: string, dimensions: number): Promise<void> {
   const name = annIndexName(model, dimensions);
   await fillEmbeddings(pool, model, dimensions);
-  const client = await pool.connect();
+  // A connection of its own, not a pool slot: the build may wait minutes for older transactions.
+  const client = new pg.Client(pool.options as pg.ClientConfig);
+  await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [WRITER_LOCK + 1, `${name}`]);
     try {
@@ -235,7 +237,7 @@ async function createAnnIndex(pool: pg.Pool, model: string, dimensions: number):
       await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [WRITER_LOCK + 1, `${name}`]);
     }
   } finally {
-    client.release();
+    await client.end();
   }
 }
 
