@@ -230,7 +230,7 @@ async function createAnnIndex(pool: pg.Pool, model: string, dimensions: number):
       if (!state || !state.valid) {
         await client.query(
           `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON vectors USING hnsw ((embedding::halfvec(${dimensions})) halfvec_cosine_ops)
-           WITH (m = 16, ef_construction = 64) WHERE model = ${client.escapeLiteral(model)} AND dim = ${dimensions}`,
+           WITH (m = 32, ef_construction = 96) WHERE model = ${client.escapeLiteral(model)} AND dim = ${dimensions}`,
         );
       }
     } finally {
@@ -255,7 +255,8 @@ export async function nearestVectors(db: Db, namespace: string, model: string, q
   const q = unitSql(query);
   if (q === null) return [];
   return transaction(db, async (c) => {
-    await c.query(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(100, 2 * Math.trunc(k)))}`);
+    // The in-process usearch graph's settings (search/vector-index.ts: M 32, 96 on add, 256 on search).
+    await c.query(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(256, 2 * Math.trunc(k)))}`);
     await c.query('SET LOCAL hnsw.iterative_scan = strict_order');
     const rows = (await c.query<{ seq: number; distance: number }>(
       `SELECT entry_seq AS seq, (embedding::halfvec(${dimensions}) <=> $1::halfvec(${dimensions}))::float8 AS distance FROM vectors
