@@ -2,6 +2,7 @@
 // memories (1M with --scales 1m), against an OpenClaw-style baseline (FTS5 + sqlite-vec exact KNN,
 // 0.7·vector + 0.3·keyword) on the same data in the same run, plus `cairn search` cold start.
 //
+//   npm run bench -- --backend postgres [--scales 100k,1m]   (SQLite and PostgreSQL side by side: bench/backend-bench.ts)
 //   npm run bench -- [--scales 10k,100k] [--queries 200] [--no-cold] [--cold-only] [--keep] [--merge]
 //                    [--no-transcripts] [--transcripts-only] [--locomo <locomo10.json>]
 //
@@ -641,6 +642,11 @@ function runChild(n: number, queries: number, seed: number, keep: boolean): Prom
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
+  if (argValue(args, '--backend') === 'postgres') {
+    // SQLite and PostgreSQL side by side (bench/backend-bench.ts).
+    await import('./backend-bench.js');
+    return;
+  }
   const seed = Number(argValue(args, '--seed') ?? 42);
   const queries = Number(argValue(args, '--queries') ?? 200);
   const keep = args.includes('--keep');

@@ -157,8 +157,13 @@ export function nextBackupPath(paths: HomePaths, kind: BackupKind, now: Date): {
   return { dir, id, path: join(dir, backupFileName(id)) };
 }
 
+/** Why a home on a server-side store makes no backups of its own (said by `cairn backup` and the nightly run). */
+export const SERVER_BACKUPS_NOTE = "PostgreSQL backups are the server's: pg_dump, or continuous archiving with point-in-time recovery (PITR); Cairn backs up only its embedded SQLite store";
+
 export function sqliteDatabaseOf(store: Store): Database.Database {
-  if (!(store instanceof SqliteStore)) throw new CairnError(ERROR_CODES.CONFIG, `Backups need the SQLite store; this home uses "${store.backend}"`);
+  if (!(store instanceof SqliteStore)) {
+    throw new CairnError(ERROR_CODES.CONFIG, store.backend === 'postgres' ? `This home's store is PostgreSQL. ${SERVER_BACKUPS_NOTE}.` : `Backups need the SQLite store; this home uses "${store.backend}"`);
+  }
   return store.db;
 }
 

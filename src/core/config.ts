@@ -9,6 +9,7 @@ import { llmConfigSchema } from './llm-config.js';
 import { alertsConfigSchema } from './alerts-config.js';
 import { consolidationConfigSchema } from './consolidation-config.js';
 import { knowledgeConfigSchema } from './knowledge-config.js';
+import { storeConfigSchema } from './store-config.js';
 
 const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL');
 
@@ -200,6 +201,11 @@ export const captureConfigSchema = z.strictObject({
   settleSeconds: z.number().int().min(1).max(3600).default(10),
   /** Lines per committed batch. */
   batchLines: z.number().int().min(1).max(100_000).default(1000),
+  /**
+   * How long a daemon's lease on a source lasts (a shared PostgreSQL store: one daemon captures a
+   * source at a time); renewed every third of it. A daemon that dies gives its sources up this long after.
+   */
+  leaseSeconds: z.number().int().min(3).max(3600).default(30),
   /** Embed new turns right after capture (otherwise `cairn reembed` does it later). */
   embed: z.boolean().default(true),
 });
@@ -259,6 +265,8 @@ export const configSchema = z.strictObject({
   alerts: alertsConfigSchema.default(alertsConfigSchema.parse({})),
   consolidation: consolidationConfigSchema.default(consolidationConfigSchema.parse({})),
   knowledge: knowledgeConfigSchema.default(knowledgeConfigSchema.parse({})),
+  /** The embedded SQLite file (default) or a shared PostgreSQL database (store-config.ts). */
+  store: storeConfigSchema.default({ backend: 'sqlite', poolSize: 10 }),
   limits: z
     .strictObject({
       /** Longest text accepted for one memory. */

@@ -21,6 +21,7 @@ import { Sentinel } from './sentinel.js';
 import { startConsolidation } from './consolidation.js';
 import type { ConsolidationTimer } from './consolidation-timer.js';
 import { WorkQueue, type CaptureTask } from './work-queue.js';
+import { SourceLeases } from './source-leases.js';
 
 /** Entries embedded per slice: small enough that a waiting capture starts within a second or two. */
 const EMBED_SLICE = 64;
@@ -35,6 +36,7 @@ export interface DaemonOptions {
   debounceMs?: number;
   rescanSeconds?: number;
   settleSeconds?: number;
+  leaseSeconds?: number;
 }
 
 export interface DaemonState {
@@ -60,6 +62,9 @@ export class Daemon {
   private watcher: FSWatcher | null = null;
   private watched = new Set<string>();
   private rescanTimer: NodeJS.Timeout | null = null;
+  private leaseTimer: NodeJS.Timeout | null = null;
+  /** The sources this daemon may capture now (several daemons on one database: source-leases.ts). */
+  private readonly leases: SourceLeases;
   private loop: Promise<void> | null = null;
   private release: (() => void) | null = null;
   private readonly deps: CaptureDeps;
@@ -81,6 +86,7 @@ export class Daemon {
     };
     // Views are updated right after each capture; vectors come later, in slices, from the queue.
     this.deps = { ...cairn.captureDeps(), embed: null, judge: null, learn: null };
+    this.leases = new SourceLeases(cairn.store, options.logger, (options.leaseSeconds ?? capture.leaseSeconds) * 1000);
     this.state = { pid: process.pid, startedAt: new Date().toISOString(), lastScanAt: null, sources: 0, queued: 0, turnsCaptured: 0 };
   }
 
@@ -91,6 +97,11 @@ export class Daemon {
   /** Takes the lock (CONFLICT when another daemon runs), scans everything, starts watching. */
   async start(): Promise<void> {
     this.release = acquireLock(this.cairn.paths.daemonLock, 'cairn watch');
+    await this.leases.start();
+    // Renewed every third of the lease from the start (a busy start must not let them run out),
+    // apart from the rescan: a lease outlives a slow renewal or two.
+    this.leaseTimer = setInterval(() => void this.renewLeases(), Math.floor(this.leases.ttlMs / 3));
+    this.leaseTimer.unref(); // a start that fails after this must still let the process exit
     this.watcher = watch([], {
       ignoreInitial: true,
       followSymlinks: false,
@@ -107,7 +118,7 @@ export class Daemon {
     this.sentinel = new Sentinel(this.cairn, this.log);
     this.sentinel.start();
     this.consolidation = startConsolidation(this.cairn, this.log, this.abort.signal);
-    this.log.info({ home: this.cairn.paths.root, sources: this.sources.size, rescanSeconds: this.timing.rescanMs / 1000 }, 'cairn watch started');
+    this.log.info({ home: this.cairn.paths.root, sources: this.sources.size, rescanSeconds: this.timing.rescanMs / 1000, holder: this.leases.holder }, 'cairn watch started');
   }
 
   /** Finishes the batch in progress, stops watching, releases the lock. */
@@ -116,12 +127,15 @@ export class Daemon {
     this.log.info({ reason }, 'stopping: finishing the current batch');
     this.abort.abort();
     if (this.rescanTimer) clearInterval(this.rescanTimer);
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
     for (const t of [...this.debounces.values(), ...this.settles.values()]) clearTimeout(t);
     this.queue.wakeUp();
     const watcher = this.watcher;
     this.watcher = null;
     await watcher?.close();
     await this.loop;
+    // Given up at once, so another daemon captures these sources without waiting for expiry.
+    await this.leases.releaseAll();
     this.releaseCatchUps();
     await this.consolidation?.stop();
     await this.sentinel?.stop();
@@ -156,12 +170,16 @@ export class Daemon {
     for (const w of waiters) w();
   }
 
-  /** Reloads the registered sources (another process may have added or removed one) and queues a scan of each. */
-  private async refreshSources(): Promise<void> {
-    const list = await watchedSources(this.cairn.store);
+  /**
+   * Reloads the registered sources (another process may have added or removed one), takes or
+   * renews their leases, and queues a scan of each held (`scanAll` false: of newly held ones only).
+   */
+  private async refreshSources(scanAll = true): Promise<void> {
+    const list = await this.leases.claim(await watchedSources(this.cairn.store));
     // Stopped while reading: touching the closed watcher now would open new handles that keep
     // the process alive after shutdown.
     if (this.stopping) return;
+    const fresh = list.filter((s) => !this.sources.has(s.id));
     this.sources = new Map(list.map((s) => [s.id, s]));
     const roots = new Set(list.map((s) => watchRoot(s)));
     const added = [...roots].filter((r) => !this.watched.has(r));
@@ -169,8 +187,17 @@ export class Daemon {
     if (added.length) this.watcher?.add(added);
     if (removed.length) this.watcher?.unwatch(removed);
     this.watched = roots;
-    for (const s of list) this.queue.addScan(s.id);
+    for (const s of scanAll ? list : fresh) this.queue.addScan(s.id);
     this.state.sources = list.length;
+  }
+
+  private async renewLeases(): Promise<void> {
+    if (this.stopping) return;
+    try {
+      await this.refreshSources(false);
+    } catch (err) {
+      this.log.error({ err: (err as Error).message }, 'renewing source leases failed; retried shortly');
+    }
   }
 
   private async rescan(): Promise<void> {
@@ -273,13 +300,14 @@ export class Daemon {
   }
 
   private async capture(task: CaptureTask): Promise<void> {
+    if (!(await this.leases.confirm(task.source))) return;
     const result = await captureOne(this.deps, task.source, task.unit, { final: task.final, batchLines: this.timing.batchLines, signal: this.abort.signal });
     await this.handle(task.source, [result]);
   }
 
   private async scan(sourceId: number): Promise<void> {
     const source = this.sources.get(sourceId);
-    if (!source) return;
+    if (!source || !(await this.leases.confirm(source))) return;
     const scan = await scanSource(this.deps, source, { batchLines: this.timing.batchLines, signal: this.abort.signal, shouldStop: () => this.stopping });
     for (const e of scan.walkErrors) this.reportError(`${source.id}:${e.path}`, { source: source.id, path: e.path }, e.message);
     await this.handle(source, scan.results);

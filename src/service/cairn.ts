@@ -8,6 +8,7 @@ import { writeFileSync, existsSync, renameSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
 import { loadConfigFile, parseConfig, type CairnConfigInput } from '../core/config.js';
+import { storeTarget } from '../core/store-config.js';
 import { ensureHomeDir, resolveHome, type HomePaths } from '../core/home.js';
 import { PRIVATE_FILE_MODE } from '../core/private-files.js';
 import { openHome } from './open-home.js';
@@ -89,7 +90,7 @@ export class Cairn extends CairnKnowledge {
     const embedder = options.embedder !== undefined ? options.embedder : createThreadedEmbedder(config.embedder, options.embedThreads ?? 0, { cacheDir: paths.cacheDir });
     try {
       const entryKeys = config.index.places ? placeEntryKeys() : NO_ENTRY_KEYS;
-      const { store, readOnly, notices } = await openHome(paths, { busyTimeoutMs, entryKeys });
+      const { store, readOnly, notices } = await openHome(paths, { busyTimeoutMs, entryKeys, store: config.store });
       const notice = options.onNotice ?? ((m: string) => process.stderr.write(`cairn: note: ${m}\n`));
       notices.forEach(notice);
       const cairn = new Cairn(paths, config, store, embedder, namespace, busyTimeoutMs);
@@ -334,7 +335,8 @@ export class Cairn extends CairnKnowledge {
     const [{ runSleep }, { nightlyBackup }] = await Promise.all([import('./sleep.js'), import('../consolidate/backup-rotation.js')]);
     return runSleep(
       {
-        backup: (at) => nightlyBackup(this.paths, this.rawStore, this.rotationPolicy(), new Date(at)),
+        // A PostgreSQL home is backed up by its server; the night's other steps run as usual.
+        backup: async (at) => (this.rawStore.backend === 'sqlite' ? nightlyBackup(this.paths, this.rawStore, this.rotationPolicy(), new Date(at)) : { skipped: (await import('../consolidate/backup.js')).SERVER_BACKUPS_NOTE }),
         consolidate: (at, signal) => this.consolidate({ at, ...(signal ? { signal } : {}), ...(req.learn === false ? { learn: false } : {}) }),
         prepare: (ns) => this.prepareBrief(ns),
       },
@@ -372,7 +374,10 @@ export class Cairn extends CairnKnowledge {
    * meanwhile (a restore refuses while any process does, the daemon included).
    */
   static async backupRestore(id: string, options: { home?: string; now?: Date } = {}): Promise<RestoreReport> {
-    return (await import('../consolidate/backup-restore.js')).restoreBackup(resolveHome(options.home), id, { now: options.now });
+    const paths = resolveHome(options.home);
+    // Restoring would write a SQLite file the home does not use (and the server's data stays as it is).
+    if (storeTarget(loadConfigFile(paths.config).store).backend !== 'sqlite') throw new CairnError(ERROR_CODES.CONFIG, `This home's store is PostgreSQL: restore it on the server. ${(await import('../consolidate/backup.js')).SERVER_BACKUPS_NOTE}.`);
+    return (await import('../consolidate/backup-restore.js')).restoreBackup(paths, id, { now: options.now });
   }
 
 }

@@ -260,6 +260,9 @@ export async function runPurge(deps: PurgeDeps, rawInput: unknown): Promise<Purg
     busyTimeoutMs: deps.busyTimeoutMs,
   });
   for (const b of report.backups.skipped) files.warnings.push(`backup ${b.path}: ${b.reason}`);
+  if (store.backend === 'postgres') {
+    files.warnings.push("the PostgreSQL server's own backups (pg_dump files, archived WAL) are beyond Cairn and may still hold what was purged; other homes sharing this database keep their own Markdown, logs and backups: run the same purge in each");
+  }
 
   if (!dryRun && audit) {
     if (deps.embed && changes.entriesRewritten > 0) {

@@ -29,8 +29,8 @@ export interface SleepReport {
 }
 
 export interface SleepSteps {
-  /** Makes tonight's backup (and rotates old ones); returns its id, or null when one is recent enough. */
-  backup: (at: string) => Promise<string | null>;
+  /** Makes tonight's backup (and rotates old ones); returns its id, null when one is recent enough, or why the home makes none. */
+  backup: (at: string) => Promise<string | null | { skipped: string }>;
   consolidate: (at: string, signal?: AbortSignal) => Promise<ConsolidateResult>;
   prepare: (namespace: string) => Promise<void>;
 }
@@ -51,7 +51,7 @@ export async function runSleep(steps: SleepSteps, req: SleepRequest): Promise<Sl
   if (nightly) {
     try {
       const id = await steps.backup(req.at);
-      backup = id === null ? { skipped: 'a recent backup exists' } : { id };
+      backup = id === null ? { skipped: 'a recent backup exists' } : typeof id === 'string' ? { id } : id;
     } catch (err) {
       backup = { failed: message(err) };
       errors.push(`backup: ${message(err)}`);

@@ -1,6 +1,7 @@
 // Registering, listing and removing capture sources, and what each has captured so far. A source
 // is a root the daemon watches; removing one stops capture but keeps every turn it produced.
 import { stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { CairnError, ERROR_CODES, invalidInput } from '../core/errors.js';
 import { parseNamespace } from '../core/namespace.js';
@@ -75,11 +76,31 @@ export async function addSources(store: Store, defaultNamespace: string, input: 
     if (kind === 'markdown' && type === 'file' && !isMarkdownPath(target.path)) throw invalidInput(`Not a Markdown file: ${target.path}`);
     const namespace = fixed ?? (target.namespace ? parseNamespace(target.namespace) : parseNamespace(defaultNamespace));
     const namespaceFrom: NamespaceFrom = fixed !== undefined || target.namespace ? 'fixed' : defaultNamespaceFrom(kind);
-    const options: Record<string, unknown> = { watch: true, namespaceFrom };
+    // The machine whose path this is: on a shared store only its daemons capture it (daemon/source-leases.ts).
+    const options: Record<string, unknown> = { watch: true, namespaceFrom, host: hostname() };
+    await refuseOtherHosts(store, namespace, kind, target.path);
     if (kind === 'markdown') options.layout = type === 'dir' && (await isOpenClawWorkspace(target.path)) ? 'openclaw-workspace' : 'tree';
     added.push(await store.addSource(namespace, kind, target.path, options));
   }
   return added;
+}
+
+/**
+ * On a shared store, the same path registered from another machine names that machine's files:
+ * re-registering it here would move its capture here (and mix two machines' files under one
+ * source's checkpoints). CONFLICT, with what to do instead.
+ */
+async function refuseOtherHosts(store: Store, namespace: string, kind: string, path: string): Promise<void> {
+  if (store.backend === 'sqlite') return;
+  const existing = (await store.listSources(namespace)).find((s) => s.kind === kind && s.path === path);
+  const owner = existing ? readSourceOptions(existing.options).host : undefined;
+  if (existing && owner !== undefined && owner !== hostname()) {
+    throw new CairnError(
+      ERROR_CODES.CONFLICT,
+      `Source ${existing.id} (${kind} ${path} in namespace ${namespace}) is registered by host ${owner}, whose daemon captures it; this machine's files there need another namespace (--namespace) or path (or, if that host is gone for good, "cairn sources remove ${existing.id}" first)`,
+      { source: existing.id, host: owner },
+    );
+  }
 }
 
 async function isOpenClawWorkspace(dir: string): Promise<boolean> {

@@ -56,6 +56,8 @@ export function childEnv(home: string | null, extra: Record<string, string | und
   delete env.CAIRN_HOME;
   delete env.CAIRN_BUSY_TIMEOUT_MS;
   delete env.CAIRN_DEBUG;
+  // A developer's shared database must never receive a test's writes: a test passes it explicitly.
+  delete env.CAIRN_DATABASE_URL;
   if (home !== null) env.CAIRN_HOME = home;
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];

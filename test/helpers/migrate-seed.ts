@@ -21,7 +21,7 @@ export const OTHER_NS = 'team-b';
  * Fills `<home>/cairn.db`: knowledge (entities, aliases, mentions, facts), memories incl. a
  * superseded one and texts in several scripts, turns from a source with its checkpoint, judgments,
  * a document, a digest with sections, vectors for every entry, embedding cache, hot and
- * consolidation state, usage, feedback, API tokens and a purge log entry. `extraMemories` adds
+ * consolidation state, usage, feedback, API tokens, a purge log entry and a lease. `extraMemories` adds
  * that many more (to make several batches). Returns the database path.
  */
 export async function seedMigrationHome(home: string, extraMemories = 0): Promise<string> {
@@ -79,6 +79,7 @@ export async function seedMigrationHome(home: string, extraMemories = 0): Promis
     await store.revokeApiToken('tok_b', { now: T(9) });
     const purge = await store.startPurge({ namespace: ns, via: 'cli', rule: { older: '90d' }, startedAt: T(10) });
     await store.finishPurge(purge.id, { removed: 0 }, { finishedAt: T(11) });
+    await store.acquireLease('source:1', 'host-a:123', 60_000, T(12));
     return path;
   } finally {
     await store.close();

@@ -6,6 +6,7 @@ import { after, afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { hostname } from 'node:os';
 import { Cairn } from '../../src/service/cairn.js';
 import { afterCapture, captureOne, scanSource, type CaptureDeps } from '../../src/service/capture.js';
 import { findSource } from '../../src/service/sources.js';
@@ -89,13 +90,13 @@ describe('addSources', () => {
     const projects = dir(ctx.home, '.claude', 'projects');
     const [oc, ...rest] = await ctx.cairn.addSources({ kind: 'openclaw' });
     assert.equal(rest.length, 0);
-    assert.deepEqual([oc!.kind, oc!.path, oc!.namespace, oc!.options], ['openclaw', root, 'default', { watch: true, namespaceFrom: 'agent' }]);
+    assert.deepEqual([oc!.kind, oc!.path, oc!.namespace, oc!.options], ['openclaw', root, 'default', { watch: true, namespaceFrom: 'agent', host: hostname() }]);
     const [cc] = await ctx.cairn.addSources({ kind: 'claude-code' });
-    assert.deepEqual([cc!.path, cc!.options], [projects, { watch: true, namespaceFrom: 'project' }]);
+    assert.deepEqual([cc!.path, cc!.options], [projects, { watch: true, namespaceFrom: 'project', host: hostname() }]);
     const md = await ctx.cairn.addSources({ kind: 'markdown' });
     assert.deepEqual(md.map((s) => [relative(root, s.path), s.namespace, s.options]), [
-      ['workspace', 'main', { watch: true, namespaceFrom: 'fixed', layout: 'openclaw-workspace' }],
-      ['workspace-ops', 'ops', { watch: true, namespaceFrom: 'fixed', layout: 'tree' }],
+      ['workspace', 'main', { watch: true, namespaceFrom: 'fixed', layout: 'openclaw-workspace', host: hostname() }],
+      ['workspace-ops', 'ops', { watch: true, namespaceFrom: 'fixed', layout: 'tree', host: hostname() }],
     ]);
     // A named namespace fixes every discovered location to it.
     const fixed = await ctx.cairn.addSources({ kind: 'markdown', namespace: 'notes' });

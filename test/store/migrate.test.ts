@@ -8,11 +8,14 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { migrateFromPostgres, migrateToPostgres, PgEnd, SqliteEnd, tableChecksum, TABLE_ORDER, MARKER_KEY, type MigrationReport } from '../../src/store/migrate/index.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { PgStore } from '../../src/store/postgres/pg-store.js';
+import type { Store } from '../../src/store/store.js';
 import type { StoreEnd } from '../../src/store/migrate/end.js';
-import type { TableName } from '../../src/store/migrate/tables.js';
+import { PG_ONLY_COLUMNS, sharedShape, type TableName } from '../../src/store/migrate/tables.js';
 import { dropSchema, freshSchemaName, testDatabaseUrl } from '../helpers/postgres.js';
 import { rejectsCode, tempDir } from '../helpers/store-fixtures.js';
 import { seedMigrationHome } from '../helpers/migrate-seed.js';
+import { assertBuilt, makeHome, NO_EMBEDDER, removeHome, runCli } from '../helpers/cli.js';
 
 let url: string;
 const schemas: string[] = [];
@@ -54,8 +57,8 @@ async function sums(end: StoreEnd): Promise<Map<TableName, string>> {
   const out = new Map<TableName, string>();
   for (const name of TABLE_ORDER) {
     const { columns, key } = await end.describe(name);
-    const own = end.backend === 'postgres' ? columns.filter((c) => !['terms', 'terms_len', 'tx'].includes(c)) : columns;
-    const s = await tableChecksum(end, { name, columns: own, key });
+    const shared = columns.filter((c) => end.backend === 'sqlite' || !(PG_ONLY_COLUMNS[name] ?? []).includes(c));
+    const s = await tableChecksum(end, sharedShape(name, shared, key));
     out.set(name, `${s.rows}:${s.sha256}`);
   }
   return out;
@@ -79,10 +82,12 @@ async function sumsOfPg(schemaName: string): Promise<Map<TableName, string>> {
   }
 }
 
-function rawVectors(path: string): Array<{ id: number; vector: Buffer }> {
+type VectorRow = { seq: number; model: string; vector: Buffer };
+
+function naturalVectors(path: string): VectorRow[] {
   const store = new SqliteStore(path);
   try {
-    return store.db.prepare('SELECT id, vector FROM vectors ORDER BY id').all() as Array<{ id: number; vector: Buffer }>;
+    return store.db.prepare('SELECT entry_seq AS seq, model, vector FROM vectors ORDER BY entry_seq, model').all() as VectorRow[];
   } finally {
     void store.close();
   }
@@ -117,30 +122,32 @@ describe('cairn migrate: SQLite ⇄ PostgreSQL', () => {
     assert.deepEqual(await sumsOfPg(pgSchema), original);
     assert.deepEqual(await query(pgSchema, 'SELECT key FROM store_meta WHERE key = $1', [MARKER_KEY]), [], 'the marker is gone once verified');
 
-    // Vectors and cached embeddings byte for byte; entries indexed; the vectors counter past the dropped rows.
-    const pgVectors = await query<{ id: number; vector: Buffer }>(pgSchema, 'SELECT id::int AS id, vector FROM vectors ORDER BY id');
-    assert.deepEqual(pgVectors, rawVectors(source));
+    // Vectors byte for byte, numbered as PostgreSQL numbers its own (writing transaction × 4096 + place); entries indexed.
+    const pgVectors = await query<VectorRow>(pgSchema, 'SELECT entry_seq::int AS seq, model, vector FROM vectors ORDER BY entry_seq, model');
+    assert.deepEqual(pgVectors, naturalVectors(source));
+    const misnumbered = await query<{ n: number }>(pgSchema, "SELECT count(*)::int AS n FROM vectors WHERE id / 4096 <> tx::text::bigint OR embedding IS NULL");
+    assert.equal(misnumbered[0]!.n, 0);
     const unindexed = await query<{ n: number }>(pgSchema, "SELECT count(*)::int AS n FROM entries WHERE terms = ''::tsvector OR terms_len = 0");
     assert.equal(unindexed[0]!.n, 0);
     const found = await query<{ ref_id: string }>(pgSchema, "SELECT ref_id FROM entries WHERE terms @@ to_tsquery('simple', 'heron') ORDER BY seq");
     assert.ok(found.length >= 2, 'the documents are found by a word of theirs');
-    const sqliteSeq = sqliteSequence(source).find((r) => r.name === 'vectors')!.seq;
-    const maxId = Math.max(...pgVectors.map((v) => v.id));
-    assert.ok(sqliteSeq > maxId, 'the seed left the AUTOINCREMENT counter ahead of the rows');
-    const next = await query<{ id: number }>(pgSchema, "SELECT nextval(pg_get_serial_sequence('vectors', 'id'))::int AS id");
-    assert.equal(next[0]!.id, sqliteSeq + 1);
-    const nextTurn = await query<{ seq: number }>(pgSchema, "SELECT nextval(pg_get_serial_sequence('turns', 'seq'))::int AS seq");
-    const maxTurn = await query<{ m: number }>(pgSchema, 'SELECT max(seq)::int AS m FROM turns');
-    assert.equal(nextTurn[0]!.seq, maxTurn[0]!.m + 1);
+    // Counters continue past the copied rows; feedback and aliases keep SQLite's rowid order as seq.
+    for (const [table, column] of [['turns', 'seq'], ['memories', 'seq'], ['purge_log', 'id'], ['feedback', 'seq'], ['entity_aliases', 'seq']] as const) {
+      const [next] = await query<{ n: number }>(pgSchema, `SELECT (CASE WHEN is_called THEN last_value + 1 ELSE last_value END)::int AS n FROM ${table}_${column}_seq`);
+      const [max] = await query<{ m: number }>(pgSchema, `SELECT max(${column})::int AS m FROM ${table}`);
+      assert.equal(next!.n, max!.m + 1, table);
+    }
+    const store0 = new SqliteStore(source);
+    const aliasOrder = store0.db.prepare('SELECT rowid AS seq, key FROM entity_aliases ORDER BY rowid').all();
+    await store0.close();
+    assert.deepEqual(await query(pgSchema, 'SELECT seq::int AS seq, key FROM entity_aliases ORDER BY seq'), aliasOrder);
 
     const back = join(home(), 'cairn.db');
     const returned = await migrateFromPostgres({ sqlitePath: back, url, schema: pgSchema, batchSize: 5 });
     assertAllMatch(returned);
     assert.deepEqual(await sumsOfSqlite(back), original);
-    assert.deepEqual(rawVectors(back), rawVectors(source));
-    // next = sqliteSeq + 1 was taken above: the counter carried back is at least the original's.
-    assert.deepEqual(sqliteSequence(back).map((r) => r.name), sqliteSequence(source).map((r) => r.name));
-    assert.ok(sqliteSequence(back).find((r) => r.name === 'vectors')!.seq >= sqliteSeq);
+    assert.deepEqual(naturalVectors(back), naturalVectors(source));
+    assert.deepEqual(sqliteSequence(back).find((r) => r.name === 'purge_log'), sqliteSequence(source).find((r) => r.name === 'purge_log'));
 
     // The new SQLite file's keyword index was fed by its triggers: search finds moved records.
     const store = new SqliteStore(back);
@@ -151,6 +158,56 @@ describe('cairn migrate: SQLite ⇄ PostgreSQL', () => {
       assert.equal(memory.length, 1);
     } finally {
       await store.close();
+    }
+  });
+
+  test('the migrated PostgreSQL store answers through PgStore as the SQLite store does', async () => {
+    const source = await seedMigrationHome(home(), 6);
+    const pgSchema = schema();
+    assertAllMatch(await migrateToPostgres({ sqlitePath: source, url, schema: pgSchema }));
+    const lite = new SqliteStore(source);
+    const pgStore = await PgStore.open({ url, schema: pgSchema, max: 2 });
+    try {
+      assert.equal((await pgStore.health()).ok, true);
+      const both = async <T>(read: (s: Store) => Promise<T>): Promise<T> => {
+        const [a, b] = [await read(lite), await read(pgStore)];
+        assert.deepEqual(b, a);
+        return b;
+      };
+      const memories = await both((s) => s.listMemories({ namespace: 'default', includeSuperseded: true, limit: 100 }));
+      const superseded = memories.find((m) => m.supersededBy !== null)!;
+      assert.ok(superseded, 'the superseded memory moved with its link');
+      assert.equal((await both((s) => s.memoryHistory('default', superseded.supersededBy!))).length, 2);
+      // Keyword search: the same entries found (scores are each backend's own scale).
+      const hits = await pgStore.keywordSearch('default', ['heron', 'migration'], 10);
+      const liteHits = await lite.keywordSearch('default', ['heron', 'migration'], 10);
+      assert.deepEqual(hits.map((h) => h.seq).sort(), liteHits.map((h) => h.seq).sort());
+      assert.ok(hits.length >= 2);
+      const seqs = (await pgStore.getEntries('default', hits.map((h) => h.seq))).map((e) => e.seq);
+      assert.deepEqual(seqs.sort(), hits.map((h) => h.seq).sort());
+      // Terms in their index form (the search pipeline's analysis), as the keyword index holds them.
+      const zurich = await pgStore.keywordSearch('team-b', ['zurich', '日本語'], 5);
+      assert.deepEqual(zurich.map((h) => h.seq), (await lite.keywordSearch('team-b', ['zurich', '日本語'], 5)).map((h) => h.seq));
+      assert.equal(zurich.length, 1);
+      // Vectors decode to the same floats; the store follows them from the start.
+      const entrySeqs = (await lite.entriesMissingVector('m-none', 1000)).map((e) => e.seq);
+      await both(async (s) => [...(await s.getVectors('m-one', entrySeqs))].sort((x, y) => x[0] - y[0]));
+      assert.equal((await pgStore.vectorsAfter('default', 'm-one', 0, 1000)).length, (await lite.vectorsAfter('default', 'm-one', 0, 1000)).length);
+      await both((s) => s.listFacts('default'));
+      await both((s) => s.listEntities('default'));
+      await both((s) => s.listFeedback('default', 10));
+      await both((s) => s.listApiTokens({ includeRevoked: true }));
+      await both((s) => s.getHotState('default'));
+      await both((s) => s.listPurges());
+      await both((s) => s.knowledgeCursor('default'));
+      await both((s) => s.listDigests('default'));
+      // And it takes new writes after the copied rows.
+      const added = await pgStore.addMemory({ namespace: 'default', text: 'Written to PostgreSQL after the move' });
+      assert.ok(added.memory.id);
+      assert.equal((await pgStore.keywordSearch('default', ['postgresql'], 5)).length, 1);
+    } finally {
+      await lite.close();
+      await pgStore.close();
     }
   });
 
@@ -182,6 +239,28 @@ describe('cairn migrate: SQLite ⇄ PostgreSQL', () => {
     assertAllMatch(again);
     assert.deepEqual(await sumsOfSqlite(back), original);
 
+    // Interrupted every fourth batch, in every table (vectors resume by their natural key, aliases keep their rowid), until done.
+    const choppy = schema();
+    const chopped = join(home(), 'cairn.db');
+    const stopEvery4 = async (p: { batches: number }) => {
+      if (p.batches % 4 === 0) throw new Error('chop');
+    };
+    for (const run of [() => migrateToPostgres({ sqlitePath: source, url, schema: choppy, batchSize: 3, afterBatch: stopEvery4 }), () => migrateFromPostgres({ sqlitePath: chopped, url, schema: choppy, batchSize: 3, afterBatch: stopEvery4 })]) {
+      let runs = 0;
+      for (;;) {
+        runs++;
+        try {
+          assertAllMatch(await run());
+          break;
+        } catch (err) {
+          assert.match((err as Error).message, /chop/);
+        }
+      }
+      assert.ok(runs > 5, `${runs} runs`);
+    }
+    assert.deepEqual(await sumsOfPg(choppy), original);
+    assert.deepEqual(await sumsOfSqlite(chopped), original);
+
     // Run once more on a finished target: nothing copied, verified equal.
     const done = await migrateFromPostgres({ sqlitePath: back, url, schema: pgSchema });
     assert.equal(done.mode, 'complete');
@@ -206,6 +285,16 @@ describe('cairn migrate: SQLite ⇄ PostgreSQL', () => {
     await assert.rejects(migrateToPostgres({ sqlitePath: other, url, schema: second, batchSize: 2, afterBatch: () => { throw new Error('stop'); } }), /stop/);
     await rejectsCode(migrateToPostgres({ sqlitePath: source, url, schema: second }), 'CONFLICT', /unfinished migration from sqlite:/);
 
+    // A source changed between an interrupted run and its resume: the verification names the table, the marker stays.
+    // (`second` holds the unfinished copy of `other` from above, stopped after its first batch.)
+    const edit = new SqliteStore(other);
+    edit.db.prepare("UPDATE namespaces SET created_at = '2000-01-01T00:00:00.000Z'").run();
+    await edit.close();
+    const changed = await migrateToPostgres({ sqlitePath: other, url, schema: second });
+    assert.equal(changed.ok, false);
+    assert.deepEqual(changed.tables.filter((t) => !t.match).map((t) => t.table), ['namespaces']);
+    assert.equal((await query(second, 'SELECT 1 FROM store_meta WHERE key = $1', [MARKER_KEY])).length, 1);
+
     // --from into a home that already has data.
     await rejectsCode(migrateFromPostgres({ sqlitePath: source, url, schema: second }), 'CONFLICT', /unfinished migration|already holds/);
     const full = schema();
@@ -229,5 +318,82 @@ describe('cairn migrate: SQLite ⇄ PostgreSQL', () => {
     await rejectsCode(migrateFromPostgres({ sqlitePath: join(home(), 'cairn.db'), url, schema: empty }), 'NOT_FOUND', new RegExp(`no Cairn store in schema ${empty}`));
     const created = await query(empty, "SELECT 1 FROM information_schema.schemata WHERE schema_name = $1", [empty]);
     assert.equal(created.length, 0, 'a missing source schema is not created');
+  });
+
+  test('hostile and oversized texts: a NUL PostgreSQL cannot hold is named and the run resumes once fixed; a 1 MB memory moves whole', async () => {
+    const path = join(home(), 'cairn.db');
+    const store = new SqliteStore(path);
+    const huge = `huge ${Array.from({ length: 180_000 }, (_, i) => `w${i.toString(36)}`).join(' ')}`;
+    await store.addMemory({ namespace: 'default', text: huge });
+    const nul = (await store.addMemory({ namespace: 'default', text: 'before \u0000 after' })).memory;
+    await store.addMemory({ namespace: 'default', text: "quotes ' \" \\ $1 ; DROP TABLE memories; --" });
+    await store.close();
+    const pgSchema = schema();
+    await rejectsCode(migrateToPostgres({ sqlitePath: path, url, schema: pgSchema, batchSize: 1 }), 'INVALID_INPUT', /^memories \(seq=2\) has a NUL character in text/);
+    assert.equal((await query<{ n: number }>(pgSchema, 'SELECT count(*)::int AS n FROM memories'))[0]!.n, 1, 'the rows before it stay');
+    const fix = new SqliteStore(path);
+    const clean = (v: string) => v.replaceAll('\u0000', '');
+    const m = fix.db.prepare('SELECT text, dedup_key FROM memories WHERE id = ?').get(nul.id) as { text: string; dedup_key: string };
+    fix.db.prepare('UPDATE memories SET text = ?, dedup_key = ? WHERE id = ?').run(clean(m.text), clean(m.dedup_key), nul.id);
+    const e = fix.db.prepare('SELECT body FROM entries WHERE ref_id = ?').get(nul.id) as { body: string };
+    fix.db.prepare('UPDATE entries SET body = ? WHERE ref_id = ?').run(clean(e.body), nul.id);
+    await fix.close();
+    const report = await migrateToPostgres({ sqlitePath: path, url, schema: pgSchema, batchSize: 1 });
+    assert.equal(report.mode, 'resumed');
+    assertAllMatch(report);
+    const moved = await query<{ len: number; terms_len: number }>(pgSchema, "SELECT length(body) AS len, terms_len FROM entries WHERE body LIKE 'huge %'");
+    assert.ok(huge.length > 1_000_000);
+    assert.equal(moved[0]!.len, huge.length);
+    assert.ok(moved[0]!.terms_len > 0);
+  });
+
+  test('the CLI: --to then --from through the built cairn, a verification table, exit codes for misuse', async () => {
+    assertBuilt();
+    const from = makeHome(NO_EMBEDDER);
+    const to = makeHome(NO_EMBEDDER);
+    const third = makeHome(NO_EMBEDDER);
+    try {
+      const source = await seedMigrationHome(from, 3);
+      const pgSchema = schema();
+      const there = await runCli(['migrate', '--to', url, '--schema', pgSchema, '--batch-size', '5'], { home: from });
+      assert.equal(there.code, 0, there.stderr);
+      assert.match(there.stdout, /^sqlite:.*cairn\.db → postgres:\/\/127\.0\.0\.1:\d+\/\w+#t_\w+ \(fresh, \d+ rows in \d+ batches; [\d.]+ s, CPU [\d.]+ s\)/);
+      assert.match(there.stdout, /^memories +\d+  match [0-9a-f]{12}$/m);
+      assert.match(there.stdout, /All 26 tables match/);
+      // Not a terminal: a plain line per table that has rows, no bar.
+      assert.match(there.stderr, /^migrate: memories (\d+)\/\1 rows/m);
+      assert.doesNotMatch(there.stderr, /\[[░█]+\]/);
+
+      const back = await runCli(['migrate', '--from', url, '--schema', pgSchema, '--json'], { home: to });
+      assert.equal(back.code, 0, back.stderr);
+      const report = JSON.parse(back.stdout) as MigrationReport & { seconds: { wall: number; cpu: number } };
+      assert.equal(report.ok, true);
+      assert.equal(report.tables.length, TABLE_ORDER.length);
+      assert.ok(report.seconds.cpu > 0);
+      assert.deepEqual(await sumsOfSqlite(join(to, 'cairn.db')), await sumsOfSqlite(source));
+
+      const found = await runCli(['search', 'heron migration', '--json'], { home: to });
+      assert.equal(found.code, 0, found.stderr);
+      assert.match(found.stdout, /heron migration/);
+
+      const again = await runCli(['migrate', '--to', url, '--schema', pgSchema], { home: to });
+      assert.equal(again.code, 0, again.stderr);
+      assert.match(again.stdout, /already complete, nothing copied/);
+      // A home with a store of its own is refused.
+      assert.equal((await runCli(['store', 'A store of its own'], { home: third })).code, 0);
+      const other = await runCli(['migrate', '--from', url, '--schema', pgSchema], { home: third });
+      assert.equal(other.code, 5, other.stdout);
+      assert.match(other.stderr, /^cairn: The target sqlite:.* already holds another store \(\d+ namespaces, /);
+      const neither = await runCli(['migrate'], { home: from });
+      assert.equal(neither.code, 3);
+      assert.match(neither.stderr, /exactly one of --to/);
+      const bad = await runCli(['migrate', '--to', 'postgres://postgres@127.0.0.1:1/cairn_test'], { home: from });
+      assert.equal(bad.code !== 0, true);
+      assert.match(bad.stderr, /Cannot reach PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:1/);
+    } finally {
+      removeHome(from);
+      removeHome(to);
+      removeHome(third);
+    }
   });
 });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import type { KnowledgeBatch, Store } from '../../src/store/store.js';
 import type { PgStore } from '../../src/store/postgres/pg-store.js';
-import { insertEntry } from '../../src/store/postgres/entry-terms.js';
+import { rememberIn } from '../../src/memory/remember.js';
 import { freshPgStore } from '../helpers/postgres.js';
 
 const NS = 'alpha';
@@ -19,17 +19,6 @@ function batch(over: Partial<KnowledgeBatch>): KnowledgeBatch {
     namespace: NS, expectCursor: 0, cursor: 0, entities: [], entityUpdates: [], aliases: [], mentions: [], memoryEntities: [], facts: [],
     factUpdates: [], retirements: [], now: NOW, ...over,
   };
-}
-
-/** A memory row with its index entry, written as the memory unit writes them (that module is another port's). */
-async function seedMemory(store: PgStore, id: string, text: string): Promise<void> {
-  await store.pool.query('INSERT INTO namespaces (id, created_at) VALUES ($1, $2) ON CONFLICT DO NOTHING', [NS, NOW]);
-  await store.pool.query(
-    `INSERT INTO memories (id, namespace, text, dedup_key, category, importance, created_at, updated_at, valid_from)
-     VALUES ($1, $2, $3, $1, 'fact', 5, $4, $4, $4)`,
-    [id, NS, text, NOW],
-  );
-  await insertEntry(store.pool, { namespace: NS, kind: 'memory', refId: id, body: text, time: NOW, category: 'fact', importance: 5 });
 }
 
 describe('PostgreSQL digests and knowledge under concurrent writers', () => {
@@ -52,31 +41,41 @@ describe('PostgreSQL digests and knowledge under concurrent writers', () => {
     await made.cleanup();
   });
 
+  async function waitingSessions(): Promise<number> {
+    return (await gate.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE NOT l.granted AND a.application_name = $1',
+      [app],
+    )).rows[0]!.n;
+  }
+
   /**
-   * Runs the racers while `table` is locked, releasing it only once `waiting` of the stores'
-   * sessions wait on a lock (or after 20 s, so a backend that never waits fails on its results).
+   * Runs the racers while `table` is locked: each starts once the stores' sessions waiting on a
+   * lock number `after` (its predecessors are inside the database), and the table is released
+   * once `release` wait (or after 20 s each, so a backend that never waits fails on its results).
    */
-  async function raced<T>(table: string, waiting: number, racers: Array<() => Promise<T>>): Promise<T[]> {
+  async function raced<T>(table: string, racers: Array<{ after: number; run: () => Promise<T> }>, release: number): Promise<T[]> {
     await gate.query('BEGIN');
     await gate.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
-    const running = racers.map((r) => r());
-    running.forEach((p) => p.catch(() => undefined));
-    for (let i = 0; i < 400; i++) {
-      const n = (await gate.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE NOT l.granted AND a.application_name = $1`,
-        [app],
-      )).rows[0]!.n;
-      if (n >= waiting) break;
-      await sleep(50);
+    const until = async (n: number) => {
+      for (let i = 0; i < 400 && (await waitingSessions()) < n; i++) await sleep(50);
+    };
+    const running: Array<Promise<T>> = [];
+    for (const r of racers) {
+      await until(r.after);
+      const p = r.run();
+      p.catch(() => undefined);
+      running.push(p);
     }
+    await until(release);
     await gate.query('COMMIT');
     return Promise.all(running);
   }
+  const together = <T>(...runs: Array<() => Promise<T>>) => runs.map((run) => ({ after: 0, run }));
 
   it('two stores applying the same batch at once: exactly one applies it, the other is refused with the moved cursor', async () => {
-    await seedMemory(one, 'm_1', 'Ana reviewed the walrus release');
-    await seedMemory(one, 'm_2', 'Bo fixed the heron build');
-    for (const [round, memoryId] of [[1, 'm_1'], [2, 'm_2'], [3, 'm_1']] as const) {
+    const m1 = (await one.addMemory({ namespace: NS, text: 'Ana reviewed the walrus release' })).memory.id;
+    const m2 = (await two.addMemory({ namespace: NS, text: 'Bo fixed the heron build' })).memory.id;
+    for (const [round, memoryId] of [[1, m1], [2, m2], [3, m1]] as const) {
       // Round 1 is the namespace's first batch: there is no cursor row yet for either to lock.
       const b = batch({
         expectCursor: round - 1, cursor: round,
@@ -87,7 +86,7 @@ describe('PostgreSQL digests and knowledge under concurrent writers', () => {
           value: 'reviewer', memoryId, validFrom: NOW, validTo: null, recordedAt: NOW, confidence: 0.9, supersededBy: null, mentions: 1, extractor: 'offline@1', provenance: [] }],
       });
       // One waits on the entities table, the other on the first's namespace lock.
-      const results = await raced('entities', 2, [() => one.applyKnowledge(b), () => two.applyKnowledge(b)]);
+      const results = await raced('entities', together(() => one.applyKnowledge(b), () => two.applyKnowledge(b)), 2);
       assert.deepEqual(
         results.map((r) => r.applied).sort(),
         [false, true],
@@ -108,17 +107,35 @@ describe('PostgreSQL digests and knowledge under concurrent writers', () => {
 
   it('a batch racing a reset never leaves derived rows behind a rewound cursor', async () => {
     const cursor = await one.knowledgeCursor(NS);
+    const [m1] = await one.memoriesAfter(NS, 0, 1);
     const b = batch({
       expectCursor: cursor, cursor: cursor + 1,
       entities: [{ id: 'e_race', name: 'Racer', slug: 'racer', type: 'person', relation: null }],
-      mentions: [{ entityId: 'e_race', memoryId: 'm_1' }],
+      mentions: [{ entityId: 'e_race', memoryId: m1!.memory.id }],
     });
-    const [applied] = await raced('entities', 2, [() => one.applyKnowledge(b), async () => (await two.resetKnowledge(NS), null)]);
+    const [applied] = await raced('entities', together(() => one.applyKnowledge(b), async () => (await two.resetKnowledge(NS), null)), 2);
     // Whichever went first, the reset leaves cursor 0 and nothing derived (the batch either ran
     // before it and was forgotten, or after it and was refused).
     assert.equal(await one.knowledgeCursor(NS), 0);
     assert.deepEqual(await one.listEntities(NS), [], `nothing derived survives (batch result ${JSON.stringify(applied)})`);
     assert.deepEqual(await one.listFacts(NS, { includeSuperseded: true }), []);
+  });
+
+  it('a duplicate retired while another store re-mentions its survivor: no mention is lost', async () => {
+    const keep = (await one.addMemory({ namespace: NS, text: 'Ana runs the ferry', provenance: [{ source: 'a' }] })).memory;
+    const dup = (await one.addMemory({ namespace: NS, text: 'Ana operates the ferry', provenance: [{ source: 'b' }] })).memory;
+    const cursor = await one.knowledgeCursor(NS);
+    const b = batch({ expectCursor: cursor, cursor: cursor + 1, retirements: [{ memoryId: dup.id, by: keep.id, validTo: NOW, reason: 'duplicate' }] });
+    // The batch first (it stops at the index, holding what it read), then the re-mention of the survivor.
+    const [applied] = await raced('entries', [
+      { after: 0, run: async () => (await one.applyKnowledge(b)).applied },
+      { after: 1, run: async () => (await two.addMemory({ namespace: NS, text: 'ana runs the ferry!', provenance: [{ source: 'c' }] })).duplicate },
+    ], 2);
+    assert.equal(applied, true);
+    const survivor = (await two.getMemory(NS, keep.id))!;
+    assert.equal(survivor.mentions, 3, 'its own, the duplicate\'s and the re-mention');
+    assert.deepEqual(survivor.provenance.map((p) => p.source), ['a', 'b', 'c']);
+    assert.equal((await two.getMemory(NS, dup.id))!.supersededBy, keep.id);
   });
 
   it('the same new digest written by two stores at once: both succeed, one row, one entry per section', async () => {
@@ -129,11 +146,52 @@ describe('PostgreSQL digests and knowledge under concurrent writers', () => {
       inputsHash: 'h1', generator: 'extractive@1',
     };
     // One waits on the digests table, the other on the first's lock on the path.
-    const results = await raced('digests', 2, [() => one.putDigest(digest), () => two.putDigest(digest)]);
+    const results = await raced('digests', together(() => one.putDigest(digest), () => two.putDigest(digest)), 2);
     assert.deepEqual(results.map((r) => r.changed).sort(), [false, true], 'the second finds the first\'s digest and writes nothing');
     assert.equal(results[0]!.digest.id, results[1]!.digest.id);
     const entries = (await one.pool.query<{ ref_id: string }>("SELECT ref_id FROM entries WHERE kind = 'digest' ORDER BY ref_id")).rows.map((r) => r.ref_id);
     assert.deepEqual(entries, [`${results[0]!.digest.id}#0`, `${results[0]!.digest.id}#1`]);
     assert.deepEqual((await two.listDigests(NS)).map((d) => d.path), [digest.path]);
+  });
+
+  it('a digest shrinking from 12 sections to 2 keeps those two entries and drops the ten others; deleting it drops the rest', async () => {
+    const sections = (n: number) => Array.from({ length: n }, (_, i) => ({ heading: `H${i}`, text: `kestrel note ${i}`, sources: [] }));
+    const put = (n: number, hash: string) => one.putDigest({
+      namespace: NS, kind: 'weekly', path: 'weekly/2026-W02.md', periodStart: '2026-01-05T00:00:00.000Z', periodEnd: '2026-01-12T00:00:00.000Z',
+      text: `week ${hash}`, sections: sections(n), inputsHash: hash, generator: 'extractive@1',
+    });
+    const id = (await put(12, 'a')).digest.id;
+    const entries = async () => (await one.pool.query<{ seq: number; ref_id: string }>(
+      "SELECT seq, ref_id FROM entries WHERE kind = 'digest' AND starts_with(ref_id, $1) ORDER BY seq", [`${id}#`])).rows;
+    const before = await entries();
+    assert.equal(before.length, 12);
+    await put(2, 'b');
+    assert.deepEqual(await entries(), before.slice(0, 2), 'sections #0 and #1 keep their entries; #2 … #11 (#10 and #11 sorting before #2) are gone');
+    assert.equal(await two.deleteDigest(NS, 'weekly/2026-W02.md'), true);
+    assert.deepEqual(await entries(), []);
+  });
+
+  it('a memory whose seq was drawn first but committed last is not skipped by the pass reading past a later one', async () => {
+    await one.ensureNamespace(NS); // else the second writer would wait on the first's new namespace row
+    const after = (await one.memoriesAfter(NS, 0, 1000)).at(-1)?.seq ?? 0;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let drawn!: () => void;
+    const inserted = new Promise<void>((r) => (drawn = r));
+    // A writer on another machine: its memory has its seq, its transaction is still open.
+    const slow = two.memoryUnit(async (unit) => {
+      const res = await rememberIn(unit, { namespace: NS, text: 'drawn first, committed last' }, NOW);
+      drawn();
+      await held;
+      return res.memory;
+    });
+    await inserted;
+    const fast = (await one.addMemory({ namespace: NS, text: 'drawn second, committed first' })).memory;
+    const page = one.memoriesAfter(NS, after, 10);
+    page.catch(() => undefined);
+    for (let i = 0; i < 400 && (await waitingSessions()) < 1; i++) await sleep(50);
+    release();
+    const first = await slow;
+    assert.deepEqual((await page).map((m) => m.memory.id), [first.id, fast.id], 'the page waited for the open writer and holds both, in seq order');
   });
 });

@@ -9,7 +9,8 @@ import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { NeighbourTurns, Store } from '../../src/store/store.js';
 import type { NewTurn, Turn } from '../../src/core/types.js';
 import pg from 'pg';
-import { freshPgStore } from '../helpers/postgres.js';
+import { dropSchema, freshPgStore, freshSchemaName, testDatabaseUrl } from '../helpers/postgres.js';
+import { PgStore } from '../../src/store/postgres/pg-store.js';
 import { tempDir } from '../helpers/store-fixtures.js';
 import { seeded } from '../helpers/prng.js';
 
@@ -120,6 +121,9 @@ for (const [name, open] of Object.entries(backends)) {
         }
       }
       assert.equal(new Set(entrySeqs.values()).size, entrySeqs.size, 'no two turns share an entry');
+      const whole = all.slice(100, 130);
+      assert.deepEqual(shape(await h.store.turnNeighbours(NS, whole, Infinity)), model(inserted, NS, whole, inserted.length));
+      assert.deepEqual(shape(await h.store.turnNeighbours(NS, whole, -1)), model(inserted, NS, whole, 0));
       const lonely = inserted.find((t) => t.sessionId === 'lonely')!.id;
       assert.deepEqual(await h.store.turnNeighbours(NS, [lonely], 3), [{ turnId: lonely, before: [], after: [] }]);
       const foreign = inserted.find((t) => t.namespace === 'other')!.id;
@@ -272,31 +276,107 @@ for (const [name, open] of Object.entries(backends)) {
 }
 
 describe('turns on postgres: writers that really overlap', () => {
-  it('two writers blocked on one uncommitted turn, then released together, taking the batch in opposite orders: no deadlock, each turn once', async () => {
+  /** A PgStore pair whose connections are told apart in pg_stat_activity, and a raw client. */
+  async function racing() {
     const app = `cairn-race-${process.pid}-${Date.now()}`;
     const made = await freshPgStore({ applicationName: app });
     const other = await made.connect();
     const blocker = new pg.Client({ connectionString: made.url, options: `-c search_path=${made.schema},public` });
     await blocker.connect();
-    try {
-      const list = Array.from({ length: 200 }, (_, i) => turn(`b${i % 2}`, `b${i}`, { namespace: 'race', speaker: i % 2 ? 'Ana' : 'Bo' }));
-      await made.store.addSource('race', 'jsonl', '/race');
-      // A third session holds the first turn uncommitted: both writers must wait for it.
+    const waiting = async () => (await blocker.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'", [app])).rows[0]!.n;
+    const until = async (ok: () => Promise<boolean>) => {
+      while (!(await ok())) await new Promise((r) => setTimeout(r, 20));
+    };
+    /** Holds the turn's key uncommitted: a writer of the same turn waits for it. */
+    const hold = async (t: NewTurn) => {
       await blocker.query('BEGIN');
-      await blocker.query("INSERT INTO turns (id, namespace, session_id, message_id, role, text, ts, created_at) VALUES ('t_blocker', 'race', 'b0', 'b0', 'user', 'x', 'x', 'x')");
-      const writes = Promise.all([made.store.addTurns(list), other.addTurns([...list].reverse())]);
-      const waiting = async () => (await blocker.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'", [app])).rows[0]!.n;
-      while ((await waiting()) < 2) await new Promise((r) => setTimeout(r, 20));
-      await blocker.query('ROLLBACK');
-      const [a, b] = await writes;
-      assert.deepEqual([a.inserted.length + b.inserted.length, a.duplicates + b.duplicates], [200, 200]);
-      assert.ok(a.inserted.length === 0 || b.inserted.length === 0, 'one writer stored the batch, the other found it there');
-      assert.equal((await made.store.turnsAfter('race', 0, 1000)).length, 200);
-      assert.deepEqual(await other.speakers('race'), [{ name: 'Ana', turns: 100 }, { name: 'Bo', turns: 100 }]);
-    } finally {
+      await blocker.query("INSERT INTO turns (id, namespace, session_id, message_id, role, text, ts, created_at) VALUES ('t_blocker', $1, $2, $3, 'user', 'x', 'x', 'x')", [t.namespace, t.sessionId, t.messageId]);
+    };
+    const close = async () => {
       await blocker.end();
       await made.store.close();
       await made.cleanup();
+    };
+    return { store: made.store, other, blocker, waiting, until, hold, close };
+  }
+
+  it('a follower paging turnsAfter from its watermark misses no turn while two writers of one namespace commit out of order', async () => {
+    const r = await racing();
+    try {
+      await r.store.addSource('follow', 'jsonl', '/follow');
+      const first = Array.from({ length: 50 }, (_, i) => turn('one', `a${i}`, { namespace: 'follow' }));
+      const second = Array.from({ length: 50 }, (_, i) => turn('two', `b${i}`, { namespace: 'follow' }));
+      // The first writer stalls on its last turn, after it has taken seqs for the others.
+      await r.hold(first.at(-1)!);
+      const a = r.store.addTurns(first);
+      await r.until(async () => (await r.waiting()) >= 1);
+      let bDone = false;
+      const b = r.other.addTurns(second).then((x) => ((bDone = true), x));
+      await r.until(async () => bDone || (await r.waiting()) >= 2);
+      const seen = await r.store.turnsAfter('follow', 0, 1000);
+      const watermark = seen.at(-1)?.seq ?? 0;
+      await r.blocker.query('ROLLBACK');
+      await Promise.all([a, b]);
+      seen.push(...(await r.store.turnsAfter('follow', watermark, 1000)));
+      assert.equal(seen.length, 100, 'every turn seen once, whatever the commit order');
+      assert.equal(new Set(seen.map((x) => x.turn.id)).size, 100);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('two writers blocked on one uncommitted turn, then released together, taking the batch in opposite orders: no deadlock, each turn once', async () => {
+    const r = await racing();
+    try {
+      const list = Array.from({ length: 200 }, (_, i) => turn(`b${i % 2}`, `b${i}`, { namespace: 'race', speaker: i % 2 ? 'Ana' : 'Bo' }));
+      await r.store.addSource('race', 'jsonl', '/race');
+      // A third session holds the first turn uncommitted: both writers must wait for it.
+      await r.hold(list[0]!);
+      const writes = Promise.all([r.store.addTurns(list), r.other.addTurns([...list].reverse())]);
+      await r.until(async () => (await r.waiting()) >= 2);
+      await r.blocker.query('ROLLBACK');
+      const [a, b] = await writes;
+      assert.deepEqual([a.inserted.length + b.inserted.length, a.duplicates + b.duplicates], [200, 200]);
+      assert.ok(a.inserted.length === 0 || b.inserted.length === 0, 'one writer stored the batch, the other found it there');
+      assert.equal((await r.store.turnsAfter('race', 0, 1000)).length, 200);
+      assert.deepEqual(await r.other.speakers('race'), [{ name: 'Ana', turns: 100 }, { name: 'Bo', turns: 100 }]);
+    } finally {
+      await r.close();
+    }
+  });
+});
+
+describe('turns on postgres: byte order whatever the locale', () => {
+  it('checkpoint keys, usage rows and tied speakers list in byte order (as SQLite) in a database whose locale sorts otherwise', async () => {
+    const base = new URL(await testDatabaseUrl());
+    const admin = new pg.Client({ connectionString: base.toString() });
+    await admin.connect();
+    try {
+      await admin.query("CREATE DATABASE cairn_test_icu_en TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C.UTF-8' LOCALE_PROVIDER icu ICU_LOCALE 'en'");
+    } catch (err) {
+      if (!['42P04', '23505'].includes((err as { code?: string }).code ?? '')) throw err; // made by an earlier or parallel run
+    } finally {
+      await admin.end();
+    }
+    const icu = new URL(base);
+    icu.pathname = '/cairn_test_icu_en';
+    const schema = freshSchemaName();
+    const en = await PgStore.open({ url: icu.toString(), schema, max: 2 });
+    try {
+      const names = ['beta', 'Zed', 'alpha', 'Émile', '_x', 'emile'];
+      const bytes = [...names].sort();
+      const src = await en.addSource(NS, 'jsonl', '/order');
+      for (const key of names) await en.putCheckpoint({ sourceId: src.id, key, state: {} });
+      assert.notDeepEqual((await en.pool.query('SELECT key FROM checkpoints ORDER BY key')).rows.map((r) => r.key), bytes, 'the locale sorts otherwise');
+      assert.deepEqual((await en.listCheckpoints(src.id)).map((c) => c.key), bytes);
+      for (const ns of names) await en.usageAdd(ns, '2026-01-01', { calls: 1 });
+      assert.deepEqual((await en.usageList('2026-01-01')).map((u) => u.namespace), bytes);
+      assert.deepEqual((await en.usageList()).map((u) => u.namespace), bytes);
+      await en.addTurns(names.map((name, i) => turn('s', `o${i}`, { speaker: name })));
+      assert.deepEqual((await en.speakers(NS)).map((s) => s.name), bytes);
+    } finally {
+      await en.close();
+      await dropSchema(icu.toString(), schema);
     }
   });
 });

@@ -8,6 +8,10 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import pg from 'pg';
 import { digestId } from '../../src/core/ids.js';
+import { dedupKey } from '../../src/core/text.js';
+import type { Memory } from '../../src/core/types.js';
+import type { Store } from '../../src/store/store.js';
+import { newMemoryRecord } from '../../src/memory/remember.js';
 import { PgStore } from '../../src/store/postgres/pg-store.js';
 import { PG_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { dropSchema, freshPgStore, freshSchemaName, testDatabaseUrl } from '../helpers/postgres.js';
@@ -160,6 +164,42 @@ describe('PostgreSQL store: transactions and concurrent writers', () => {
     assert.equal(current.filter((m) => m.text.startsWith('the deploy day')).length, 1);
   });
 
+  it('two units locking the same memories in opposite orders deadlock; the victim runs again and both commit', async () => {
+    const other = await made.connect();
+    const one = (await store.addMemory({ namespace: NS, text: 'lock order one' })).memory;
+    const two = (await store.addMemory({ namespace: NS, text: 'lock order two' })).memory;
+    const barrier = () => {
+      let open!: () => void;
+      return { reached: new Promise<void>((r) => (open = r)), open: () => open() };
+    };
+    const aHolds = barrier();
+    const bHolds = barrier();
+    let runs = 0;
+    const crossing = (via: Store, first: Memory, second: Memory, mine: ReturnType<typeof barrier>, theirs: ReturnType<typeof barrier>) =>
+      via.memoryUnit(async (unit) => {
+        runs++;
+        for (const [m, i] of [[first, 0], [second, 1]] as const) {
+          const locked = (await unit.currentByKey(NS, dedupKey(m.text)))!;
+          await unit.updateMemory(NS, m.id, { mentions: locked.mentions + 1 });
+          if (i === 0) {
+            mine.open();
+            await theirs.reached;
+          }
+        }
+      });
+    await Promise.all([crossing(store, one, two, aHolds, bHolds), crossing(other, two, one, bHolds, aHolds)]);
+    assert.equal(runs, 3, 'one of the two ran twice');
+    assert.deepEqual([(await store.getMemory(NS, one.id))!.mentions, (await store.getMemory(NS, two.id))!.mentions], [3, 3]);
+  });
+
+  it('two connections importing the same record at once: one imports it, the other finds it there', async () => {
+    const other = await made.connect();
+    const record = { ...newMemoryRecord({ namespace: 'imports', text: 'imported on two machines' }, at(0)), mentions: 4 };
+    const outcomes = await Promise.all([store.importMemory(record), other.importMemory(record)]);
+    assert.deepEqual([...outcomes].sort(), ['exists', 'imported']);
+    assert.deepEqual(await store.listMemories({ namespace: 'imports' }), [record]);
+  });
+
   it('hot state merged from two connections at once keeps every writer\'s keys', async () => {
     const other = await made.connect();
     await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? other : store).mergeHotState('hot', { [`k${i}`]: i })));
@@ -253,6 +293,16 @@ describe('PostgreSQL store: renameNamespace', () => {
     assert.deepEqual((await store.listMemories({ namespace: 'x1' })).map((m) => m.text), ['in x1']);
     assert.equal(await store.renameNamespace('nowhere', 'x3'), false);
     assert.ok(!(await store.namespaceIds()).includes('x3'));
+  });
+
+  it('hostile names are values, never SQL: a rename there and back keeps every row', async () => {
+    const hostile = `o'hara"; DROP TABLE memories; -- ${'é'.repeat(500)}`;
+    const m = (await store.addMemory({ namespace: 'plain', text: 'survives hostile names' })).memory;
+    assert.equal(await store.renameNamespace('plain', hostile), true);
+    assert.deepEqual(await store.getMemory(hostile, m.id), { ...m, namespace: hostile });
+    assert.equal(await store.renameNamespace(hostile, 'plain'), true);
+    assert.deepEqual(await store.getMemory('plain', m.id), m);
+    assert.ok(!(await store.namespaceIds()).includes(hostile));
   });
 
   it('two connections renaming the same namespace at once: one moves it, the other finds it gone', async () => {

@@ -26,6 +26,8 @@ export const sourceOptionsSchema = z.object({
   namespaceFrom: z.enum(NAMESPACE_FROM).default('fixed'),
   /** Markdown only: an OpenClaw workspace (MEMORY.md + memory/) or every .md in a tree. */
   layout: z.enum(['openclaw-workspace', 'tree']).optional(),
+  /** The machine that registered it (its paths are that machine's): on a shared store only its daemons capture it. */
+  host: z.string().min(1).max(255).optional(),
 });
 
 export type SourceOptions = z.infer<typeof sourceOptionsSchema>;

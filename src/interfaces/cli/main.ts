@@ -12,6 +12,7 @@ import { registerHooksCommands } from './commands/hooks.js';
 import { registerIngestCommand } from './commands/ingest.js';
 import { registerJudgeCommands } from './commands/judge.js';
 import { registerMemoryCommands } from './commands/memory.js';
+import { registerMigrateCommand } from './commands/migrate.js';
 import { registerMcpCommand } from './commands/mcp.js';
 import { registerPurgeCommands } from './commands/purge.js';
 import { registerConsolidateCommand } from './commands/consolidate.js';
@@ -51,6 +52,7 @@ export function buildProgram(): Command {
   registerPurgeCommands(program);
   registerConsolidateCommand(program);
   registerBackupCommands(program);
+  registerMigrateCommand(program);
   registerServeCommand(program);
   registerHooksCommands(program);
   registerMcpCommand(program);

@@ -6,7 +6,7 @@
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
 import { tableChecksum, type TableSum } from './checksum.js';
 import type { Row, StoreEnd } from './end.js';
-import { assertKnownTables, assertSameColumns, COUNTER_COLUMN, MARKER_KEY, TABLE_ORDER, type TableName, type TableShape } from './tables.js';
+import { assertKnownTables, assertSameColumns, batchFor, COUNTER_COLUMN, MARKER_KEY, sharedShape, TABLE_ORDER, type TableName, type TableShape } from './tables.js';
 
 export interface MigrationProgress {
   table: TableName;
@@ -76,7 +76,7 @@ async function shapes(source: StoreEnd, target: StoreEnd): Promise<TableShape[]>
     const pgShape = await pgEnd.describe(name);
     assertSameColumns(name, lite.columns, pgShape.columns);
     if (lite.key.join() !== pgShape.key.join()) throw new CairnError(ERROR_CODES.STORE, `Table ${name} has primary key (${lite.key}) in SQLite but (${pgShape.key}) in PostgreSQL`);
-    out.push({ name, columns: lite.columns, key: lite.key });
+    out.push(sharedShape(name, lite.columns, lite.key));
   }
   return out;
 }
@@ -151,7 +151,7 @@ export async function migrateStore(source: StoreEnd, target: StoreEnd, options: 
       done += tableDone;
       const tableTotal = totals.get(shape.name)!;
       options.onProgress?.({ table: shape.name, tableDone, tableTotal, done, total, batches });
-      for await (const page of source.read(shape, after, batchSize)) {
+      for await (const page of source.read(shape, after, batchFor(shape.name, batchSize))) {
         const rows: Row[] = skip ? page.filter((r) => !skip(r)) : page;
         await target.write(shape, rows);
         batches++;

@@ -6,9 +6,10 @@ import type pg from 'pg';
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
 import { createPool, mapPgError, redactUrl, transaction } from '../postgres/connect.js';
 import { entryTerms } from '../postgres/entry-terms.js';
+import { embeddingOf, ROWS_PER_TX } from '../postgres/vectors.js';
 import { PgStore } from '../postgres/pg-store.js';
 import type { Key, Row, StoreEnd } from './end.js';
-import { PG_ONLY_COLUMNS, type TableName, type TableShape } from './tables.js';
+import type { TableName, TableShape } from './tables.js';
 
 const ident = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 const list = (names: readonly string[]): string => names.map(ident).join(', ');
@@ -27,6 +28,51 @@ async function assertStoreExists(url: string, schema: string): Promise<void> {
   } finally {
     await pool.end();
   }
+}
+
+/** SQLite texts may hold U+0000; PostgreSQL's cannot. Named precisely, so the record can be fixed and the run resumed. */
+function assertNoNul(shape: TableShape, rows: readonly Row[]): void {
+  for (const row of rows) {
+    const at = row.findIndex((v) => typeof v === 'string' && v.includes('\u0000'));
+    if (at < 0) continue;
+    const key = shape.key.map((k) => `${k}=${JSON.stringify(row[shape.columns.indexOf(k)])}`).join(', ');
+    throw new CairnError(
+      ERROR_CODES.INVALID_INPUT,
+      `${shape.name} (${key}) has a NUL character in ${shape.columns[at]}, which PostgreSQL text cannot hold; nothing of that batch was written. Edit or purge that record in the SQLite store, then run the migration again: it resumes there.`,
+    );
+  }
+}
+
+interface Derived {
+  column: string;
+  /** The value's SQL for one row: bound parameters through `param`; `place` counts rows within the transaction. */
+  sql: (row: Row, param: (value: unknown) => string, place: number) => string;
+}
+
+/** What PostgreSQL computes from a row where SQLite has nothing (tables.ts PG_ONLY_COLUMNS, LOCAL_COLUMNS). */
+function derivedColumns(shape: TableShape): Derived[] {
+  const at = (name: string): number => shape.columns.indexOf(name);
+  if (shape.name === 'entries') {
+    const body = at('body');
+    const keys = at('keys');
+    // Computed once per row, read by both columns.
+    const memo = new WeakMap<Row, { terms: string; length: number }>();
+    const terms = (row: Row) => memo.get(row) ?? memo.set(row, entryTerms(String(row[body] ?? ''), String(row[keys] ?? ''))).get(row)!;
+    return [
+      { column: 'terms', sql: (row, param) => `${param(terms(row).terms)}::tsvector` },
+      { column: 'terms_len', sql: (row, param) => param(terms(row).length) },
+    ];
+  }
+  if (shape.name === 'vectors') {
+    const vector = at('vector');
+    const dim = at('dim');
+    return [
+      // As putVectors numbers its rows: the writing transaction's id × ROWS_PER_TX + the row's place in it; tx defaults to that transaction.
+      { column: 'id', sql: (_row, _param, place) => `pg_current_xact_id()::text::bigint * ${ROWS_PER_TX} + ${place}` },
+      { column: 'embedding', sql: (row, param) => `${param(embeddingOf(row[vector] as Buffer, Number(row[dim])))}::halfvec` },
+    ];
+  }
+  return [];
 }
 
 export class PgEnd implements StoreEnd {
@@ -136,28 +182,23 @@ export class PgEnd implements StoreEnd {
 
   async write(shape: TableShape, rows: readonly Row[]): Promise<void> {
     if (rows.length === 0) return;
-    const extras = PG_ONLY_COLUMNS[shape.name] ?? [];
-    const isEntries = shape.name === 'entries';
-    const columns = isEntries ? [...shape.columns, ...extras] : shape.columns;
-    const body = shape.columns.indexOf('body');
-    const keys = shape.columns.indexOf('keys');
-    const perRow = columns.length;
-    const chunk = Math.max(1, Math.floor(MAX_PARAMS / perRow));
+    assertNoNul(shape, rows);
+    const derived = derivedColumns(shape);
+    if (shape.name === 'vectors' && rows.length > ROWS_PER_TX) throw new CairnError(ERROR_CODES.INVALID_INPUT, `vectors are written at most ${ROWS_PER_TX} to a transaction (their ids count within it)`);
+    const columns = [...shape.columns, ...derived.map((d) => d.column)];
+    const chunk = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
     const conflict = shape.name === 'store_meta' ? ` ON CONFLICT (${list(shape.key)}) DO UPDATE SET ${shape.columns.filter((c) => !shape.key.includes(c)).map((c) => `${ident(c)} = excluded.${ident(c)}`).join(', ')}` : '';
     await this.run(() =>
       transaction(this.pool, async (c) => {
+        let place = 0;
         for (let start = 0; start < rows.length; start += chunk) {
-          const part = rows.slice(start, start + chunk);
           const params: unknown[] = [];
-          const tuples = part.map((row) => {
-            const values = [...row];
-            if (isEntries) {
-              const { terms, length } = entryTerms(String(row[body] ?? ''), String(row[keys] ?? ''));
-              values.push(terms, length);
-            }
-            const base = params.length;
-            params.push(...values);
-            return `(${values.map((_, i) => `$${base + i + 1}${isEntries && i === shape.columns.length ? '::tsvector' : ''}`).join(', ')})`;
+          const param = (value: unknown): string => `$${params.push(value)}`;
+          const tuples = rows.slice(start, start + chunk).map((row) => {
+            const values = row.map((v) => param(v));
+            for (const d of derived) values.push(d.sql(row, param, place));
+            place++;
+            return `(${values.join(', ')})`;
           });
           await c.query(`INSERT INTO ${ident(shape.name)} (${list(columns)}) VALUES ${tuples.join(', ')}${conflict}`, params);
         }

@@ -6,10 +6,12 @@ import { realpathSync } from 'node:fs';
 import { SqliteStore } from '../sqlite/sqlite-store.js';
 import { mapSqliteError } from '../sqlite/open.js';
 import type { Key, Row, StoreEnd } from './end.js';
-import type { TableName, TableShape } from './tables.js';
+import { ROWID_COLUMN, type TableName, type TableShape } from './tables.js';
 
 const ident = (name: string): string => `"${name.replace(/"/g, '""')}"`;
-const list = (names: readonly string[]): string => names.map(ident).join(', ');
+/** A column as SQL: the table's hidden rowid where PostgreSQL has it as a column (tables.ts ROWID_COLUMN). */
+const col = (table: TableName, name: string): string => (ROWID_COLUMN[table] === name ? 'rowid' : ident(name));
+const cols = (table: TableName, names: readonly string[]): string => names.map((n) => col(table, n)).join(', ');
 const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 
 export class SqliteEnd implements StoreEnd {
@@ -53,7 +55,8 @@ export class SqliteEnd implements StoreEnd {
 
   async describe(table: TableName): Promise<{ columns: string[]; key: string[] }> {
     const info = this.run(() => this.db.prepare(`SELECT name, pk FROM pragma_table_info(?) ORDER BY cid`).all(table) as Array<{ name: string; pk: number }>);
-    return { columns: info.map((c) => c.name), key: info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name) };
+    const rowid = ROWID_COLUMN[table];
+    return { columns: [...info.map((c) => c.name), ...(rowid ? [rowid] : [])], key: info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name) };
   }
 
   async count(table: TableName): Promise<number> {
@@ -61,15 +64,15 @@ export class SqliteEnd implements StoreEnd {
   }
 
   async lastKey(shape: TableShape): Promise<Key | null> {
-    const order = shape.key.map((k) => `${ident(k)} DESC`).join(', ');
-    const row = this.run(() => this.db.prepare(`SELECT ${list(shape.key)} FROM ${ident(shape.name)} ORDER BY ${order} LIMIT 1`).raw().get() as Key | undefined);
+    const order = shape.key.map((k) => `${col(shape.name, k)} DESC`).join(', ');
+    const row = this.run(() => this.db.prepare(`SELECT ${cols(shape.name, shape.key)} FROM ${ident(shape.name)} ORDER BY ${order} LIMIT 1`).raw().get() as Key | undefined);
     return row ?? null;
   }
 
   async *read(shape: TableShape, after: Key | null, batch: number): AsyncGenerator<Row[]> {
-    const keys = list(shape.key);
-    const first = this.db.prepare(`SELECT ${list(shape.columns)} FROM ${ident(shape.name)} ORDER BY ${keys} LIMIT ?`).raw();
-    const next = this.db.prepare(`SELECT ${list(shape.columns)} FROM ${ident(shape.name)} WHERE (${keys}) > (${marks(shape.key.length)}) ORDER BY ${keys} LIMIT ?`).raw();
+    const keys = cols(shape.name, shape.key);
+    const first = this.db.prepare(`SELECT ${cols(shape.name, shape.columns)} FROM ${ident(shape.name)} ORDER BY ${keys} LIMIT ?`).raw();
+    const next = this.db.prepare(`SELECT ${cols(shape.name, shape.columns)} FROM ${ident(shape.name)} WHERE (${keys}) > (${marks(shape.key.length)}) ORDER BY ${keys} LIMIT ?`).raw();
     const keyAt = shape.key.map((k) => shape.columns.indexOf(k));
     let cursor = after;
     for (;;) {
@@ -85,7 +88,7 @@ export class SqliteEnd implements StoreEnd {
   async write(shape: TableShape, rows: readonly Row[]): Promise<void> {
     // store_meta: the target's own rows (the entry keys version a fresh home wrote) give way to the source's.
     const verb = shape.name === 'store_meta' ? 'INSERT OR REPLACE' : 'INSERT';
-    const insert = this.db.prepare(`${verb} INTO ${ident(shape.name)} (${list(shape.columns)}) VALUES (${marks(shape.columns.length)})`);
+    const insert = this.db.prepare(`${verb} INTO ${ident(shape.name)} (${cols(shape.name, shape.columns)}) VALUES (${marks(shape.columns.length)})`);
     this.run(() => this.db.transaction(() => {
       for (const row of rows) insert.run(...row);
     }).immediate());
@@ -93,7 +96,7 @@ export class SqliteEnd implements StoreEnd {
 
   async counter(table: TableName, column: string): Promise<number> {
     return this.run(() => {
-      const max = (this.db.prepare(`SELECT max(${ident(column)}) FROM ${ident(table)}`).pluck().get() as number | null) ?? 0;
+      const max = (this.db.prepare(`SELECT max(${col(table, column)}) FROM ${ident(table)}`).pluck().get() as number | null) ?? 0;
       const seq = (this.db.prepare('SELECT seq FROM sqlite_sequence WHERE name = ?').pluck().get(table) as number | undefined) ?? 0;
       return Math.max(max, seq);
     });
@@ -105,7 +108,7 @@ export class SqliteEnd implements StoreEnd {
       // others continue after their greatest key, which the copied rows already set.
       const auto = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? AND sql LIKE '%AUTOINCREMENT%'").get(table);
       if (!auto || value <= 0) return;
-      const max = (this.db.prepare(`SELECT max(${ident(column)}) FROM ${ident(table)}`).pluck().get() as number | null) ?? 0;
+      const max = (this.db.prepare(`SELECT max(${col(table, column)}) FROM ${ident(table)}`).pluck().get() as number | null) ?? 0;
       const target = Math.max(value, max);
       this.db.transaction(() => {
         if (this.db.prepare('UPDATE sqlite_sequence SET seq = ? WHERE name = ?').run(target, table).changes === 0) {

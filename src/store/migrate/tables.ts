@@ -2,6 +2,7 @@
 // hold after each batch, with the columns both backends share. PostgreSQL adds columns of its own
 // (derived from others or defaulted), which are never read from or written to SQLite.
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
+import { ROWS_PER_TX } from '../postgres/vectors.js';
 
 /** Parents first: each table's foreign keys point only at tables earlier in the list. */
 export const TABLE_ORDER = [
@@ -30,28 +31,50 @@ export const TABLE_ORDER = [
   'facts',
   'knowledge_state',
   'purge_log',
+  'leases',
 ] as const;
 
 export type TableName = (typeof TABLE_ORDER)[number];
 
-/**
- * Columns only PostgreSQL has: entries' keyword vector (computed from body and keys), vectors'
- * writing transaction (defaulted) and halfvec copy (filled from the bytes when the model's HNSW
- * index is built, postgres/vectors.ts).
- */
+/** Columns only PostgreSQL has: derived from others (entries' keyword vector, vectors' halfvec) or defaulted (the writing transaction). */
 export const PG_ONLY_COLUMNS: Readonly<Partial<Record<TableName, readonly string[]>>> = {
   entries: ['terms', 'terms_len'],
-  vectors: ['tx', 'embedding'],
+  vectors: ['embedding', 'tx'],
 };
+
+/**
+ * SQLite's hidden rowid, which these tables list by (feedback newest first, an entity's names in
+ * the order learned), is PostgreSQL's column of this name: copied both ways, part of the checksum.
+ */
+export const ROWID_COLUMN: Readonly<Partial<Record<TableName, string>>> = {
+  feedback: 'seq',
+  entity_aliases: 'seq',
+};
+
+/**
+ * Columns each backend numbers by its own rule, neither copied nor compared. A vector's id is its
+ * place in the order readers follow the table by: SQLite's AUTOINCREMENT, PostgreSQL's writing
+ * transaction × ROWS_PER_TX + place (postgres/vectors.ts). The target numbers copied rows as it
+ * numbers its own writes, and the table is copied and compared in its natural key's order.
+ */
+export const LOCAL_COLUMNS: Readonly<Partial<Record<TableName, { columns: readonly string[]; key: readonly string[] }>>> = {
+  vectors: { columns: ['id'], key: ['entry_seq', 'model'] },
+};
+
+/** Rows per target transaction for a table: vectors count their place within one (ROWS_PER_TX). */
+export function batchFor(name: TableName, requested: number): number {
+  return name === 'vectors' ? Math.min(requested, ROWS_PER_TX) : requested;
+}
 
 /** Numbered by an identity (PostgreSQL) or AUTOINCREMENT/rowid (SQLite): its counter is carried past the copied rows. */
 export const COUNTER_COLUMN: Readonly<Partial<Record<TableName, string>>> = {
   sources: 'id',
   turns: 'seq',
+  feedback: 'seq',
   memories: 'seq',
   entries: 'seq',
-  vectors: 'id',
   entities: 'seq',
+  entity_aliases: 'seq',
   facts: 'seq',
   purge_log: 'id',
 };
@@ -86,6 +109,12 @@ export function assertKnownTables(side: string, tables: readonly string[]): void
     const parts = [unknown.length ? `tables this Cairn does not know: ${unknown.join(', ')}` : '', missing.length ? `missing tables: ${missing.join(', ')}` : ''].filter(Boolean);
     throw new CairnError(ERROR_CODES.STORE, `The ${side} store's schema is not the one this Cairn migrates (${parts.join('; ')}); use the Cairn version that wrote it.`);
   }
+}
+
+/** The shape copied and compared: the shared columns without the local ones, in the order of the natural key where the primary key is local. */
+export function sharedShape(name: TableName, columns: readonly string[], key: readonly string[]): TableShape {
+  const local = LOCAL_COLUMNS[name];
+  return { name, columns: columns.filter((c) => !local?.columns.includes(c)), key: [...(local?.key ?? key)] };
 }
 
 /** The PostgreSQL table must have the SQLite table's columns plus only its own known extras. */

@@ -48,27 +48,29 @@ const storable = (id: string): boolean => !id.includes('\u0000');
  * ids and turns of other namespaces left out). One query, so one snapshot: the anchors (through
  * the unique id index) with the seqs of their windows (each a short walk of the (namespace,
  * session, seq) index), then every turn of every window once, with its index entry. Windows of
- * nearby hits overlap; the rows come once and are shared.
+ * nearby hits overlap; the rows come once and are shared. The LATERAL ... LIMIT 1 lookups keep
+ * every read an index probe: as plain joins, the planner hashed whole tables for a few hundred ids.
  */
 export async function turnNeighbours(db: Db, namespace: string, turnIds: readonly string[], radius: number): Promise<NeighbourTurns[]> {
   const asked = turnIds.filter(storable);
   if (asked.length === 0) return [];
-  const width = Number.isFinite(radius) ? Math.max(0, Math.floor(radius)) : 0;
+  // LIMIT NULL is no limit: an infinite radius is the whole session, as SQLite's slices give it.
+  const width = radius === Infinity ? null : Number.isFinite(radius) ? Math.max(0, Math.floor(radius)) : 0;
   const result = await db.query<Row & { ord: number | null; before: number[] | null; after: number[] | null }>(
     `WITH anchors AS MATERIALIZED (
        SELECT a.ord,
          ARRAY(SELECT b.seq FROM turns b WHERE b.namespace = t.namespace AND b.session_id = t.session_id AND b.seq < t.seq ORDER BY b.seq DESC LIMIT $3) AS before,
          ARRAY(SELECT n.seq FROM turns n WHERE n.namespace = t.namespace AND n.session_id = t.session_id AND n.seq > t.seq ORDER BY n.seq LIMIT $3) AS after
        FROM unnest($2::text[]) WITH ORDINALITY AS a(id, ord)
-       JOIN turns t ON t.id = a.id
-       WHERE t.namespace = $1
+       CROSS JOIN LATERAL (SELECT seq, namespace, session_id FROM turns WHERE id = a.id AND namespace = $1 LIMIT 1) t
      )
      SELECT a.ord, a.before, a.after, NULL::bigint AS entry_seq, NULL::int AS entry_bytes, t.*
      FROM anchors a LEFT JOIN turns t ON false
      UNION ALL
-     SELECT NULL, NULL, NULL, e.seq, octet_length(e.body), t.*
-     FROM turns t LEFT JOIN entries e ON e.kind = 'turn' AND e.ref_id = t.id
-     WHERE t.seq IN (SELECT unnest(before || after) FROM anchors)`,
+     SELECT NULL, NULL, NULL, e.seq, e.bytes, t.*
+     FROM (SELECT DISTINCT unnest(before || after) AS seq FROM anchors) w
+     CROSS JOIN LATERAL (SELECT * FROM turns WHERE seq = w.seq LIMIT 1) t
+     LEFT JOIN LATERAL (SELECT seq, octet_length(body) AS bytes FROM entries WHERE kind = 'turn' AND ref_id = t.id LIMIT 1) e ON true`,
     [namespace, asked, width],
   );
   const windows: Array<{ ord: number; before: number[]; after: number[] }> = [];

@@ -40,20 +40,29 @@ function fromRow(r: DigestRow): Digest {
 }
 
 /**
- * The section entries of a digest: every entry of its namespace whose ref_id starts with `<id>#`.
- * starts_with, not SQLite's `ref_id > '<id>#' AND ref_id < '<id>$'` range: under a database
- * collation other than C ('#' and '$' may weigh nothing) the range would not hold.
+ * The ref_ids a digest's section entries can have: `<id>#0` … `<id>#<count - 1>`, count being the
+ * most sections the digest has had (an entry exists only for a section of the stored row). Looked
+ * up by the (kind, ref_id) unique index, not by SQLite's `ref_id > '<id>#' AND ref_id < '<id>$'`
+ * range: under a database collation other than C that range would not hold, and a prefix match
+ * reads every digest entry of the namespace (milliseconds per put at a few thousand).
  */
-const SECTION_ENTRIES = `namespace = $1 AND kind = 'digest' AND starts_with(ref_id, $2)`;
-const sectionPrefix = (id: string): string => `${id}#`;
+function sectionRefs(id: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `${id}#${i}`);
+}
+
+const sectionCount = (row: DigestRow | undefined): number => (row ? (JSON.parse(row.sections) as unknown[]).length : 0);
 
 /**
  * Brings the digest's section entries in line with its sections: an entry whose body is wanted
  * again is kept (moved to its new ref_id if the section moved), the rest are deleted, and new
  * bodies get new entries. Empty sections get none: there is nothing to find.
  */
-async function syncSectionEntries(db: Db, id: string, namespace: string, time: string, sections: readonly DigestSection[]): Promise<void> {
-  const existing = (await db.query<{ seq: number; ref_id: string; body: string }>(`SELECT seq, ref_id, body FROM entries WHERE ${SECTION_ENTRIES} ORDER BY seq`, [namespace, sectionPrefix(id)])).rows;
+async function syncSectionEntries(db: Db, id: string, namespace: string, time: string, sections: readonly DigestSection[], storedCount: number): Promise<void> {
+  const existing = (await db.query<{ seq: number; ref_id: string; body: string }>(
+    // In ref_id byte order, as SQLite reads them: of two equal sections, the same entry is kept.
+    `SELECT seq, ref_id, body FROM entries WHERE kind = 'digest' AND ref_id = ANY($1::text[]) ORDER BY ref_id COLLATE "C"`,
+    [sectionRefs(id, Math.max(storedCount, sections.length))],
+  )).rows;
   const wanted = sections
     .map((s, i) => ({ ref: `${id}#${i}`, body: sectionBody(s) }))
     .filter((w) => w.body.trim() !== '');
@@ -109,10 +118,15 @@ async function lockDigestPath(db: Db, namespace: string, path: string): Promise<
 
 export async function putDigest(db: Db, input: NewDigest, now: string): Promise<PutDigestResult> {
   checkDigest(input);
+  const unchanged = (row: DigestRow | undefined): boolean => row !== undefined && row.text === input.text && row.inputs_hash === input.inputsHash;
+  // Most digests a consolidation run puts are unchanged: one read answers them, without a
+  // transaction or a lock (a write committed after it is simply a later one).
+  const seen = await rowAt(db, input.namespace, input.path);
+  if (unchanged(seen)) return { digest: fromRow(seen!), changed: false };
   return transaction(db, async (c): Promise<PutDigestResult> => {
     await lockDigestPath(c, input.namespace, input.path);
     const stored = await rowAt(c, input.namespace, input.path);
-    if (stored && stored.text === input.text && stored.inputs_hash === input.inputsHash) return { digest: fromRow(stored), changed: false };
+    if (unchanged(stored)) return { digest: fromRow(stored!), changed: false };
     await ensureNamespace(c, input.namespace, now);
     const id = stored?.id ?? digestId(input.namespace, input.path);
     const row = (await c.query<DigestRow>(
@@ -125,7 +139,7 @@ export async function putDigest(db: Db, input: NewDigest, now: string): Promise<
       [id, input.namespace, input.kind, DIGEST_LAYER[input.kind], input.path, input.periodStart, input.periodEnd, input.text,
         JSON.stringify(input.sections), input.inputsHash, input.generator, now],
     )).rows[0]!;
-    await syncSectionEntries(c, id, input.namespace, input.periodStart, input.sections);
+    await syncSectionEntries(c, id, input.namespace, input.periodStart, input.sections, sectionCount(stored));
     await syncSources(c, id, input.sections);
     return { digest: fromRow(row), changed: true };
   });
@@ -136,7 +150,7 @@ export async function deleteDigest(db: Db, namespace: string, path: string): Pro
     await lockDigestPath(c, namespace, path);
     const stored = await rowAt(c, namespace, path);
     if (!stored) return false;
-    await c.query(`DELETE FROM entries WHERE ${SECTION_ENTRIES}`, [namespace, sectionPrefix(stored.id)]);
+    await c.query("DELETE FROM entries WHERE kind = 'digest' AND ref_id = ANY($1::text[])", [sectionRefs(stored.id, sectionCount(stored))]);
     await c.query('DELETE FROM digests WHERE id = $1', [stored.id]); // digest_sources cascade
     return true;
   });

@@ -31,9 +31,21 @@ export async function knowledgeCursor(db: Db, namespace: string): Promise<number
   return (await db.query<{ cursor: number }>('SELECT cursor FROM knowledge_state WHERE namespace = $1', [namespace])).rows[0]?.cursor ?? 0;
 }
 
+/**
+ * The pass follows memories in seq order and never looks behind its cursor. Under SQLite's single
+ * writer a seq is visible once a later one is; here a writer may draw seq 100, another draw 101 and
+ * commit first, and a page read then ending at 101 would skip 100 for good. SHARE mode on the table
+ * waits for every transaction that is writing memories to end and holds new writers off for the
+ * read (milliseconds), so every seq below the page's last one is final. Readers do not block each
+ * other; a writer that stays open past lock_timeout makes this a STORE_LOCKED error to retry.
+ */
 export async function memoriesAfter(db: Db, namespace: string, afterSeq: number, limit: number): Promise<SeqMemory[]> {
-  const rows = (await db.query<MemoryRow>('SELECT * FROM memories WHERE namespace = $1 AND seq > $2 ORDER BY seq LIMIT $3', [namespace, afterSeq, limit])).rows;
-  return rows.map((row) => ({ seq: row.seq, memory: memoryFromRow(row) }));
+  return transaction(db, async (c) => {
+    await c.query("SET LOCAL lock_timeout = '30s'");
+    await c.query('LOCK TABLE memories IN SHARE MODE');
+    const rows = (await c.query<MemoryRow>('SELECT * FROM memories WHERE namespace = $1 AND seq > $2 ORDER BY seq LIMIT $3', [namespace, afterSeq, limit])).rows;
+    return rows.map((row) => ({ seq: row.seq, memory: memoryFromRow(row) }));
+  });
 }
 
 /** Locks and reads one memory of the namespace: its row is rewritten from what was read. */

@@ -7,8 +7,10 @@
 // - two writers that both read "no current memory" both insert: the partial unique index
 //   memories_current_dedup lets the first commit and fails the other, which rejects with
 //   MemoryKeyConflict so remember.ts runs its unit again (and re-mentions instead);
+// - memoryIdTaken takes an advisory lock on the id, so two imports of one record take turns;
 // - judgmentTarget locks the turn (FOR NO KEY UPDATE: judges of one turn take turns, inserts
 //   referencing it are not blocked), so one turn never makes two memories.
+import pg from 'pg';
 import { dedupKey } from '../../core/text.js';
 import type { Memory } from '../../core/types.js';
 import { MemoryKeyConflict, type JudgmentTarget, type MemoryFields, type MemoryUnit } from '../memory-unit.js';
@@ -145,7 +147,13 @@ function unitOver(db: Db): MemoryUnit {
       const row = await rowById(db, namespace, id, true);
       return row ? memoryFromRow(row) : null;
     },
-    memoryIdTaken: async (id) => ((await db.query('SELECT 1 FROM memories WHERE id = $1', [id])).rowCount ?? 0) > 0,
+    // An import asks before it writes: two imports of one record at once must not both find it
+    // missing (the second would then merge it into itself). The lock on the id makes the second
+    // wait for the first's commit; its next statement then sees the row.
+    memoryIdTaken: async (id) => {
+      await db.query("SELECT pg_advisory_xact_lock(hashtext('cairn.memory-id'), hashtext($1))", [id]);
+      return ((await db.query('SELECT 1 FROM memories WHERE id = $1', [id])).rowCount ?? 0) > 0;
+    },
     insertMemory: (memory) => insertMemory(db, memory),
     updateMemory: (namespace, id, fields) => updateMemoryFields(db, namespace, id, fields),
     // The entry follows even when the memory is no longer current (what the judge path always did).
@@ -164,7 +172,24 @@ function unitOver(db: Db): MemoryUnit {
   };
 }
 
-/** Runs `fn` over the primitives in one transaction on one pooled client: committed when it resolves, rolled back when it throws. */
-export function runMemoryUnit<T>(db: Db, fn: (unit: MemoryUnit) => Promise<T>): Promise<T> {
-  return transaction(db, (client) => fn(unitOver(client)));
+/** Runs of a unit PostgreSQL chose as a deadlock's victim before the error reaches the caller. */
+const DEADLOCK_ATTEMPTS = 3;
+
+/**
+ * Runs `fn` over the primitives in one transaction on one pooled client: committed when it
+ * resolves, rolled back when it throws. Two units locking the same memories in opposite orders
+ * (batches of re-mentions, or inserts of each other's statements) deadlock; PostgreSQL rolls one
+ * back, and that one runs again from the start (units are re-runnable: remember.ts retries them
+ * on a key race too), which SQLite's single writer never needed.
+ */
+export async function runMemoryUnit<T>(db: Db, fn: (unit: MemoryUnit) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction(db, (client) => fn(unitOver(client)));
+    } catch (err) {
+      // Only a transaction of our own can run again; inside the caller's, its whole transaction is lost.
+      const retry = db instanceof pg.Pool && (pgCode(err) === PG.DEADLOCK || pgCode(err) === PG.SERIALIZATION);
+      if (!retry || attempt >= DEADLOCK_ATTEMPTS) throw err;
+    }
+  }
 }

@@ -66,26 +66,62 @@ export const SCRUBBED_TABLES = [
   'digest_sources', 'hot_state', 'entities', 'entity_aliases', 'entity_mentions', 'facts',
 ] as const;
 
-/** How long scrub waits for older transactions to end, and for each table's lock. */
+/**
+ * How long scrub waits for older transactions to end, and for each table's lock. Well above
+ * deadlock_timeout (1 s by default): autovacuum working on a table yields its lock to a waiter only
+ * after that, and the scrub should not give up first.
+ */
 export const SCRUB_WAIT_MS = 10_000;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** store_meta key: the newest transaction that deleted or rewrote text for a purge (an xid8). */
+const PURGE_XID = 'purge.last_xid';
+
 /**
- * Whether anything in the cluster can still see rows deleted before `horizon` (an xid taken after
- * the purge committed): another session's snapshot or open transaction, a prepared transaction, a
- * replication slot (a standby with hot_standby_feedback). VACUUM keeps every row version such a
- * holder may still read, so scrubbing before they are gone would leave the text in place.
- * `age()` compares xids in the 32-bit space VACUUM itself uses (a larger age is older).
+ * Notes the calling transaction as one that removed text (purge-records.ts, purge-text.ts), so
+ * scrub knows which snapshots it must outlive. The row is taken by each purge write in turn.
  */
-async function olderSnapshots(client: pg.PoolClient, horizon: string): Promise<number> {
+export async function notePurgeWrite(c: Db): Promise<void> {
+  await c.query(
+    `INSERT INTO store_meta (key, value) VALUES ($1, pg_current_xact_id()::text)
+     ON CONFLICT (key) DO UPDATE SET value = CASE WHEN excluded.value::xid8 > store_meta.value::xid8 THEN excluded.value ELSE store_meta.value END`,
+    [PURGE_XID],
+  );
+}
+
+/**
+ * The newest purge write of this store, or null: none, or one noted by another cluster (a schema
+ * restored or copied here), whose xid means nothing in this one.
+ */
+async function lastPurgeWrite(client: pg.PoolClient): Promise<string | null> {
+  const { rows } = await client.query<{ x: string | null }>(
+    `SELECT CASE WHEN value ~ '^[0-9]{1,20}$' AND value::numeric < pg_snapshot_xmax(pg_current_snapshot())::text::numeric THEN value END AS x
+     FROM store_meta WHERE key = $1`,
+    [PURGE_XID],
+  );
+  return rows[0]?.x ?? null;
+}
+
+/**
+ * How many holders in the cluster can still see row versions that transaction `xid` deleted:
+ * another session's snapshot or open transaction at least as old, a prepared transaction, a
+ * replication slot (a standby with hot_standby_feedback). VACUUM keeps every row version such a
+ * holder may still read, so scrubbing before they are gone would leave the text in place. As for
+ * VACUUM's own horizon, snapshots in other databases of the cluster and plain VACUUMs do not count;
+ * a transaction still running anywhere in the cluster does, since every new snapshot (VACUUM
+ * FULL's own among them) starts at the oldest running one. `age()` compares
+ * xids in the 32-bit window VACUUM itself uses (a larger age is older).
+ */
+async function olderSnapshots(client: pg.PoolClient, xid: string): Promise<number> {
   const { rows } = await client.query<{ n: number }>(
     `SELECT (SELECT count(*) FROM pg_stat_activity
-               WHERE pid <> pg_backend_pid()
-                 AND (age(backend_xmin) > age(xid($1::xid8)) OR age(backend_xid) > age(xid($1::xid8))))
-          + (SELECT count(*) FROM pg_prepared_xacts WHERE age(transaction) > age(xid($1::xid8)))
-          + (SELECT count(*) FROM pg_replication_slots WHERE age(xmin) > age(xid($1::xid8))) AS n`,
-    [horizon],
+               WHERE pid <> pg_backend_pid() AND pid NOT IN (SELECT pid FROM pg_stat_progress_vacuum)
+                 AND (age(backend_xid) >= age(xid($1::xid8))
+                      OR ((datname = current_database() OR backend_type = 'walsender') AND age(backend_xmin) >= age(xid($1::xid8)))))
+          + (SELECT count(*) FROM pg_prepared_xacts WHERE age(transaction) >= age(xid($1::xid8)))
+          + (SELECT count(*) FROM pg_replication_slots WHERE (database IS NULL OR database = current_database()) AND age(xmin) >= age(xid($1::xid8))) AS n`,
+    [xid],
   );
   return rows[0]!.n;
 }
@@ -93,7 +129,7 @@ async function olderSnapshots(client: pg.PoolClient, horizon: string): Promise<n
 /**
  * Deleted and updated rows stay in their pages until VACUUM, and even plain VACUUM only marks their
  * space free: the bytes stay in the heap, TOAST and index pages (the GIN index of the entries'
- * words, B-tree keys such as a memory's dedup key) until reused, and ANALYZE's samples in
+ * words, B-tree keys such as a speaker's name or an alias) until reused, and ANALYZE's samples in
  * pg_statistic may quote them. So scrub rewrites each table that holds text with VACUUM (FULL,
  * ANALYZE): a new file of the live rows only, indexes rebuilt, the old files truncated, statistics
  * sampled again.
@@ -105,9 +141,9 @@ async function olderSnapshots(client: pg.PoolClient, horizon: string): Promise<n
  * is done alone (never a lock on all of them at once) with a lock timeout, so a long reader delays
  * one table, not the whole store; a table whose lock is not granted is skipped and reported.
  *
- * `complete` is false when a table could not be rewritten or when a transaction older than the
- * scrub (whose snapshot may still see the removed rows, so VACUUM must keep them) did not end
- * within SCRUB_WAIT_MS: run it again later. Out of reach from SQL, and the operator's: the
+ * `complete` is false when a table could not be rewritten or when a transaction as old as the
+ * last purge write (whose snapshot may still see the removed rows, so VACUUM must keep them) did
+ * not end within SCRUB_WAIT_MS: run it again later. Out of reach from SQL, and the operator's: the
  * write-ahead log until its segments are recycled, WAL archives, base backups and replicas.
  *
  * VACUUM cannot run inside a transaction: it gets a client of its own in autocommit, which is
@@ -121,9 +157,9 @@ export async function scrub(db: Db, options: { waitMs?: number } = {}): Promise<
   let complete = true;
   try {
     await client.query(`SET lock_timeout = ${Math.max(1, Math.round(wait))}`);
-    const horizon = (await client.query<{ x: string }>('SELECT pg_current_xact_id()::text AS x')).rows[0]!.x;
+    const purged = await lastPurgeWrite(client);
     const until = Date.now() + wait;
-    while ((await olderSnapshots(client, horizon)) > 0) {
+    while (purged !== null && (await olderSnapshots(client, purged)) > 0) {
       if (Date.now() >= until) {
         complete = false;
         break;

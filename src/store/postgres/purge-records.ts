@@ -13,6 +13,7 @@
 import type pg from 'pg';
 import { PURGED_MARKER, type PurgeChanges, type PurgeIdsResult, type PurgeScope, type PurgedKind, type RemovedDigest } from '../purge.js';
 import { transaction, type Db } from './connect.js';
+import { notePurgeWrite } from './purge-log.js';
 
 /** Thrown inside a dry run's transaction to roll it back once everything was counted. */
 class DryRun extends Error {}
@@ -33,7 +34,8 @@ const TABLES = [['memory', 'memories'], ['turn', 'turns'], ['document', 'documen
 async function find(c: pg.PoolClient, scope: PurgeScope, ids: readonly string[]): Promise<Map<string, Found>> {
   const found = new Map<string, Found>();
   for (const [kind, table] of TABLES) {
-    const rest = ids.filter((id) => !found.has(id));
+    // PostgreSQL text holds no NUL (a parameter with one is refused): such an id names nothing.
+    const rest = ids.filter((id) => !found.has(id) && !id.includes('\u0000'));
     if (rest.length === 0) break;
     const { rows } = await c.query<{ id: string; namespace: string }>(
       `SELECT id, namespace FROM ${table} WHERE id = ANY($1) AND ($2::text IS NULL OR namespace = $2) ORDER BY id FOR UPDATE`,
@@ -201,6 +203,7 @@ export async function purgeRecords(db: Db, scope: PurgeScope, ids: readonly stri
       out.namespaces = [...new Set(found.map((f) => f.namespace))].sort();
       result = out;
       if (dryRun) throw new DryRun();
+      if (found.length > 0) await notePurgeWrite(c);
     });
   } catch (err) {
     if (!(err instanceof DryRun)) throw err;

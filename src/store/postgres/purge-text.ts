@@ -8,8 +8,7 @@
 //
 // Concurrency: a page's rows are read FOR UPDATE, so a writer changing one of them meanwhile waits
 // for the page (and one that got there first is read after it, re-checked by PostgreSQL). Pages
-// follow a key that the rewrite never changes (seq, or the row's id); aliases, whose key is their
-// text, are listed first and then taken in pages of that list.
+// follow a key that the rewrite never changes (seq, or the row's id).
 import { dedupKey } from '../../core/text.js';
 import type { DigestSection } from '../../core/types.js';
 import type { PurgeChanges, PurgeScope, TextRewrite } from '../purge.js';
@@ -18,6 +17,7 @@ import { sectionBody } from '../sqlite/digests.js';
 import { memoryEntryBody } from '../sqlite/memories.js';
 import { pgCode, PG, transaction, type Db } from './connect.js';
 import { setEntryBody as writeEntryBody } from './entry-terms.js';
+import { notePurgeWrite } from './purge-log.js';
 import { emptyChanges } from './purge-records.js';
 
 const PAGE = 500;
@@ -56,6 +56,21 @@ function rewriteJson(json: string, rw: (s: string) => string): string {
   return changed ? JSON.stringify(next) : json;
 }
 
+/** How many changes were counted so far: a page that moved it wrote (scrub must know, purge-log.ts). */
+function tally(ctx: Ctx): number {
+  return ctx.out.entriesRewritten + Object.values(ctx.out.rewritten).reduce((a, b) => a + b, 0);
+}
+
+/** Runs one page: read-only in a dry run, else one transaction that notes itself when it changed text. */
+async function inPage(ctx: Ctx, step: (c: Db) => Promise<void>): Promise<void> {
+  if (ctx.dryRun) return step(ctx.db);
+  await transaction(ctx.db, async (c) => {
+    const before = tally(ctx);
+    await step(c);
+    if (tally(ctx) > before) await notePurgeWrite(c);
+  });
+}
+
 function count(ctx: Ctx, table: string, namespace: string): void {
   ctx.out.rewritten[table] = (ctx.out.rewritten[table] ?? 0) + 1;
   ctx.namespaces.add(namespace);
@@ -75,12 +90,17 @@ function filter(scope: PurgeScope, rule: TextRewrite, columns: Array<{ name: str
     conds.push(`namespace = $${params.length}`);
   }
   if (rule.mustContain !== undefined) {
-    params.push(rule.mustContain);
-    const needle = `$${params.length}`;
     // JSON columns hold the text as JSON.stringify wrote it (quotes and backslashes escaped).
-    params.push(JSON.stringify(rule.mustContain).slice(1, -1));
-    const jsonNeedle = `$${params.length}`;
-    conds.push(`(${columns.map((c) => `strpos(${c.name}, ${c.json ? jsonNeedle : needle}) > 0`).join(' OR ')})`);
+    const forms = { plain: rule.mustContain, json: JSON.stringify(rule.mustContain).slice(1, -1) };
+    const placeholders: Partial<Record<keyof typeof forms, string>> = {};
+    const placeholder = (form: keyof typeof forms): string => {
+      if (!placeholders[form]) {
+        params.push(forms[form]);
+        placeholders[form] = `$${params.length}`;
+      }
+      return placeholders[form];
+    };
+    conds.push(`(${columns.map((c) => `strpos(${c.name}, ${placeholder(c.json ? 'json' : 'plain')}) > 0`).join(' OR ')})`);
   }
   return { conds, params };
 }
@@ -112,8 +132,7 @@ async function pages<R extends { k: number | string }>(
       rows = (await c.query<R>(sql, params)).rows;
       for (const row of rows) await handle(c, row);
     };
-    if (ctx.dryRun) await step(ctx.db);
-    else await transaction(ctx.db, step);
+    await inPage(ctx, step);
     if (rows.length < PAGE) return;
     after = rows[rows.length - 1]!.k;
   }
@@ -253,12 +272,12 @@ async function rewritePlain(ctx: Ctx, scope: PurgeScope): Promise<void> {
     count(ctx, 'judgments', r.namespace);
     if (!ctx.dryRun) await c.query('UPDATE judgments SET reason = $1, statement = $2 WHERE turn_id = $3', [reason, statement, r.k]);
   });
-  type F = { k: string; namespace: string; text: string };
-  await pages<F>(ctx, 'feedback', 'id', 'namespace, text', filter(scope, ctx.rule, [{ name: 'text' }]), async (c, r) => {
+  type F = { k: number; namespace: string; text: string };
+  await pages<F>(ctx, 'feedback', 'seq', 'namespace, text', filter(scope, ctx.rule, [{ name: 'text' }]), async (c, r) => {
     const text = rw('feedback')(r.text);
     if (text === r.text) return;
     count(ctx, 'feedback', r.namespace);
-    if (!ctx.dryRun) await c.query('UPDATE feedback SET text = $1 WHERE id = $2', [text, r.k]);
+    if (!ctx.dryRun) await c.query('UPDATE feedback SET text = $1 WHERE seq = $2', [text, r.k]);
   });
   type H = { k: string; state: string };
   await pages<H>(ctx, 'hot_state', 'namespace', 'state', filter(scope, ctx.rule, [{ name: 'state', json: true }]), async (c, r) => {
@@ -269,41 +288,23 @@ async function rewritePlain(ctx: Ctx, scope: PurgeScope): Promise<void> {
   });
 }
 
-/**
- * An alias's key is its text, so pages cannot follow it: the aliases that may change are listed
- * first, then taken in pages of that list. One whose rewritten key another alias already holds is
- * dropped (that one names the same text now).
- */
+/** Aliases, in the order they were learned (seq, SQLite's rowid): one whose rewritten key another alias already holds is dropped (that one names the same text now). */
 async function rewriteAliases(ctx: Ctx, scope: PurgeScope): Promise<void> {
   const rw = (s: string) => ctx.rule.rewrite(s, 'entity_aliases');
-  const f = filter(scope, ctx.rule, [{ name: 'key' }, { name: 'display' }]);
-  type A = { namespace: string; key: string; display: string };
-  const listed = (await ctx.db.query<{ namespace: string; key: string }>(`SELECT namespace, key FROM entity_aliases${f.conds.length ? ` WHERE ${f.conds.join(' AND ')}` : ''} ORDER BY namespace, key`, f.params)).rows;
-  for (let i = 0; i < listed.length; i += PAGE) {
-    const page = listed.slice(i, i + PAGE);
-    const step = async (c: Db): Promise<void> => {
-      const { rows } = await c.query<A>(
-        `SELECT a.namespace, a.key, a.display FROM entity_aliases a JOIN unnest($1::text[], $2::text[]) AS p(namespace, key) ON a.namespace = p.namespace AND a.key = p.key
-         ORDER BY a.namespace, a.key${ctx.dryRun ? '' : ' FOR UPDATE OF a'}`,
-        [page.map((p) => p.namespace), page.map((p) => p.key)],
-      );
-      for (const r of rows) {
-        const key = rw(r.key);
-        const display = rw(r.display);
-        if (key === r.key && display === r.display) continue;
-        count(ctx, 'entity_aliases', r.namespace);
-        if (ctx.dryRun) continue;
-        const moved = (await c.query(
-          `UPDATE entity_aliases SET key = $1, display = $2 WHERE namespace = $3 AND key = $4
-             AND ($1 = $4 OR NOT EXISTS (SELECT 1 FROM entity_aliases t WHERE t.namespace = $3 AND t.key = $1))`,
-          [key, display, r.namespace, r.key],
-        )).rowCount;
-        if (!moved) await c.query('DELETE FROM entity_aliases WHERE namespace = $1 AND key = $2', [r.namespace, r.key]);
-      }
-    };
-    if (ctx.dryRun) await step(ctx.db);
-    else await transaction(ctx.db, step);
-  }
+  type A = { k: number; namespace: string; key: string; display: string };
+  await pages<A>(ctx, 'entity_aliases', 'seq', 'namespace, key, display', filter(scope, ctx.rule, [{ name: 'key' }, { name: 'display' }]), async (c, r) => {
+    const key = rw(r.key);
+    const display = rw(r.display);
+    if (key === r.key && display === r.display) return;
+    count(ctx, 'entity_aliases', r.namespace);
+    if (ctx.dryRun) return;
+    const moved = (await c.query(
+      `UPDATE entity_aliases SET key = $1, display = $2 WHERE namespace = $3 AND key = $4
+         AND ($1 = $4 OR NOT EXISTS (SELECT 1 FROM entity_aliases t WHERE t.namespace = $3 AND t.key = $1))`,
+      [key, display, r.namespace, r.key],
+    )).rowCount;
+    if (!moved) await c.query('DELETE FROM entity_aliases WHERE namespace = $1 AND key = $2', [r.namespace, r.key]);
+  });
 }
 
 /**
@@ -353,6 +354,8 @@ async function rewriteEntries(ctx: Ctx, scope: PurgeScope): Promise<void> {
 
 export async function rewriteTexts(db: Db, scope: PurgeScope, rule: TextRewrite, dryRun: boolean, now: string): Promise<PurgeChanges> {
   const ctx: Ctx = { db, rule, dryRun, now, out: emptyChanges(), namespaces: new Set(), entries: new Set() };
+  // PostgreSQL text holds no NUL: no stored text contains such a literal (and a parameter with one is refused).
+  if (rule.mustContain?.includes('\u0000')) return ctx.out;
   await rewriteTurns(ctx, scope);
   await rewriteMemories(ctx, scope);
   await rewriteDocuments(ctx, scope);

@@ -1,6 +1,6 @@
 // Raw turns (Layer 4), sources and checkpoints for PostgreSQL. Turns and the checkpoint that covers
 // them commit in one transaction: that is what makes capture exactly-once. Several daemons on
-// several machines may store the same turns at once: a lock per session makes the later writer
+// several machines may store the same turns at once: a lock per namespace makes the later writer
 // wait for the earlier one's commit, and the unique (namespace, session, message) key with ON
 // CONFLICT DO NOTHING then counts those turns as duplicates; it never fails.
 import { createHash } from 'node:crypto';
@@ -12,19 +12,8 @@ import { sourceFromRow, turnFromRow, type SourceRow, type TurnRow } from '../row
 import { isEmbeddable } from '../sqlite/turns.js';
 import { transaction, type Db } from './connect.js';
 import { insertEntry } from './entry-terms.js';
+import { ensureNamespace } from './namespaces.js';
 import { countSpeakers } from './context.js';
-
-export { isEmbeddable };
-
-/**
- * Creates the namespaces a write needs (inside the caller's transaction). Sorted, so two writers
- * creating the same new namespaces wait for each other in one order instead of deadlocking.
- */
-export async function ensureNamespaces(db: Db, namespaces: Iterable<string>, now: string): Promise<void> {
-  const names = [...new Set(namespaces)];
-  if (names.length === 0) return;
-  await db.query('INSERT INTO namespaces (id, created_at) SELECT n, $2 FROM unnest($1::text[]) AS n ORDER BY n COLLATE "C" ON CONFLICT (id) DO NOTHING', [names, now]);
-}
 
 /** The turns as stored (ids made here, as SQLite's backend makes them). */
 function turnsToStore(turns: readonly NewTurn[], now: string): Turn[] {
@@ -69,32 +58,36 @@ async function insertNewTurns(db: Db, turns: readonly Turn[], now: string): Prom
   return new Set(res.rows.map((r) => r.id));
 }
 
-/** A 64-bit advisory lock key per (namespace, session); a collision only makes two sessions wait for each other. */
-function sessionLockKey(namespace: string, sessionId: string): bigint {
-  return createHash('sha256').update(`turns\0${namespace}\0${sessionId}`).digest().readBigInt64BE(0);
+/** A 64-bit advisory lock key per namespace; a collision only makes two namespaces' writers take turns. */
+function turnsLockKey(namespace: string): bigint {
+  return createHash('sha256').update(`turns\0${namespace}`).digest().readBigInt64BE(0);
 }
 
 /**
- * Serialises writers of the same sessions until commit, taking the locks in ascending key order.
- * Without it, two writers adding overlapping turns in different orders would each wait for a turn
- * the other inserted first, and PostgreSQL would abort one as a deadlock; with it, the later
- * writer starts once the earlier one committed and simply finds its turns there. Writers of
- * other sessions never wait. (unnest emits the keys in array order, so the locks follow it.)
+ * One writer of a namespace's turns at a time, until it commits (an advisory transaction lock per
+ * namespace, taken in ascending key order). Two reasons:
+ * - seqs then commit in order within a namespace, so a follower paging turnsAfter from its
+ *   watermark (the realtime view) never passes a turn that commits later with a smaller seq;
+ * - two writers adding overlapping turns in different orders would otherwise each wait for a
+ *   turn the other inserted first, and PostgreSQL would abort one as a deadlock; now the later
+ *   writer starts once the earlier committed and finds its turns there, as duplicates.
+ * Writers of other namespaces never wait. (unnest emits the keys in array order, so the locks follow it.)
  */
-async function lockSessions(db: Db, turns: readonly NewTurn[]): Promise<void> {
-  const keys = [...new Set(turns.map((t) => sessionLockKey(t.namespace, t.sessionId)))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+async function lockNamespaces(db: Db, turns: readonly NewTurn[]): Promise<void> {
+  const keys = [...new Set(turns.map((t) => turnsLockKey(t.namespace)))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   if (keys.length === 0) return;
   await db.query('SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k', [keys.map(String)]);
 }
 
 /**
- * Lock order, the same in every writer (so none can wait in a cycle): session locks, namespace
- * rows, turn keys (of sessions already held), speaker rows (sorted), the checkpoint row.
+ * Lock order, the same in every writer (so none can wait in a cycle): namespace turn locks,
+ * namespace rows, turn keys (of namespaces already held), speaker rows (sorted), the checkpoint row.
  */
 export async function addTurns(db: Db, turns: readonly NewTurn[], checkpoint: TurnsCheckpoint | undefined, now: string): Promise<AddTurnsResult> {
   const result = await transaction(db, async (c): Promise<AddTurnsResult> => {
-    await lockSessions(c, turns);
-    await ensureNamespaces(c, turns.map((t) => t.namespace), now);
+    await lockNamespaces(c, turns);
+    // Sorted, so two writers creating the same new namespaces wait for each other in one order.
+    for (const namespace of [...new Set(turns.map((t) => t.namespace))].sort()) await ensureNamespace(c, namespace, now);
     const candidates = turnsToStore(turns, now);
     const fresh = await insertNewTurns(c, candidates, now);
     const inserted: Turn[] = [];
@@ -140,7 +133,7 @@ export async function sourceTurnCounts(db: Db): Promise<Map<number, number>> {
 
 export async function addSource(db: Db, namespace: string, kind: string, path: string, options: Record<string, unknown>, now: string): Promise<Source> {
   return transaction(db, async (c) => {
-    await ensureNamespaces(c, [namespace], now);
+    await ensureNamespace(c, namespace, now);
     // One upsert: two hosts adding the same source at once get the same row.
     const row = (await c.query<SourceRow>(
       `INSERT INTO sources (namespace, kind, path, options, created_at) VALUES ($1, $2, $3, $4, $5)
@@ -169,7 +162,7 @@ export async function getCheckpoint(db: Db, sourceId: number, key: string): Prom
 }
 
 export async function listCheckpoints(db: Db, sourceId: number): Promise<CheckpointRecord[]> {
-  const rows = (await db.query<{ key: string; state: string; updated_at: string }>('SELECT key, state, updated_at FROM checkpoints WHERE source_id = $1 ORDER BY key', [sourceId])).rows;
+  const rows = (await db.query<{ key: string; state: string; updated_at: string }>('SELECT key, state, updated_at FROM checkpoints WHERE source_id = $1 ORDER BY key COLLATE "C"', [sourceId])).rows;
   return rows.map((r) => ({ key: r.key, state: JSON.parse(r.state) as Record<string, unknown>, updatedAt: r.updated_at }));
 }
 

@@ -40,7 +40,7 @@ function latestPerSeq(rows: ReadonlyArray<Row>): Row[] {
  * within half precision's range (±65,504) and leaves cosine distances as they were. Null for an
  * empty, zero, non-finite or too wide vector, which no HNSW index holds.
  */
-function embeddingOf(bytes: Buffer, length: number): string | null {
+export function embeddingOf(bytes: Buffer, length: number): string | null {
   if (length < 1 || length > MAX_ANN_DIMENSIONS) return null;
   return unitSql(decodeVector(bytes));
 }

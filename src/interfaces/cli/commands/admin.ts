@@ -18,11 +18,12 @@ export function registerAdminCommands(program: Command): void {
     .action(async (_opts, cmd: Command) => {
       const { Cairn } = await import('../../../service/cairn.js');
       const { paths, created } = Cairn.init(globals(cmd).home);
-      await withCairn(cmd, async () => undefined); // creates and migrates the database
-      if (globals(cmd).json) return printJson({ home: paths.root, config: paths.config, database: paths.database, created });
+      // Creates and migrates the database (a PostgreSQL one: where the config or CAIRN_DATABASE_URL says).
+      const database = await withCairn(cmd, async (cairn) => (cairn.store.backend === 'sqlite' ? paths.database : (await cairn.store.health()).location));
+      if (globals(cmd).json) return printJson({ home: paths.root, config: paths.config, database, created });
       print(`${created ? 'Initialised' : 'Already initialised'}: ${paths.root}`);
       print(`  config   ${paths.config}`);
-      print(`  database ${paths.database}`);
+      print(`  database ${database}`);
     });
 
   program

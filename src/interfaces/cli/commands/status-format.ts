@@ -2,11 +2,17 @@
 import type { StatusReport } from '../../../service/status.js';
 import type { SourceStatus } from '../../../service/sources.js';
 
+/** SQLite's journal mode, or the PostgreSQL server's version and pgvector's (its location is the URL, password hidden). */
+function engineOf(details: Record<string, unknown>): string {
+  if (details.postgresVersion !== undefined) return `PostgreSQL ${String(details.postgresVersion)}${details.pgvector ? ` · pgvector ${String(details.pgvector)}` : ''}`;
+  return String(details.journalMode);
+}
+
 export function formatStatus(r: StatusReport): string {
   const lines = [
     `Cairn ${!r.ok ? 'UNHEALTHY' : r.alerts.length ? `ALERT (${r.alerts.length} raised)` : r.readOnly ? 'read-only' : 'healthy'} · home ${r.home}`,
     ...r.alerts.map((a) => `alert ${a.kind} since ${a.since}: ${a.message}`),
-    `Database: ${r.database.backend} ${r.database.location} · schema v${r.database.schemaVersion} · ${r.database.details.journalMode} · ${formatBytes(Number(r.database.details.sizeBytes ?? 0))}`,
+    `Database: ${r.database.backend} ${r.database.location} · schema v${r.database.schemaVersion} · ${engineOf(r.database.details)} · ${formatBytes(Number(r.database.details.sizeBytes ?? 0))}`,
     `Embedder: ${r.embedder.provider}${r.embedder.model ? ` (${r.embedder.model})` : ''} · index ${r.index.fresh ? 'fresh' : `stale (${r.index.pending} pending)`}`,
     '',
     'namespace            memories  current  superseded  turns  documents  vectors  missing',
