@@ -203,7 +203,8 @@ export const captureConfigSchema = z.strictObject({
   batchLines: z.number().int().min(1).max(100_000).default(1000),
   /**
    * How long a daemon's lease on a source lasts (a shared PostgreSQL store: one daemon captures a
-   * source at a time); renewed every third of it. A daemon that dies gives its sources up this long after.
+   * source at a time), and on a namespace's judging, embedding and consolidation (one daemon works
+   * a namespace at a time); renewed every third of it. A daemon that dies gives them up this long after.
    */
   leaseSeconds: z.number().int().min(3).max(3600).default(30),
   /** Embed new turns right after capture (otherwise `cairn reembed` does it later). */
