@@ -31,6 +31,7 @@ export class NamespaceJobs {
 
   /** Takes or renews the namespaces' leases; the backlog of a namespace newly taken is queued. */
   async claim(): Promise<void> {
+    if (!this.leases.shared) return;
     const taken = await this.leases.claim(await this.cairn.store.namespaceIds());
     if (taken.length > 0) await this.queueBacklog(new Set(taken));
   }
@@ -40,6 +41,8 @@ export class NamespaceJobs {
    * turns and missing vectors (a kill -9 mid-pass, turns a hook or another daemon captured).
    */
   async queueBacklog(only?: ReadonlySet<string>): Promise<void> {
+    // A daemon working no namespace asks nothing (the counts read every turn and vector).
+    if (this.leases.heldNamespaces()?.length === 0) return;
     const mine = (namespace: string) => this.leases.holds(namespace) && (only === undefined || only.has(namespace));
     const llmReady = this.cairn.judging().llmReady();
     for (const s of await this.cairn.store.judgeStats()) {
