@@ -13,6 +13,7 @@ import { dropSchema, freshSchemaName, testDatabaseUrl } from '../helpers/postgre
 import { PgStore } from '../../src/store/postgres/pg-store.js';
 import { insertEntry } from '../../src/store/postgres/entry-terms.js';
 import { scrub } from '../../src/store/postgres/purge-log.js';
+import { createPool } from '../../src/store/postgres/connect.js';
 import { encodeVector } from '../../src/store/vector-codec.js';
 import { dedupKey } from '../../src/core/text.js';
 import { PURGED_MARKER } from '../../src/store/purge.js';
@@ -20,6 +21,11 @@ import { PURGED_MARKER } from '../../src/store/purge.js';
 const NS = 'alpha';
 const SECRET = 'zqxvaultsecret42';
 const AT = '2026-01-10T12:00:00.000Z';
+/**
+ * A transaction left open anywhere on the server (another suite's, in another database) holds back
+ * what VACUUM may remove in every database: the scrubs that must complete wait it out this long.
+ */
+const LONG_WAIT = { waitMs: 120_000, lockTimeoutMs: 10_000 };
 
 let store: PgStore;
 let schema: string;
@@ -147,7 +153,7 @@ describe('PostgreSQL purge: what stays in the files', () => {
     const stillThere = await filesHolding(SECRET);
     assert.ok(stillThere.includes('memories') && stillThere.includes('entries'), `deleted row versions keep it until the scrub (${stillThere.join(', ')})`);
 
-    assert.deepEqual(await store.scrub(), { complete: true });
+    assert.deepEqual(await scrub(store.pool, LONG_WAIT), { complete: true });
     assert.deepEqual(await filesHolding(SECRET), []);
     assert.deepEqual(await statsHolding(SECRET), []);
     assert.ok((await filesHolding('ordinary fact number 7 about herons')).includes('memories'), 'the live rows are still in the files');
@@ -163,7 +169,7 @@ describe('PostgreSQL purge: what stays in the files', () => {
     assert.deepEqual(res.rewritten, { turns: 1, memories: 1 });
     assert.equal((await store.pool.query('SELECT text FROM memories')).rows[0].text, `wifi password ${PURGED_MARKER} for guests`);
     assert.ok((await filesHolding(SECRET)).includes('memories'), 'control: the old row version');
-    assert.deepEqual(await store.scrub(), { complete: true });
+    assert.deepEqual(await scrub(store.pool, LONG_WAIT), { complete: true });
     assert.deepEqual(await filesHolding(SECRET), []);
   });
 
@@ -180,7 +186,7 @@ describe('PostgreSQL purge: what stays in the files', () => {
       if (superuser) assert.ok((await filesHolding(SECRET)).includes('memories'), 'so the rewritten file still holds it');
       // Ends while the next scrub waits for it: that one completes.
       setTimeout(() => void reader.query('COMMIT'), 200);
-      assert.deepEqual(await scrub(store.pool, { waitMs: 5_000 }), { complete: true });
+      assert.deepEqual(await scrub(store.pool, LONG_WAIT), { complete: true });
       if (superuser) assert.ok(!(await filesHolding(SECRET)).includes('memories'));
       else t.diagnostic('not a superuser: the files were not read');
     } finally {
@@ -198,15 +204,79 @@ describe('PostgreSQL purge: what stays in the files', () => {
       // READ COMMITTED and idle in its transaction: no snapshot to wait for, only the lock.
       await holder.query('BEGIN');
       await holder.query(`LOCK TABLE ${schema}.entries IN ACCESS SHARE MODE`);
-      assert.deepEqual(await scrub(store.pool, { waitMs: 1_500 }), { complete: false });
+      // Waits out transactions elsewhere on the shared test server (they would keep the rows too).
+      assert.deepEqual(await scrub(store.pool, { waitMs: 120_000, lockTimeoutMs: 1_500 }), { complete: false });
       const left = await filesHolding(SECRET);
       assert.ok(left.includes('entries'), `the locked table keeps it (${left.join(', ')})`);
       assert.ok(!left.includes('memories') && !left.includes('turns'), `the others were scrubbed (${left.join(', ')})`);
       await holder.query('ROLLBACK');
-      assert.deepEqual(await scrub(store.pool, { waitMs: 1_500 }), { complete: true });
+      assert.deepEqual(await scrub(store.pool, LONG_WAIT), { complete: true });
       assert.deepEqual(await filesHolding(SECRET), []);
     } finally {
       await holder.end();
+    }
+  });
+
+  it('a purge that loses a deadlock to another writer runs again and completes', async () => {
+    await store.pool.query('INSERT INTO namespaces (id, created_at) VALUES ($1, $2)', [NS, AT]);
+    await addMemory('m_1', 'the vault code is 1111');
+    await addTurn('t_1', 'the vault code is 1111');
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(`SELECT 1 FROM ${schema}.turns WHERE id = 't_1' FOR UPDATE`);
+      // The purge locks the memory, then waits for the turn; the other writer then waits for the
+      // memory. The purge waited first, so its deadlock check fires first and it is the victim.
+      const purge = store.purgeRecords(NS, ['m_1', 't_1']);
+      await new Promise((r) => setTimeout(r, 300));
+      await other.query(`SELECT 1 FROM ${schema}.memories WHERE id = 'm_1' FOR UPDATE`);
+      await other.query('COMMIT');
+      const res = await purge;
+      assert.deepEqual(res.removed.map((r) => r.id), ['m_1', 't_1']);
+      assert.equal((await store.pool.query("SELECT text FROM turns WHERE id = 't_1'")).rows[0].text, PURGED_MARKER);
+    } finally {
+      await other.end();
+    }
+  });
+
+  it('a role that does not own the tables (VACUUM only warns and skips them) gets complete: false', async (t) => {
+    if (!superuser || process.env.CAIRN_TEST_DATABASE_URL) return t.skip('creates a role: only on the throw-away test server');
+    await seed();
+    // A role with every row privilege but not the tables' owner, as when a migration role owns them.
+    await admin.query(`DO $$ BEGIN CREATE ROLE cairn_purge_writer LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$`);
+    await admin.query(`GRANT USAGE ON SCHEMA ${schema} TO cairn_purge_writer`);
+    await admin.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO cairn_purge_writer`);
+    const asWriter = new URL(url);
+    asWriter.username = 'cairn_purge_writer';
+    const pool = createPool({ url: asWriter.toString(), schema, max: 2 });
+    try {
+      assert.deepEqual(await scrub(pool, { waitMs: 1_500 }), { complete: false });
+    } finally {
+      await pool.end();
+    }
+    assert.deepEqual(await scrub(store.pool, LONG_WAIT), { complete: true }, 'the owner can');
+  });
+
+  it("a purge mark copied from another cluster (a future or absurd xid) is ignored, not waited for", async () => {
+    await seed();
+    const reader = new pg.Client({ connectionString: url });
+    await reader.connect();
+    try {
+      await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      await reader.query('SELECT 1'); // a snapshot older than anything that follows (and no table lock)
+      for (const value of ['999999999999', 'not an xid', '-5', '1']) {
+        await store.pool.query("INSERT INTO store_meta (key, value) VALUES ('purge.last_xid', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [value]);
+        assert.deepEqual(await scrub(store.pool, { waitMs: 1_500 }), { complete: true }, value);
+      }
+      await store.pool.query("UPDATE store_meta SET value = '999999999999' WHERE key = 'purge.last_xid'");
+      await store.purgeRecords(NS, ['m_plain1']);
+      const mark = (await store.pool.query("SELECT value FROM store_meta WHERE key = 'purge.last_xid'")).rows[0].value as string;
+      assert.ok(Number(mark) < 999999999999, 'a purge replaces a mark that is not this cluster\'s');
+      assert.deepEqual(await scrub(store.pool, { waitMs: 300 }), { complete: false }, 'and the old snapshot counts again');
+    } finally {
+      await reader.query('ROLLBACK');
+      await reader.end();
     }
   });
 

@@ -9,10 +9,12 @@
 // Concurrency: where SQLite holds its one writer lock, this locks the purged records' rows
 // (SELECT ... FOR UPDATE) before touching anything, so a writer changing one of them (a supersede,
 // a re-mention, a judgment) waits for the purge and then finds it gone; the rows around them
-// (chain neighbours, speakers, judgments) are locked by the UPDATEs that change them.
+// (chain neighbours, speakers, judgments) are locked by the UPDATEs that change them. A writer
+// locking the same rows in another order (a judge holds the turn, then wants the memory) can
+// deadlock with it: PostgreSQL aborts one, and a purge it aborted runs again (RUNS).
 import type pg from 'pg';
 import { PURGED_MARKER, type PurgeChanges, type PurgeIdsResult, type PurgeScope, type PurgedKind, type RemovedDigest } from '../purge.js';
-import { transaction, type Db } from './connect.js';
+import { pgCode, PG, poolOf, transaction, type Db } from './connect.js';
 import { notePurgeWrite } from './purge-log.js';
 
 /** Thrown inside a dry run's transaction to roll it back once everything was counted. */
@@ -164,7 +166,10 @@ async function purgeDocument(c: pg.PoolClient, id: string, out: PurgeChanges): P
   await c.query('DELETE FROM documents WHERE id = $1', [id]);
 }
 
-export async function purgeRecords(db: Db, scope: PurgeScope, ids: readonly string[], dryRun: boolean, now: string): Promise<PurgeIdsResult> {
+/** Runs a purge that lost a deadlock (it locks rows other writers lock in another order) again, up to this many times. */
+const RUNS = 3;
+
+async function purgeOnce(db: Db, scope: PurgeScope, ids: readonly string[], dryRun: boolean, now: string): Promise<PurgeIdsResult> {
   let result: PurgeIdsResult | undefined;
   try {
     await transaction(db, async (c) => {
@@ -209,4 +214,14 @@ export async function purgeRecords(db: Db, scope: PurgeScope, ids: readonly stri
     if (!(err instanceof DryRun)) throw err;
   }
   return result!;
+}
+
+export async function purgeRecords(db: Db, scope: PurgeScope, ids: readonly string[], dryRun: boolean, now: string): Promise<PurgeIdsResult> {
+  for (let run = 1; ; run++) {
+    try {
+      return await purgeOnce(db, scope, ids, dryRun, now);
+    } catch (err) {
+      if (pgCode(err) !== PG.DEADLOCK || run >= RUNS || poolOf(db) !== db) throw err;
+    }
+  }
 }

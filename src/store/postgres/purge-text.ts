@@ -8,7 +8,9 @@
 //
 // Concurrency: a page's rows are read FOR UPDATE, so a writer changing one of them meanwhile waits
 // for the page (and one that got there first is read after it, re-checked by PostgreSQL). Pages
-// follow a key that the rewrite never changes (seq, or the row's id).
+// follow a key that the rewrite never changes (seq, or the row's id). A page that loses a deadlock
+// to another writer fails the call (STORE_LOCKED): the pages before it stay done, and running it
+// again finds only what still holds the text.
 import { dedupKey } from '../../core/text.js';
 import type { DigestSection } from '../../core/types.js';
 import type { PurgeChanges, PurgeScope, TextRewrite } from '../purge.js';
