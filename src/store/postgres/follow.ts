@@ -9,8 +9,8 @@
 // - every writer of a followed table registers before it draws a seq: an exclusive advisory
 //   transaction lock keyed (the table and namespace, its backend pid), so it is held until commit
 //   and no two writers ever wait for each other on it (writerCte, fused into the INSERT);
-// - a reader takes, in one statement, the namespace's highest visible seq (its bound) and the
-//   writers registered at that moment, waits for those writers' transactions to end (a shared lock
+// - a reader takes, in one statement, the table's highest visible seq (its bound: the primary
+//   key's last entry, whatever the namespace) and the namespace's writers registered at that moment, waits for those writers' transactions to end (a shared lock
 //   on each one's key: other writers hold other keys; the same connection's next transaction
 //   waits at most for this short one to commit), then reads the page up to the bound in a new
 //   statement. Waiting and reading cost a reader two or three round trips more than a plain read
@@ -43,13 +43,15 @@ export function writerCte(table: FollowedTable, nsParam: string): string {
 }
 
 /**
- * The highest seq of the namespace's rows in `table` below which every row is committed (or
- * rolled back) and visible to a statement that starts now; 0 when the namespace has none.
- * Waits for writers of the namespace that were open at the start (see the top of this file).
+ * A seq up to which every row of the namespace in `table` is committed (or rolled back) and
+ * visible to a statement that starts now; 0 when the table is empty. Waits for writers of the
+ * namespace that were open at the start (see the top of this file). The bound is the table's
+ * highest seq, not the namespace's: one step down the primary key however many namespaces share
+ * the table, and a later row of another namespace only proves more seqs final.
  */
 export async function followBound(db: Db, table: FollowedTable, namespace: string): Promise<number> {
   const row = (await db.query<{ bound: number | null; writers: number[] }>(
-    `SELECT (SELECT max(seq) FROM ${table} WHERE namespace = $1) AS bound,
+    `SELECT (SELECT max(seq) FROM ${table}) AS bound,
        ARRAY(SELECT DISTINCT l.objid::text::int FROM pg_locks l
              WHERE l.locktype = 'advisory' AND l.objsubid = 2 AND l.mode = 'ExclusiveLock' AND l.granted
                AND l.classid = ${classOf(table, '$1')}::oid AND l.pid <> pg_backend_pid()
