@@ -322,13 +322,18 @@ describe('PostgreSQL vectors', () => {
     const small: Array<{ seq: number; vector: Float32Array }> = [];
     for (let i = 0; i < 20; i++) small.push({ seq: await entry(store.pool, 'ann-small', `s${i}`), vector: unitVector(dim, 50_000 + i) });
     await store.putVectors(model, small);
-    const decoded = big.map((b) => ({ seq: b.seq, vector: decodeVector(encodeVector(b.vector)) }));
+    // A row copied by cairn migrate has no embedding: the build gives it one from its bytes.
+    const copied = await entry(store.pool, 'ann', 'copied');
+    const copiedVector = unitVector(dim, 31337);
+    await store.pool.query("INSERT INTO vectors (entry_seq, namespace, model, dim, vector, created_at) VALUES ($1, 'ann', $2, $3, $4, 'x')", [copied, model, dim, encodeVector(copiedVector)]);
+    const decoded = [...big, { seq: copied, vector: copiedVector }].map((b) => ({ seq: b.seq, vector: decodeVector(encodeVector(b.vector)) }));
     const exactTop = (query: Float32Array, k: number) =>
       decoded.map((d) => ({ seq: d.seq, distance: cosineDistance(d.vector, query) })).sort((x, y) => x.distance - y.distance).slice(0, k);
     // Until the index is built (the first call starts it) the answer is exact.
     const first = unitVector(dim, 77);
     assert.deepEqual((await store.nearestVectors('ann', model, first, 10)).map((h) => h.seq), exactTop(first, 10).map((h) => h.seq));
     await entries.buildAnnIndex(store.pool, model, dim);
+    assert.equal((await store.nearestVectors('ann', model, copiedVector, 1))[0]?.seq, copied);
     const plan = (await store.pool.query(
       `EXPLAIN SELECT entry_seq FROM vectors WHERE model = $1 AND dim = ${dim} AND namespace = 'ann' ORDER BY embedding::halfvec(${dim}) <=> $2::halfvec(${dim}) LIMIT 10`,
       [model, `[${Array.from(first).join(',')}]`],

@@ -163,6 +163,8 @@ CREATE INDEX entries_ns_time ON entries (namespace, time);
 CREATE INDEX entries_ns_kind ON entries (namespace, kind);
 CREATE INDEX entries_ns_embed ON entries (namespace) WHERE embed = 1;
 CREATE INDEX entries_terms ON entries USING GIN (terms);
+-- BM25's per-namespace statistics (count, average terms_len) by an index-only scan (keyword-search.ts).
+CREATE INDEX entries_ns_terms_len ON entries (namespace) INCLUDE (terms_len);
 -- vector: the int8 codec's bytes (store/vector-codec.ts), identical to SQLite's, so a migration
 -- keeps them bit for bit. tx: the writing transaction, and id = tx * 4096 + the row's place in it
 -- (vectors.ts), so a reader following the table by id (vectorsAfter) never skips a row that

@@ -9,7 +9,7 @@
 // its whole length), or the next transaction id when none is. Every row below the horizon is
 // committed and visible, and every row still to come has a higher id, so a watermark (the last id
 // read) never skips one. Unrelated transactions never hold the reader back.
-import type pg from 'pg';
+import pg from 'pg';
 import pgvector from 'pgvector';
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
 import type { StoredVector, VectorStats } from '../store.js';
@@ -35,9 +35,22 @@ function latestPerSeq(rows: ReadonlyArray<Row>): Row[] {
   return [...bySeq.values()];
 }
 
+/**
+ * The halfvec of a row: its decoded values scaled to unit length, which keeps any finite vector
+ * within half precision's range (±65,504) and leaves cosine distances as they were. Null for an
+ * empty, zero, non-finite or too wide vector, which no HNSW index holds.
+ */
 export function embeddingOf(bytes: Buffer, length: number): string | null {
   if (length < 1 || length > MAX_ANN_DIMENSIONS) return null;
-  return pgvector.toSql(Array.from(decodeVector(bytes)));
+  return unitSql(decodeVector(bytes));
+}
+
+function unitSql(values: Float32Array): string | null {
+  let sum = 0;
+  for (const x of values) sum += x * x;
+  const norm = Math.sqrt(sum);
+  if (!(norm > 0) || !Number.isFinite(norm)) return null;
+  return pgvector.toSql(Array.from(values, (x) => x / norm));
 }
 
 /**
@@ -184,9 +197,27 @@ export function buildAnnIndex(db: Db, model: string, dimensions: number): Promis
   return build;
 }
 
+/** Gives rows written without an embedding (copied by cairn migrate) theirs, from their bytes. */
+async function fillEmbeddings(pool: pg.Pool, model: string, dimensions: number): Promise<void> {
+  for (;;) {
+    const rows = (await pool.query<{ id: number; vector: Buffer }>(
+      'SELECT id, vector FROM vectors WHERE model = $1 AND dim = $2 AND embedding IS NULL LIMIT 1000',
+      [model, dimensions],
+    )).rows;
+    if (rows.length === 0) return;
+    await pool.query(
+      'UPDATE vectors v SET embedding = r.emb::halfvec FROM unnest($1::bigint[], $2::text[]) AS r(id, emb) WHERE v.id = r.id',
+      [rows.map((r) => r.id), rows.map((r) => embeddingOf(r.vector, dimensions))],
+    );
+  }
+}
+
 async function createAnnIndex(pool: pg.Pool, model: string, dimensions: number): Promise<void> {
   const name = annIndexName(model, dimensions);
-  const client = await pool.connect();
+  await fillEmbeddings(pool, model, dimensions);
+  // A connection of its own, not a pool slot: the build may wait minutes for older transactions.
+  const client = new pg.Client(pool.options as pg.ClientConfig);
+  await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [WRITER_LOCK + 1, `${name}`]);
     try {
@@ -197,6 +228,9 @@ async function createAnnIndex(pool: pg.Pool, model: string, dimensions: number):
       // A build that died half way leaves an invalid index behind: dropped and built again.
       if (state && !state.valid) await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
       if (!state || !state.valid) {
+        // pgvector's defaults (m 16, ef_construction 64), not the in-process graph's m 32 / 96: the
+        // index is maintained on every insert, and m 32 cost 24 ms of server CPU per vector here
+        // against 6.9 at m 16 (issue 26 report); recall comes back at query time (ef_search 256).
         await client.query(
           `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON vectors USING hnsw ((embedding::halfvec(${dimensions})) halfvec_cosine_ops)
            WITH (m = 16, ef_construction = 64) WHERE model = ${client.escapeLiteral(model)} AND dim = ${dimensions}`,
@@ -206,7 +240,7 @@ async function createAnnIndex(pool: pg.Pool, model: string, dimensions: number):
       await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [WRITER_LOCK + 1, `${name}`]);
     }
   } finally {
-    client.release();
+    await client.end();
   }
 }
 
@@ -221,9 +255,11 @@ export async function nearestVectors(db: Db, namespace: string, model: string, q
   const dimensions = query.length;
   if (dimensions < 1 || dimensions > MAX_ANN_DIMENSIONS || k <= 0) return [];
   buildAnnIndex(db, model, dimensions).catch(() => undefined);
-  const q = pgvector.toSql(Array.from(query));
+  const q = unitSql(query);
+  if (q === null) return [];
   return transaction(db, async (c) => {
-    await c.query(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(100, 2 * Math.trunc(k)))}`);
+    // The in-process usearch graph's settings (search/vector-index.ts: M 32, 96 on add, 256 on search).
+    await c.query(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(256, 2 * Math.trunc(k)))}`);
     await c.query('SET LOCAL hnsw.iterative_scan = strict_order');
     const rows = (await c.query<{ seq: number; distance: number }>(
       `SELECT entry_seq AS seq, (embedding::halfvec(${dimensions}) <=> $1::halfvec(${dimensions}))::float8 AS distance FROM vectors
