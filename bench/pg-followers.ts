@@ -3,7 +3,7 @@
 // then with a follower paging memoriesAfter and entryChangesAfter from its cursor all the while
 // (the knowledge pass and consolidation beside capture). Prints wall time, this process's CPU and
 // the server backends' CPU (from /proc, the server runs here), per memory. Run:
-//   node --import tsx bench/pg-followers.ts [--memories 500]
+//   node --import tsx bench/pg-followers.ts [--memories 500] [--rounds 2]
 // against CAIRN_TEST_DATABASE_URL or the test server of test/helpers/postgres.ts.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -11,8 +11,9 @@ import pg from 'pg';
 import { freshPgStore } from '../test/helpers/postgres.js';
 import type { Store } from '../src/store/store.js';
 
-const { values } = parseArgs({ options: { memories: { type: 'string', default: '500' } } });
+const { values } = parseArgs({ options: { memories: { type: 'string', default: '500' }, rounds: { type: 'string', default: '2' } } });
 const N = Number(values.memories);
+const rounds = Number(values.rounds);
 const NS = 'bench';
 const TICKS = 100; // USER_HZ on Linux
 
@@ -83,7 +84,9 @@ async function run(label: string, withFollower: boolean): Promise<void> {
   }
 }
 
-await run('2 writers', false);
-await run('2 writers + follower', true);
-await run('2 writers (again)', false);
-await run('2 writers + follower (again)', true);
+// The first run warms the JIT and the server's caches; the next rounds are the figures.
+await run('warm-up', false);
+for (let round = 1; round <= rounds; round++) {
+  await run(`2 writers #${round}`, false);
+  await run(`2 writers + follower #${round}`, true);
+}
