@@ -10,6 +10,7 @@ import type { DigestFilter, EntryChange, PutDigestResult } from '../store.js';
 import { checkDigest, sectionBody, type DigestSectionDetail } from '../sqlite/digests.js';
 import { transaction, type Db } from './connect.js';
 import { insertEntry } from './entry-terms.js';
+import { followBound } from './follow.js';
 import { ensureNamespace } from './namespaces.js';
 
 export { checkDigest, sectionBody, type DigestSectionDetail };
@@ -208,10 +209,16 @@ export async function listDigests(db: Db, namespace: string, filter: DigestFilte
   return (await db.query<DigestRow>(`SELECT * FROM digests WHERE ${where.join(' AND ')} ORDER BY path COLLATE "C"`, params)).rows.map(fromRow);
 }
 
+/**
+ * Consolidation keeps the last seq it saw (consolidation_state) and a prepared brief the newest one,
+ * so a page ends at followBound's seq (follow.ts): no entry still to commit is ever passed.
+ */
 export async function entryChangesAfter(db: Db, namespace: string, afterSeq: number, limit: number): Promise<EntryChange[]> {
+  const bound = await followBound(db, 'entries', namespace);
+  if (bound <= afterSeq) return [];
   return (await db.query<EntryChange>(
-    `SELECT seq, kind, time FROM entries WHERE seq > $1 AND namespace = $2 AND kind <> 'digest' ORDER BY seq LIMIT $3`,
-    [afterSeq, namespace, limit],
+    `SELECT seq, kind, time FROM entries WHERE seq > $1 AND seq <= $4 AND namespace = $2 AND kind <> 'digest' ORDER BY seq LIMIT $3`,
+    [afterSeq, namespace, limit, bound],
   )).rows;
 }
 

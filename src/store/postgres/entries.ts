@@ -91,6 +91,9 @@ const EMBED_TEXT = `CASE WHEN e.kind = 'memory' THEN coalesce(
     (SELECT m.text FROM memories m WHERE m.id = e.ref_id), e.body)
   ELSE e.body END`;
 
+// The indexer (service/indexer.ts embedPending) pages by seq from 0 on every run and keeps no
+// cursor: an entry still to commit when a page passed its seq still has no vector on the next
+// run, which embeds it. So no bound here (follow.ts), unlike entryChangesAfter.
 export async function entriesMissingVector(
   db: Db,
   model: string,

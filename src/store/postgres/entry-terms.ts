@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { indexText } from '../../search/text-analysis.js';
 import type { EntryKeys } from '../store.js';
 import { poolOf, type Db } from './connect.js';
+import { writerCte } from './follow.js';
 
 /** PostgreSQL refuses a lexeme over 2,047 bytes and keeps positions only up to 16,383 and 256 per lexeme. */
 const MAX_LEXEME_BYTES = 2047;
@@ -69,13 +70,17 @@ export interface EntryInput {
   validTo?: string | null;
 }
 
-/** Inserts an index entry with its keys and terms; returns its seq. */
+/**
+ * Inserts an index entry with its keys and terms; returns its seq. Registered as a writer of the
+ * namespace's entries first (follow.ts), so entryChangesAfter never passes it before it commits.
+ */
 export async function insertEntry(db: Db, e: EntryInput): Promise<number> {
   const keys = keysOf(db, e.body);
   const { terms, length } = entryTerms(e.body, keys);
   const row = await db.query<{ seq: number }>(
-    `INSERT INTO entries (namespace, kind, ref_id, body, keys, time, category, importance, current, embed, valid_to, terms, terms_len)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::tsvector, $13) RETURNING seq`,
+    `WITH ${writerCte('entries', '$1')}
+     INSERT INTO entries (namespace, kind, ref_id, body, keys, time, category, importance, current, embed, valid_to, terms, terms_len)
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8::int, $9::int, $10::int, $11, $12::tsvector, $13::int FROM follow_writer RETURNING seq`,
     [e.namespace, e.kind, e.refId, e.body, keys, e.time, e.category, e.importance, e.current === false ? 0 : 1, e.embed === false ? 0 : 1, e.validTo ?? null, terms, length],
   );
   return row.rows[0]!.seq;

@@ -35,6 +35,10 @@ export async function turnsBefore(db: Db, namespace: string, sessionId: string, 
   return rows.reverse().map(turnFromRow);
 }
 
+// unjudgedTurns and judgedTurns page by turn seq, but no caller keeps the cursor: the judge
+// (service/judging.ts) starts each run at 0, and a turn still to commit when a page passed its seq
+// is still unjudged (or still marked for re-judging) on the next run, which finds it. Turns of a
+// namespace commit in seq order anyway (turns.ts: one writer per namespace until commit).
 export async function unjudgedTurns(db: Db, namespace: string, afterSeq: number, limit: number): Promise<Array<{ seq: number; turn: Turn }>> {
   const rows = (await db.query<TurnRow & { seq: number }>(
     `SELECT t.* FROM turns t WHERE t.namespace = $1 AND t.seq > $2

@@ -19,6 +19,7 @@ import { memoryEntryBody } from '../sqlite/memories.js';
 import { memoryFromRow, type MemoryRow } from '../rows.js';
 import { transaction, type Db } from './connect.js';
 import { setEntryBody } from './entry-terms.js';
+import { followBound } from './follow.js';
 import { updateMemoryFields } from './memory-unit.js';
 import { ensureNamespace } from './namespaces.js';
 
@@ -32,20 +33,15 @@ export async function knowledgeCursor(db: Db, namespace: string): Promise<number
 }
 
 /**
- * The pass follows memories in seq order and never looks behind its cursor. Under SQLite's single
- * writer a seq is visible once a later one is; here a writer may draw seq 100, another draw 101 and
- * commit first, and a page read then ending at 101 would skip 100 for good. SHARE mode on the table
- * waits for every transaction that is writing memories to end and holds new writers off for the
- * read (milliseconds), so every seq below the page's last one is final. Readers do not block each
- * other; a writer that stays open past lock_timeout makes this a STORE_LOCKED error to retry.
+ * The pass follows memories in seq order and keeps its cursor (knowledge_state), so a page must
+ * never pass a memory still to commit: it ends at followBound's seq (follow.ts), which waits only
+ * for the namespace's memory writers open when the page was asked for, never for new ones.
  */
 export async function memoriesAfter(db: Db, namespace: string, afterSeq: number, limit: number): Promise<SeqMemory[]> {
-  return transaction(db, async (c) => {
-    await c.query("SET LOCAL lock_timeout = '30s'");
-    await c.query('LOCK TABLE memories IN SHARE MODE');
-    const rows = (await c.query<MemoryRow>('SELECT * FROM memories WHERE namespace = $1 AND seq > $2 ORDER BY seq LIMIT $3', [namespace, afterSeq, limit])).rows;
-    return rows.map((row) => ({ seq: row.seq, memory: memoryFromRow(row) }));
-  });
+  const bound = await followBound(db, 'memories', namespace);
+  if (bound <= afterSeq) return [];
+  const rows = (await db.query<MemoryRow>('SELECT * FROM memories WHERE namespace = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4', [namespace, afterSeq, bound, limit])).rows;
+  return rows.map((row) => ({ seq: row.seq, memory: memoryFromRow(row) }));
 }
 
 /** Locks and reads one memory of the namespace: its row is rewritten from what was read. */

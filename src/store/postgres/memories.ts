@@ -52,6 +52,9 @@ export async function memoryHistory(db: Db, namespace: string, id: string): Prom
   return [...older, memoryFromRow(start), ...newer];
 }
 
+// exportMemories pages by seq within one export and keeps no cursor beyond it: a memory that
+// commits during an export with a lower seq than one already written is one that committed after
+// the export began, as any later memory is; the next export has it.
 /** Every memory of the namespace, superseded included, oldest first, a page of `pageSize` per query. */
 export async function* exportMemories(db: Db, namespace: string, pageSize = 500): AsyncGenerator<Memory> {
   let after = 0;

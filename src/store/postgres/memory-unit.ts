@@ -20,6 +20,7 @@ import { memoryEntryBody } from '../sqlite/memories.js';
 import { isEmbeddable } from '../sqlite/turns.js';
 import { pgCode, PG, transaction, type Db } from './connect.js';
 import { insertEntry, setEntryBody } from './entry-terms.js';
+import { writerCte } from './follow.js';
 import { ensureNamespace } from './namespaces.js';
 
 const CURRENT_KEY_INDEX = 'memories_current_dedup';
@@ -32,10 +33,12 @@ function isCurrentKeyClash(err: unknown): boolean {
 export async function insertMemory(db: Db, m: Memory): Promise<void> {
   const key = dedupKey(m.text);
   try {
+    // Registered as a writer of the namespace's memories first (follow.ts: memoriesAfter never passes it before it commits).
     await db.query(
-      `INSERT INTO memories (id, namespace, text, dedup_key, category, importance, tags, entities, event_time,
+      `WITH ${writerCte('memories', '$2')}
+       INSERT INTO memories (id, namespace, text, dedup_key, category, importance, tags, entities, event_time,
          created_at, updated_at, valid_from, valid_to, superseded_by, supersedes, mentions, provenance)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+       SELECT $1, $2, $3, $4, $5, $6::int, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::int, $17 FROM follow_writer`,
       [
         m.id, m.namespace, m.text, key, m.category, m.importance, JSON.stringify(m.tags), JSON.stringify(m.entities), m.eventTime,
         m.createdAt, m.updatedAt, m.validFrom, m.validTo, m.supersededBy, m.supersedes, m.mentions, JSON.stringify(m.provenance),

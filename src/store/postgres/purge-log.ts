@@ -33,17 +33,40 @@ export async function startPurge(db: Db, entry: { namespace: string | null; via:
   return fromRow(rows[0]!);
 }
 
+/** store_meta key: the id of the purge whose finish committed last (see lastPurgeId). */
+const LAST_FINISHED = 'purge.last_finished';
+
 export async function finishPurge(db: Db, id: number, result: Record<string, unknown>, now: string): Promise<void> {
-  await db.query('UPDATE purge_log SET finished_at = $1, result = $2 WHERE id = $3', [now, JSON.stringify(result), id]);
+  await transaction(db, async (c) => {
+    const done = await c.query('UPDATE purge_log SET finished_at = $1, result = $2 WHERE id = $3', [now, JSON.stringify(result), id]);
+    if (!done.rowCount) return;
+    // One row every finisher writes: each waits for the previous one's commit (its row lock), so
+    // the row names the purge that committed its finish last.
+    await c.query(
+      'INSERT INTO store_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      [LAST_FINISHED, String(id)],
+    );
+  });
 }
 
 export async function listPurges(db: Db, limit: number): Promise<PurgeRecord[]> {
   return (await db.query<PurgeRow>('SELECT * FROM purge_log ORDER BY id DESC LIMIT $1', [limit])).rows.map(fromRow);
 }
 
-/** The newest finished purge: its changes are all committed when other processes see it. */
+/**
+ * The purge that finished last: its changes are all committed when other processes see it. A
+ * process holding derived data (vector indexes) drops it whenever this changes, so it must change
+ * with every finish: with purges 5 and 6 running at once and 6 finishing first, "the highest
+ * finished id" would stay 6 when 5 finishes and its removals would go unnoticed. The id of the
+ * last finish (LAST_FINISHED) moves to 5 instead. A store that never finished a purge here (one
+ * migrated from SQLite) has no such row: its highest finished id stands in.
+ */
 export async function lastPurgeId(db: Db): Promise<number> {
-  return (await db.query<{ id: number }>('SELECT COALESCE(MAX(id), 0)::bigint AS id FROM purge_log WHERE finished_at IS NOT NULL')).rows[0]!.id;
+  return (await db.query<{ id: number }>(
+    `SELECT COALESCE((SELECT value::bigint FROM store_meta WHERE key = $1 AND value ~ '^[0-9]{1,18}$'),
+                     (SELECT MAX(id) FROM purge_log WHERE finished_at IS NOT NULL), 0)::bigint AS id`,
+    [LAST_FINISHED],
+  )).rows[0]!.id;
 }
 
 export async function dropCachedVectors(db: Db, hashes: readonly string[]): Promise<number> {
