@@ -4,50 +4,11 @@
 // a merge or a purge can never leave them stale. Names sort by code point (COLLATE "C"), as
 // SQLite's binary collation sorts them, whatever the database's collation.
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
-import type { Entity, EntityType, Fact, Provenance } from '../../core/types.js';
+import type { Entity, Fact } from '../../core/types.js';
+import { entityFromRow, entityStatsFromRow, factFromRow, type EntityRow, type FactRow, type StatsRow } from '../entity-rows.js';
 import type { EntityEdit, EntityListFilter, EntityWithStats, FactFilter } from '../store.js';
 import { transaction, type Db } from './connect.js';
 import { knowledgeLock, setMemoryEntities } from './knowledge.js';
-
-interface EntityRow {
-  seq: number;
-  id: string;
-  namespace: string;
-  name: string;
-  slug: string;
-  type: string;
-  relation: string | null;
-  locked: number;
-  created_at: string;
-  updated_at: string;
-}
-
-interface StatsRow extends EntityRow {
-  mention_count: number;
-  memory_count: number;
-  first_seen: string | null;
-  last_seen: string | null;
-  max_importance: number | null;
-}
-
-interface FactRow {
-  id: string;
-  namespace: string;
-  subject: string;
-  subject_name: string;
-  entity_id: string | null;
-  attribute: string;
-  value: string;
-  memory_id: string;
-  valid_from: string;
-  valid_to: string | null;
-  recorded_at: string;
-  confidence: number;
-  superseded_by: string | null;
-  mentions: number;
-  extractor: string;
-  provenance: string;
-}
 
 /** Display names per entity, in the order they were learned. */
 async function aliasesOf(db: Db, ids: readonly string[]): Promise<Map<string, string[]>> {
@@ -65,11 +26,7 @@ async function entitiesFromRows<R extends EntityRow>(db: Db, rows: readonly R[])
   const aliases = await aliasesOf(db, rows.map((r) => r.id));
   return rows.map((row) => ({
     row,
-    entity: {
-      id: row.id, namespace: row.namespace, name: row.name, slug: row.slug, type: row.type as EntityType,
-      aliases: [...new Set([row.name, ...(aliases.get(row.id) ?? [])])], relation: row.relation, locked: row.locked === 1,
-      createdAt: row.created_at, updatedAt: row.updated_at,
-    },
+    entity: entityFromRow(row, aliases.get(row.id) ?? []),
   }));
 }
 
@@ -89,13 +46,7 @@ const STATS_SELECT = `SELECT e.*, ${MENTION_COUNT} AS mention_count, COUNT(m.id)
   FROM entities e LEFT JOIN entity_mentions em ON em.entity_id = e.id LEFT JOIN memories m ON m.id = em.memory_id`;
 
 async function withStats(db: Db, rows: readonly StatsRow[]): Promise<EntityWithStats[]> {
-  return (await entitiesFromRows(db, rows)).map(({ row, entity }) => ({
-    entity,
-    stats: {
-      mentions: row.mention_count, memories: row.memory_count, firstSeen: row.first_seen ?? row.created_at, lastSeen: row.last_seen ?? row.created_at,
-      maxImportance: row.max_importance ?? 0,
-    },
-  }));
+  return (await entitiesFromRows(db, rows)).map(({ row, entity }) => ({ entity, stats: entityStatsFromRow(row) }));
 }
 
 /** SQLite's lower(): ASCII letters only, so a prefix matches the same names on both backends. */
@@ -142,14 +93,6 @@ export async function entityMemoryIds(db: Db, namespace: string, entityIds: read
      ORDER BY m.created_at DESC, m.seq DESC LIMIT $3`,
     [namespace, [...entityIds], limit],
   )).rows.map((r) => r.id);
-}
-
-function factFromRow(r: FactRow): Fact {
-  return {
-    id: r.id, namespace: r.namespace, subject: r.subject, subjectName: r.subject_name, entityId: r.entity_id, attribute: r.attribute,
-    value: r.value, memoryId: r.memory_id, validFrom: r.valid_from, validTo: r.valid_to, recordedAt: r.recorded_at, confidence: r.confidence,
-    supersededBy: r.superseded_by, mentions: r.mentions, extractor: r.extractor, provenance: JSON.parse(r.provenance) as Provenance[],
-  };
 }
 
 export async function listFacts(db: Db, namespace: string, filter: FactFilter = {}): Promise<Fact[]> {

@@ -4,49 +4,11 @@
 // them stale.
 import type { Database } from 'better-sqlite3';
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
-import type { Entity, EntityType, Fact, Provenance } from '../../core/types.js';
+import type { Entity, Fact } from '../../core/types.js';
+import { entityFromRow, entityStatsFromRow, factFromRow, type EntityRow, type FactRow, type StatsRow } from '../entity-rows.js';
 import type { EntityEdit, EntityListFilter, EntityWithStats, FactFilter } from '../store.js';
 import { setMemoryEntities } from './knowledge.js';
 import { stmt } from './statements.js';
-
-interface EntityRow {
-  id: string;
-  namespace: string;
-  name: string;
-  slug: string;
-  type: string;
-  relation: string | null;
-  locked: number;
-  created_at: string;
-  updated_at: string;
-}
-
-interface StatsRow extends EntityRow {
-  mention_count: number;
-  memory_count: number;
-  first_seen: string | null;
-  last_seen: string | null;
-  max_importance: number | null;
-}
-
-interface FactRow {
-  id: string;
-  namespace: string;
-  subject: string;
-  subject_name: string;
-  entity_id: string | null;
-  attribute: string;
-  value: string;
-  memory_id: string;
-  valid_from: string;
-  valid_to: string | null;
-  recorded_at: string;
-  confidence: number;
-  superseded_by: string | null;
-  mentions: number;
-  extractor: string;
-  provenance: string;
-}
 
 /** Display names per entity, in the order they were learned. */
 function aliasesOf(db: Database, ids: readonly string[]): Map<string, string[]> {
@@ -64,11 +26,7 @@ function entitiesFromRows<R extends EntityRow>(db: Database, rows: readonly R[])
   const aliases = aliasesOf(db, rows.map((r) => r.id));
   return rows.map((row) => ({
     row,
-    entity: {
-      id: row.id, namespace: row.namespace, name: row.name, slug: row.slug, type: row.type as EntityType,
-      aliases: [...new Set([row.name, ...(aliases.get(row.id) ?? [])])], relation: row.relation, locked: row.locked === 1,
-      createdAt: row.created_at, updatedAt: row.updated_at,
-    },
+    entity: entityFromRow(row, aliases.get(row.id) ?? []),
   }));
 }
 
@@ -87,13 +45,7 @@ const STATS_SELECT = `SELECT e.*, COALESCE(SUM(m.mentions), 0) AS mention_count,
   FROM entities e LEFT JOIN entity_mentions em ON em.entity_id = e.id LEFT JOIN memories m ON m.id = em.memory_id`;
 
 function withStats(db: Database, rows: readonly StatsRow[]): EntityWithStats[] {
-  return entitiesFromRows(db, rows).map(({ row, entity }) => ({
-    entity,
-    stats: {
-      mentions: row.mention_count, memories: row.memory_count, firstSeen: row.first_seen ?? row.created_at, lastSeen: row.last_seen ?? row.created_at,
-      maxImportance: row.max_importance ?? 0,
-    },
-  }));
+  return entitiesFromRows(db, rows).map(({ row, entity }) => ({ entity, stats: entityStatsFromRow(row) }));
 }
 
 export function listEntities(db: Database, namespace: string, filter: EntityListFilter = {}): EntityWithStats[] {
@@ -146,14 +98,6 @@ export function entityMemoryIds(db: Database, namespace: string, entityIds: read
   )
     .pluck()
     .all({ ns: namespace, ids: JSON.stringify(entityIds), limit }) as string[];
-}
-
-function factFromRow(r: FactRow): Fact {
-  return {
-    id: r.id, namespace: r.namespace, subject: r.subject, subjectName: r.subject_name, entityId: r.entity_id, attribute: r.attribute,
-    value: r.value, memoryId: r.memory_id, validFrom: r.valid_from, validTo: r.valid_to, recordedAt: r.recorded_at, confidence: r.confidence,
-    supersededBy: r.superseded_by, mentions: r.mentions, extractor: r.extractor, provenance: JSON.parse(r.provenance) as Provenance[],
-  };
 }
 
 export function listFacts(db: Database, namespace: string, filter: FactFilter = {}): Fact[] {
