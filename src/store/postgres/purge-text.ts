@@ -12,8 +12,8 @@
 // to another writer fails the call (STORE_LOCKED): the pages before it stay done, and running it
 // again finds only what still holds the text.
 import { dedupKey } from '../../core/text.js';
-import type { DigestSection } from '../../core/types.js';
 import type { PurgeChanges, PurgeScope, TextRewrite } from '../purge.js';
+import { countRewrite, jsonNeedle, rewriteJson, rewriteSections } from '../purge-rewrite.js';
 import { documentBody } from '../sqlite/documents.js';
 import { sectionBody } from '../sqlite/digests.js';
 import { memoryEntryBody } from '../sqlite/memories.js';
@@ -35,29 +35,6 @@ interface Ctx {
   entries: Set<number>;
 }
 
-/** Every string inside a JSON text through the rule; the same text back when nothing changed. */
-function rewriteJson(json: string, rw: (s: string) => string): string {
-  let changed = false;
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') {
-      const r = rw(v);
-      if (r !== v) changed = true;
-      return r;
-    }
-    if (Array.isArray(v)) return v.map(walk);
-    if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-    return v;
-  };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(json);
-  } catch {
-    return rw(json);
-  }
-  const next = walk(parsed);
-  return changed ? JSON.stringify(next) : json;
-}
-
 /** How many changes were counted so far: a page that moved it wrote (scrub must know, purge-log.ts). */
 function tally(ctx: Ctx): number {
   return ctx.out.entriesRewritten + Object.values(ctx.out.rewritten).reduce((a, b) => a + b, 0);
@@ -71,11 +48,6 @@ async function inPage(ctx: Ctx, step: (c: Db) => Promise<void>): Promise<void> {
     await step(c);
     if (tally(ctx) > before) await notePurgeWrite(c);
   });
-}
-
-function count(ctx: Ctx, table: string, namespace: string): void {
-  ctx.out.rewritten[table] = (ctx.out.rewritten[table] ?? 0) + 1;
-  ctx.namespaces.add(namespace);
 }
 
 /** Conditions narrowing rows to the scope and, with `mustContain`, to rows holding it in some column ($1.. in params). */
@@ -92,8 +64,7 @@ function filter(scope: PurgeScope, rule: TextRewrite, columns: Array<{ name: str
     conds.push(`namespace = $${params.length}`);
   }
   if (rule.mustContain !== undefined) {
-    // JSON columns hold the text as JSON.stringify wrote it (quotes and backslashes escaped).
-    const forms = { plain: rule.mustContain, json: JSON.stringify(rule.mustContain).slice(1, -1) };
+    const forms = { plain: rule.mustContain, json: jsonNeedle(rule.mustContain) };
     const placeholders: Partial<Record<keyof typeof forms, string>> = {};
     const placeholder = (form: keyof typeof forms): string => {
       if (!placeholders[form]) {
@@ -167,7 +138,7 @@ async function rewriteTurns(ctx: Ctx, scope: PurgeScope): Promise<void> {
     const speaker = r.speaker === null ? null : rw(r.speaker);
     const meta = rewriteJson(r.meta, rw);
     if (text === r.text && speaker === r.speaker && meta === r.meta) return;
-    count(ctx, 'turns', r.namespace);
+    countRewrite(ctx, 'turns', r.namespace);
     if (ctx.dryRun) return;
     await c.query('UPDATE turns SET text = $1, speaker = $2, meta = $3 WHERE seq = $4', [text, speaker, meta, r.k]);
     if (speaker !== r.speaker) {
@@ -217,7 +188,7 @@ async function rewriteMemories(ctx: Ctx, scope: PurgeScope): Promise<void> {
     const entities = rewriteJson(r.entities, rw);
     const provenance = rewriteJson(r.provenance, rw);
     if (text === r.text && tags === r.tags && entities === r.entities && provenance === r.provenance) return;
-    count(ctx, 'memories', r.namespace);
+    countRewrite(ctx, 'memories', r.namespace);
     const entry = await entryOf(c, 'memory', r.id);
     const body = memoryEntryBody({ text, tags: JSON.parse(tags) as string[], entities: JSON.parse(entities) as string[] });
     if (entry) await setEntryBody(ctx, c, entry.seq, entry.body, body);
@@ -235,7 +206,7 @@ async function rewriteDocuments(ctx: Ctx, scope: PurgeScope): Promise<void> {
     const heading = rw(r.heading);
     const text = rw(r.text);
     if (heading === r.heading && text === r.text) return;
-    count(ctx, 'documents', r.namespace);
+    countRewrite(ctx, 'documents', r.namespace);
     const entry = await entryOf(c, 'document', r.k);
     if (entry) await setEntryBody(ctx, c, entry.seq, entry.body, documentBody(heading, text));
     if (!ctx.dryRun) await c.query('UPDATE documents SET heading = $1, text = $2 WHERE id = $3', [heading, text, r.k]);
@@ -249,12 +220,9 @@ async function rewriteDigests(ctx: Ctx, scope: PurgeScope): Promise<void> {
   type Row = { k: string; namespace: string; text: string; sections: string };
   await pages<Row>(ctx, 'digests', 'id', 'namespace, text, sections', f, async (c, r) => {
     const text = rw(r.text);
-    const before = JSON.parse(r.sections) as DigestSection[];
-    // Only what a person reads: the cited ids and times stay as they are.
-    const after = before.map((s) => ({ ...s, heading: rw(s.heading), text: rw(s.text) }));
-    const changed = after.filter((s, i) => s.heading !== before[i]!.heading || s.text !== before[i]!.text);
-    if (text === r.text && changed.length === 0) return;
-    count(ctx, 'digests', r.namespace);
+    const { sections: after, changed } = rewriteSections(r.sections, rw);
+    if (text === r.text && !changed) return;
+    countRewrite(ctx, 'digests', r.namespace);
     for (const [i, s] of after.entries()) {
       const entry = await entryOf(c, 'digest', `${r.k}#${i}`);
       if (entry) await setEntryBody(ctx, c, entry.seq, entry.body, sectionBody(s));
@@ -271,21 +239,21 @@ async function rewritePlain(ctx: Ctx, scope: PurgeScope): Promise<void> {
     const reason = rw('judgments')(r.reason);
     const statement = r.statement === null ? null : rw('judgments')(r.statement);
     if (reason === r.reason && statement === r.statement) return;
-    count(ctx, 'judgments', r.namespace);
+    countRewrite(ctx, 'judgments', r.namespace);
     if (!ctx.dryRun) await c.query('UPDATE judgments SET reason = $1, statement = $2 WHERE turn_id = $3', [reason, statement, r.k]);
   });
   type F = { k: number; namespace: string; text: string };
   await pages<F>(ctx, 'feedback', 'seq', 'namespace, text', filter(scope, ctx.rule, [{ name: 'text' }]), async (c, r) => {
     const text = rw('feedback')(r.text);
     if (text === r.text) return;
-    count(ctx, 'feedback', r.namespace);
+    countRewrite(ctx, 'feedback', r.namespace);
     if (!ctx.dryRun) await c.query('UPDATE feedback SET text = $1 WHERE seq = $2', [text, r.k]);
   });
   type H = { k: string; state: string };
   await pages<H>(ctx, 'hot_state', 'namespace', 'state', filter(scope, ctx.rule, [{ name: 'state', json: true }]), async (c, r) => {
     const state = rewriteJson(r.state, rw('hot_state'));
     if (state === r.state) return;
-    count(ctx, 'hot_state', r.k);
+    countRewrite(ctx, 'hot_state', r.k);
     if (!ctx.dryRun) await c.query('UPDATE hot_state SET state = $1 WHERE namespace = $2', [state, r.k]);
   });
 }
@@ -298,7 +266,7 @@ async function rewriteAliases(ctx: Ctx, scope: PurgeScope): Promise<void> {
     const key = rw(r.key);
     const display = rw(r.display);
     if (key === r.key && display === r.display) return;
-    count(ctx, 'entity_aliases', r.namespace);
+    countRewrite(ctx, 'entity_aliases', r.namespace);
     if (ctx.dryRun) return;
     const moved = (await c.query(
       `UPDATE entity_aliases SET key = $1, display = $2 WHERE namespace = $3 AND key = $4
@@ -323,7 +291,7 @@ async function rewriteKnowledge(ctx: Ctx, scope: PurgeScope): Promise<void> {
     const slug = rw('entities')(r.slug) === r.slug ? r.slug : r.id.toLowerCase();
     const relation = r.relation === null ? null : rw('entities')(r.relation);
     if (name === r.name && slug === r.slug && relation === r.relation) return;
-    count(ctx, 'entities', r.namespace);
+    countRewrite(ctx, 'entities', r.namespace);
     if (!ctx.dryRun) await c.query('UPDATE entities SET name = $1, slug = $2, relation = $3, updated_at = $4 WHERE seq = $5', [name, slug, relation, ctx.now, r.k]);
   });
   await rewriteAliases(ctx, scope);
@@ -335,7 +303,7 @@ async function rewriteKnowledge(ctx: Ctx, scope: PurgeScope): Promise<void> {
       provenance: rewriteJson(r.provenance, rw('facts')),
     };
     if (Object.entries(next).every(([key, v]) => v === r[key as keyof F])) return;
-    count(ctx, 'facts', r.namespace);
+    countRewrite(ctx, 'facts', r.namespace);
     if (!ctx.dryRun) {
       await c.query('UPDATE facts SET subject = $1, subject_name = $2, attribute = $3, value = $4, provenance = $5 WHERE seq = $6', [
         next.subject, next.subject_name, next.attribute, next.value, next.provenance, r.k,

@@ -7,7 +7,7 @@
 import type { Database } from 'better-sqlite3';
 import { dedupKey } from '../../core/text.js';
 import type { PurgeChanges, PurgeScope, TextRewrite } from '../purge.js';
-import type { DigestSection } from '../../core/types.js';
+import { countRewrite, jsonNeedle, rewriteJson, rewriteSections } from '../purge-rewrite.js';
 import { documentBody } from './documents.js';
 import { sectionBody } from './digests.js';
 import { keysOf } from './keys.js';
@@ -26,34 +26,6 @@ interface Ctx {
   namespaces: Set<string>;
   /** Entries already counted (a dry run changes nothing, so the entries pass would see them again). */
   entries: Set<number>;
-}
-
-/** Every string inside a JSON text through the rule; the same text back when nothing changed. */
-function rewriteJson(json: string, rw: (s: string) => string): string {
-  let changed = false;
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') {
-      const r = rw(v);
-      if (r !== v) changed = true;
-      return r;
-    }
-    if (Array.isArray(v)) return v.map(walk);
-    if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-    return v;
-  };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(json);
-  } catch {
-    return rw(json);
-  }
-  const next = walk(parsed);
-  return changed ? JSON.stringify(next) : json;
-}
-
-function count(ctx: Ctx, table: string, namespace: string): void {
-  ctx.out.rewritten[table] = (ctx.out.rewritten[table] ?? 0) + 1;
-  ctx.namespaces.add(namespace);
 }
 
 /**
@@ -85,8 +57,7 @@ function filter(scope: PurgeScope, rule: TextRewrite, columns: Array<{ name: str
   }
   if (rule.mustContain !== undefined) {
     params.needle = rule.mustContain;
-    // JSON columns hold the text as JSON.stringify wrote it (quotes and backslashes escaped).
-    params.jsonNeedle = JSON.stringify(rule.mustContain).slice(1, -1);
+    params.jsonNeedle = jsonNeedle(rule.mustContain);
     parts.push(`(${columns.map((c) => `instr(${c.name}, ${c.json ? '@jsonNeedle' : '@needle'}) > 0`).join(' OR ')})`);
   }
   return { where: parts.length ? ` AND ${parts.join(' AND ')}` : '', params };
@@ -119,7 +90,7 @@ function rewriteTurns(ctx: Ctx, scope: PurgeScope): void {
     const speaker = r.speaker === null ? null : rw(r.speaker);
     const meta = rewriteJson(r.meta, rw);
     if (text === r.text && speaker === r.speaker && meta === r.meta) return;
-    count(ctx, 'turns', r.namespace);
+    countRewrite(ctx, 'turns', r.namespace);
     if (ctx.dryRun) return;
     stmt(ctx.db, 'UPDATE turns SET text = ?, speaker = ?, meta = ? WHERE seq = ?').run(text, speaker, meta, r.k);
     if (speaker !== r.speaker) {
@@ -141,7 +112,7 @@ function rewriteMemories(ctx: Ctx, scope: PurgeScope): void {
     const entities = rewriteJson(r.entities, rw);
     const provenance = rewriteJson(r.provenance, rw);
     if (text === r.text && tags === r.tags && entities === r.entities && provenance === r.provenance) return;
-    count(ctx, 'memories', r.namespace);
+    countRewrite(ctx, 'memories', r.namespace);
     const entry = entryOf(ctx, 'memory', r.id);
     const body = memoryEntryBody({ text, tags: JSON.parse(tags) as string[], entities: JSON.parse(entities) as string[] });
     if (entry) setEntryBody(ctx, entry.seq, entry.body, body);
@@ -167,7 +138,7 @@ function rewriteDocuments(ctx: Ctx, scope: PurgeScope): void {
     const heading = rw(r.heading);
     const text = rw(r.text);
     if (heading === r.heading && text === r.text) return;
-    count(ctx, 'documents', r.namespace);
+    countRewrite(ctx, 'documents', r.namespace);
     const entry = entryOf(ctx, 'document', r.id);
     if (entry) setEntryBody(ctx, entry.seq, entry.body, documentBody(heading, text));
     if (!ctx.dryRun) stmt(ctx.db, 'UPDATE documents SET heading = ?, text = ? WHERE rowid = ?').run(heading, text, r.k);
@@ -181,12 +152,9 @@ function rewriteDigests(ctx: Ctx, scope: PurgeScope): void {
   type Row = { k: number; id: string; namespace: string; text: string; sections: string };
   pages<Row>(ctx, `SELECT rowid AS k, id, namespace, text, sections FROM digests WHERE rowid > @after${f.where} ORDER BY rowid LIMIT @limit`, f.params, (r) => {
     const text = rw(r.text);
-    const before = JSON.parse(r.sections) as DigestSection[];
-    // Only what a person reads: the cited ids and times stay as they are.
-    const after = before.map((s) => ({ ...s, heading: rw(s.heading), text: rw(s.text) }));
-    const changed = after.filter((s, i) => s.heading !== before[i]!.heading || s.text !== before[i]!.text);
-    if (text === r.text && changed.length === 0) return;
-    count(ctx, 'digests', r.namespace);
+    const { sections: after, changed } = rewriteSections(r.sections, rw);
+    if (text === r.text && !changed) return;
+    countRewrite(ctx, 'digests', r.namespace);
     after.forEach((s, i) => {
       const entry = entryOf(ctx, 'digest', `${r.id}#${i}`);
       if (entry) setEntryBody(ctx, entry.seq, entry.body, sectionBody(s));
@@ -204,7 +172,7 @@ function rewritePlain(ctx: Ctx, scope: PurgeScope): void {
     const reason = rw('judgments')(r.reason);
     const statement = r.statement === null ? null : rw('judgments')(r.statement);
     if (reason === r.reason && statement === r.statement) return;
-    count(ctx, 'judgments', r.namespace);
+    countRewrite(ctx, 'judgments', r.namespace);
     if (!ctx.dryRun) stmt(ctx.db, 'UPDATE judgments SET reason = ?, statement = ? WHERE rowid = ?').run(reason, statement, r.k);
   });
   const fb = filter(scope, ctx.rule, [{ name: 'text' }]);
@@ -212,7 +180,7 @@ function rewritePlain(ctx: Ctx, scope: PurgeScope): void {
   pages<F>(ctx, `SELECT rowid AS k, namespace, text FROM feedback WHERE rowid > @after${fb.where} ORDER BY rowid LIMIT @limit`, fb.params, (r) => {
     const text = rw('feedback')(r.text);
     if (text === r.text) return;
-    count(ctx, 'feedback', r.namespace);
+    countRewrite(ctx, 'feedback', r.namespace);
     if (!ctx.dryRun) stmt(ctx.db, 'UPDATE feedback SET text = ? WHERE rowid = ?').run(text, r.k);
   });
   const hs = filter(scope, ctx.rule, [{ name: 'state', json: true }]);
@@ -220,7 +188,7 @@ function rewritePlain(ctx: Ctx, scope: PurgeScope): void {
   pages<H>(ctx, `SELECT rowid AS k, namespace, state FROM hot_state WHERE rowid > @after${hs.where} ORDER BY rowid LIMIT @limit`, hs.params, (r) => {
     const state = rewriteJson(r.state, rw('hot_state'));
     if (state === r.state) return;
-    count(ctx, 'hot_state', r.namespace);
+    countRewrite(ctx, 'hot_state', r.namespace);
     if (!ctx.dryRun) stmt(ctx.db, 'UPDATE hot_state SET state = ? WHERE rowid = ?').run(state, r.k);
   });
 }
@@ -240,7 +208,7 @@ function rewriteKnowledge(ctx: Ctx, scope: PurgeScope): void {
     const slug = rw('entities')(r.slug) === r.slug ? r.slug : r.id.toLowerCase();
     const relation = r.relation === null ? null : rw('entities')(r.relation);
     if (name === r.name && slug === r.slug && relation === r.relation) return;
-    count(ctx, 'entities', r.namespace);
+    countRewrite(ctx, 'entities', r.namespace);
     if (!ctx.dryRun) stmt(ctx.db, 'UPDATE entities SET name = ?, slug = ?, relation = ?, updated_at = ? WHERE seq = ?').run(name, slug, relation, ctx.now, r.k);
   });
   const a = filter(scope, ctx.rule, [{ name: 'key' }, { name: 'display' }]);
@@ -249,7 +217,7 @@ function rewriteKnowledge(ctx: Ctx, scope: PurgeScope): void {
     const key = rw('entity_aliases')(r.key);
     const display = rw('entity_aliases')(r.display);
     if (key === r.key && display === r.display) return;
-    count(ctx, 'entity_aliases', r.namespace);
+    countRewrite(ctx, 'entity_aliases', r.namespace);
     if (ctx.dryRun) return;
     const moved = stmt(ctx.db, 'UPDATE OR IGNORE entity_aliases SET key = ?, display = ? WHERE rowid = ?').run(key, display, r.k).changes;
     if (moved === 0) stmt(ctx.db, 'DELETE FROM entity_aliases WHERE rowid = ?').run(r.k);
@@ -263,7 +231,7 @@ function rewriteKnowledge(ctx: Ctx, scope: PurgeScope): void {
       provenance: rewriteJson(r.provenance, rw('facts')),
     };
     if (Object.entries(next).every(([key, v]) => v === r[key as keyof F])) return;
-    count(ctx, 'facts', r.namespace);
+    countRewrite(ctx, 'facts', r.namespace);
     if (!ctx.dryRun) {
       stmt(ctx.db, 'UPDATE facts SET subject = @subject, subject_name = @subject_name, attribute = @attribute, value = @value, provenance = @provenance WHERE seq = @k').run({ ...next, k: r.k });
     }
