@@ -1,31 +1,11 @@
 // Judgments, feedback and LLM usage for PostgreSQL. Recording judgments with the memories they make
 // is a memory unit (memory-unit.ts) under the rules of src/memory/remember.ts.
 import { newId } from '../../core/ids.js';
-import type { Category, Turn } from '../../core/types.js';
+import type { Turn } from '../../core/types.js';
 import type { FeedbackRecord, JudgeStats, StoredJudgment, UsageRow } from '../store.js';
+import { EMPTY_USAGE, judgmentFromRow, usageFromRow, type JudgmentRow, type UsageDbRow } from '../judgment-rows.js';
 import { turnFromRow, type TurnRow } from '../rows.js';
 import { transaction, type Db } from './connect.js';
-
-interface JudgmentRow {
-  turn_id: string;
-  namespace: string;
-  turn_seq: number;
-  importance: number;
-  category: string;
-  judge: string;
-  reason: string;
-  statement: string | null;
-  memory_id: string | null;
-  needs_rejudge: number;
-  judged_at: string;
-}
-
-function judgmentFromRow(r: JudgmentRow): StoredJudgment {
-  return {
-    turnId: r.turn_id, namespace: r.namespace, turnSeq: r.turn_seq, importance: r.importance, category: r.category as Category,
-    judge: r.judge, reason: r.reason, statement: r.statement, memoryId: r.memory_id, needsRejudge: r.needs_rejudge === 1, judgedAt: r.judged_at,
-  };
-}
 
 export async function turnsBefore(db: Db, namespace: string, sessionId: string, beforeSeq: number, limit: number): Promise<Turn[]> {
   const rows = (await db.query<TurnRow>(
@@ -121,14 +101,6 @@ export async function listFeedback(db: Db, namespace: string, limit: number): Pr
   )).rows;
   return rows.map((r) => ({ id: r.id, namespace: r.namespace, refId: r.ref_id, text: r.text, category: r.category, important: r.important === 1, createdAt: r.created_at }));
 }
-
-const EMPTY_USAGE: UsageRow = { calls: 0, failures: 0, fallbacks: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 };
-
-interface UsageDbRow { namespace: string; day: string; calls: number; failures: number; fallbacks: number; tokens_in: number; tokens_out: number; cost_usd: number }
-
-const usageFromRow = (r: UsageDbRow): UsageRow & { namespace: string; day: string } => ({
-  namespace: r.namespace, day: r.day, calls: r.calls, failures: r.failures, fallbacks: r.fallbacks, tokensIn: r.tokens_in, tokensOut: r.tokens_out, costUsd: r.cost_usd,
-});
 
 export async function usageGet(db: Db, namespace: string, day: string): Promise<UsageRow> {
   const row = (await db.query<UsageDbRow>('SELECT * FROM llm_usage WHERE namespace = $1 AND day = $2', [namespace, day])).rows[0];

@@ -2,31 +2,11 @@
 // is a memory unit (memory-unit.ts) under the rules of src/memory/remember.ts.
 import type { Database } from 'better-sqlite3';
 import { newId } from '../../core/ids.js';
-import type { Category, Turn } from '../../core/types.js';
+import type { Turn } from '../../core/types.js';
 import type { FeedbackRecord, JudgeStats, StoredJudgment, UsageRow } from '../store.js';
+import { EMPTY_USAGE, judgmentFromRow, usageFromRow, type JudgmentRow, type UsageDbRow } from '../judgment-rows.js';
 import { turnFromRow, type TurnRow } from '../rows.js';
 import { stmt } from './statements.js';
-
-interface JudgmentRow {
-  turn_id: string;
-  namespace: string;
-  turn_seq: number;
-  importance: number;
-  category: string;
-  judge: string;
-  reason: string;
-  statement: string | null;
-  memory_id: string | null;
-  needs_rejudge: number;
-  judged_at: string;
-}
-
-function judgmentFromRow(r: JudgmentRow): StoredJudgment {
-  return {
-    turnId: r.turn_id, namespace: r.namespace, turnSeq: r.turn_seq, importance: r.importance, category: r.category as Category,
-    judge: r.judge, reason: r.reason, statement: r.statement, memoryId: r.memory_id, needsRejudge: r.needs_rejudge === 1, judgedAt: r.judged_at,
-  };
-}
 
 export function turnsBefore(db: Database, namespace: string, sessionId: string, beforeSeq: number, limit: number): Turn[] {
   const rows = stmt(db, 'SELECT * FROM turns WHERE namespace = ? AND session_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?').all(namespace, sessionId, beforeSeq, limit) as TurnRow[];
@@ -110,14 +90,6 @@ export function listFeedback(db: Database, namespace: string, limit: number): Fe
   }>;
   return rows.map((r) => ({ id: r.id, namespace: r.namespace, refId: r.ref_id, text: r.text, category: r.category, important: r.important === 1, createdAt: r.created_at }));
 }
-
-const EMPTY_USAGE: UsageRow = { calls: 0, failures: 0, fallbacks: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 };
-
-interface UsageDbRow { namespace: string; day: string; calls: number; failures: number; fallbacks: number; tokens_in: number; tokens_out: number; cost_usd: number }
-
-const usageFromRow = (r: UsageDbRow): UsageRow & { namespace: string; day: string } => ({
-  namespace: r.namespace, day: r.day, calls: r.calls, failures: r.failures, fallbacks: r.fallbacks, tokensIn: r.tokens_in, tokensOut: r.tokens_out, costUsd: r.cost_usd,
-});
 
 export function usageGet(db: Database, namespace: string, day: string): UsageRow {
   const row = stmt(db, 'SELECT * FROM llm_usage WHERE namespace = ? AND day = ?').get(namespace, day) as UsageDbRow | undefined;
