@@ -1,28 +1,8 @@
 // API tokens for PostgreSQL. Only hashes are stored; the token itself is never written anywhere.
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
 import type { ApiTokenRecord, NewApiToken } from '../store.js';
+import { tokenFromRow, type TokenRow } from '../token-rows.js';
 import { pgCode, type Db } from './connect.js';
-
-interface TokenRow {
-  id: string;
-  hash: string;
-  label: string | null;
-  namespaces: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
-
-function fromRow(r: TokenRow): ApiTokenRecord {
-  let namespaces: string[] = [];
-  try {
-    const parsed: unknown = JSON.parse(r.namespaces);
-    if (Array.isArray(parsed)) namespaces = parsed.filter((n): n is string => typeof n === 'string');
-  } catch {
-    // A damaged grant list grants nothing.
-  }
-  return { id: r.id, hash: r.hash, label: r.label, namespaces, createdAt: r.created_at, lastUsedAt: r.last_used_at, revokedAt: r.revoked_at };
-}
 
 export async function addApiToken(db: Db, token: NewApiToken): Promise<ApiTokenRecord> {
   try {
@@ -46,7 +26,7 @@ export async function addApiToken(db: Db, token: NewApiToken): Promise<ApiTokenR
 // COLLATE "C": byte order, as SQLite sorts, whatever the database's locale.
 export async function listApiTokens(db: Db, includeRevoked: boolean): Promise<ApiTokenRecord[]> {
   const sql = `SELECT * FROM api_tokens${includeRevoked ? '' : ' WHERE revoked_at IS NULL'} ORDER BY created_at COLLATE "C", id COLLATE "C"`;
-  return (await db.query<TokenRow>(sql)).rows.map(fromRow);
+  return (await db.query<TokenRow>(sql)).rows.map(tokenFromRow);
 }
 
 export async function revokeApiToken(db: Db, id: string, now: string): Promise<boolean> {

@@ -2,28 +2,8 @@
 import type { Database } from 'better-sqlite3';
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
 import type { ApiTokenRecord, NewApiToken } from '../store.js';
+import { tokenFromRow, type TokenRow } from '../token-rows.js';
 import { stmt } from './statements.js';
-
-interface TokenRow {
-  id: string;
-  hash: string;
-  label: string | null;
-  namespaces: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
-
-function fromRow(r: TokenRow): ApiTokenRecord {
-  let namespaces: string[] = [];
-  try {
-    const parsed: unknown = JSON.parse(r.namespaces);
-    if (Array.isArray(parsed)) namespaces = parsed.filter((n): n is string => typeof n === 'string');
-  } catch {
-    // A damaged grant list grants nothing.
-  }
-  return { id: r.id, hash: r.hash, label: r.label, namespaces, createdAt: r.created_at, lastUsedAt: r.last_used_at, revokedAt: r.revoked_at };
-}
 
 export function addApiToken(db: Database, token: NewApiToken): ApiTokenRecord {
   try {
@@ -45,7 +25,7 @@ export function addApiToken(db: Database, token: NewApiToken): ApiTokenRecord {
 
 export function listApiTokens(db: Database, includeRevoked: boolean): ApiTokenRecord[] {
   const sql = includeRevoked ? 'SELECT * FROM api_tokens ORDER BY created_at, id' : 'SELECT * FROM api_tokens WHERE revoked_at IS NULL ORDER BY created_at, id';
-  return (stmt(db, sql).all() as TokenRow[]).map(fromRow);
+  return (stmt(db, sql).all() as TokenRow[]).map(tokenFromRow);
 }
 
 export function revokeApiToken(db: Database, id: string, now: string): boolean {
