@@ -2,35 +2,12 @@
 // what a purge removed cannot be read back from the relation files.
 import type pg from 'pg';
 import type { PurgeRecord } from '../purge.js';
+import { purgeFromRow, type PurgeRow } from '../purge-log-rows.js';
 import { pgCode, poolOf, transaction, type Db } from './connect.js';
-
-interface PurgeRow {
-  id: number;
-  started_at: string;
-  finished_at: string | null;
-  namespace: string | null;
-  via: string;
-  rule: string;
-  result: string | null;
-}
-
-function object(json: string | null): Record<string, unknown> | null {
-  if (json === null) return null;
-  try {
-    const v: unknown = JSON.parse(json);
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
-function fromRow(r: PurgeRow): PurgeRecord {
-  return { id: r.id, startedAt: r.started_at, finishedAt: r.finished_at, namespace: r.namespace, via: r.via, rule: object(r.rule) ?? {}, result: object(r.result) };
-}
 
 export async function startPurge(db: Db, entry: { namespace: string | null; via: string; rule: Record<string, unknown> }, now: string): Promise<PurgeRecord> {
   const { rows } = await db.query<PurgeRow>('INSERT INTO purge_log (started_at, namespace, via, rule) VALUES ($1, $2, $3, $4) RETURNING *', [now, entry.namespace, entry.via, JSON.stringify(entry.rule)]);
-  return fromRow(rows[0]!);
+  return purgeFromRow(rows[0]!);
 }
 
 /** store_meta key: the id of the purge whose finish committed last (see lastPurgeId). */
@@ -50,7 +27,7 @@ export async function finishPurge(db: Db, id: number, result: Record<string, unk
 }
 
 export async function listPurges(db: Db, limit: number): Promise<PurgeRecord[]> {
-  return (await db.query<PurgeRow>('SELECT * FROM purge_log ORDER BY id DESC LIMIT $1', [limit])).rows.map(fromRow);
+  return (await db.query<PurgeRow>('SELECT * FROM purge_log ORDER BY id DESC LIMIT $1', [limit])).rows.map(purgeFromRow);
 }
 
 /**

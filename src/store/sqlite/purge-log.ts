@@ -3,35 +3,12 @@
 // the write-ahead log.
 import type { Database } from 'better-sqlite3';
 import type { PurgeRecord } from '../purge.js';
+import { purgeFromRow, type PurgeRow } from '../purge-log-rows.js';
 import { stmt } from './statements.js';
-
-interface PurgeRow {
-  id: number;
-  started_at: string;
-  finished_at: string | null;
-  namespace: string | null;
-  via: string;
-  rule: string;
-  result: string | null;
-}
-
-function object(json: string | null): Record<string, unknown> | null {
-  if (json === null) return null;
-  try {
-    const v: unknown = JSON.parse(json);
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
-function fromRow(r: PurgeRow): PurgeRecord {
-  return { id: r.id, startedAt: r.started_at, finishedAt: r.finished_at, namespace: r.namespace, via: r.via, rule: object(r.rule) ?? {}, result: object(r.result) };
-}
 
 export function startPurge(db: Database, entry: { namespace: string | null; via: string; rule: Record<string, unknown> }, now: string): PurgeRecord {
   const info = stmt(db, 'INSERT INTO purge_log (started_at, namespace, via, rule) VALUES (?, ?, ?, ?)').run(now, entry.namespace, entry.via, JSON.stringify(entry.rule));
-  return fromRow(stmt(db, 'SELECT * FROM purge_log WHERE id = ?').get(info.lastInsertRowid) as PurgeRow);
+  return purgeFromRow(stmt(db, 'SELECT * FROM purge_log WHERE id = ?').get(info.lastInsertRowid) as PurgeRow);
 }
 
 export function finishPurge(db: Database, id: number, result: Record<string, unknown>, now: string): void {
@@ -39,7 +16,7 @@ export function finishPurge(db: Database, id: number, result: Record<string, unk
 }
 
 export function listPurges(db: Database, limit: number): PurgeRecord[] {
-  return (stmt(db, 'SELECT * FROM purge_log ORDER BY id DESC LIMIT ?').all(limit) as PurgeRow[]).map(fromRow);
+  return (stmt(db, 'SELECT * FROM purge_log ORDER BY id DESC LIMIT ?').all(limit) as PurgeRow[]).map(purgeFromRow);
 }
 
 /** The newest finished purge: its changes are all committed when other processes see it. */
