@@ -1,44 +1,20 @@
 // Digests for PostgreSQL (store.ts putDigest …), as sqlite/digests.ts: one row per (namespace,
 // path), one 'digest' index entry per non-empty section (ref_id `<digest id>#<section index>`), a
 // digest and its entries changed in one transaction, a section whose indexed text did not change
-// keeping its entry (and so its vectors) even when it moved. The checks and the section body are
-// SQLite's own functions, so both backends refuse and index exactly the same digests.
+// keeping its entry (and so its vectors) even when it moved. The checks (../digest-rows.ts) and the
+// section body are SQLite's own, so both backends refuse and index exactly the same digests.
 import { DIGEST_LAYER, type Digest, type DigestSection, type NewDigest, type Provenance } from '../../core/types.js';
 import { digestId } from '../../core/ids.js';
 import { invalidInput } from '../../core/errors.js';
 import type { DigestFilter, EntryChange, PutDigestResult } from '../store.js';
-import { checkDigest, sectionBody, type DigestSectionDetail } from '../sqlite/digests.js';
+import { checkDigest, digestFromRow, type DigestRow } from '../digest-rows.js';
+import { sectionBody, type DigestSectionDetail } from '../sqlite/digests.js';
 import { transaction, type Db } from './connect.js';
 import { insertEntry } from './entry-terms.js';
 import { followBound } from './follow.js';
 import { ensureNamespace } from './namespaces.js';
 
-export { checkDigest, sectionBody, type DigestSectionDetail };
-
-interface DigestRow {
-  id: string;
-  namespace: string;
-  kind: Digest['kind'];
-  layer: 1 | 2 | 3;
-  path: string;
-  period_start: string;
-  period_end: string;
-  text: string;
-  sections: string;
-  inputs_hash: string;
-  generator: string;
-  created_at: string;
-  updated_at: string;
-}
-
-function fromRow(r: DigestRow): Digest {
-  return {
-    id: r.id, namespace: r.namespace, kind: r.kind, layer: r.layer, path: r.path,
-    periodStart: r.period_start, periodEnd: r.period_end, text: r.text,
-    sections: JSON.parse(r.sections) as DigestSection[],
-    inputsHash: r.inputs_hash, generator: r.generator, createdAt: r.created_at, updatedAt: r.updated_at,
-  };
-}
+export { sectionBody, type DigestSectionDetail };
 
 /**
  * The ref_ids a digest's section entries can have: `<id>#0` … `<id>#<count - 1>`, count being the
@@ -123,11 +99,11 @@ export async function putDigest(db: Db, input: NewDigest, now: string): Promise<
   // Most digests a consolidation run puts are unchanged: one read answers them, without a
   // transaction or a lock (a write committed after it is simply a later one).
   const seen = await rowAt(db, input.namespace, input.path);
-  if (unchanged(seen)) return { digest: fromRow(seen!), changed: false };
+  if (unchanged(seen)) return { digest: digestFromRow(seen!), changed: false };
   return transaction(db, async (c): Promise<PutDigestResult> => {
     await lockDigestPath(c, input.namespace, input.path);
     const stored = await rowAt(c, input.namespace, input.path);
-    if (unchanged(stored)) return { digest: fromRow(stored!), changed: false };
+    if (unchanged(stored)) return { digest: digestFromRow(stored!), changed: false };
     await ensureNamespace(c, input.namespace, now);
     const id = stored?.id ?? digestId(input.namespace, input.path);
     const row = (await c.query<DigestRow>(
@@ -142,7 +118,7 @@ export async function putDigest(db: Db, input: NewDigest, now: string): Promise<
     )).rows[0]!;
     await syncSectionEntries(c, id, input.namespace, input.periodStart, input.sections, sectionCount(stored));
     await syncSources(c, id, input.sections);
-    return { digest: fromRow(row), changed: true };
+    return { digest: digestFromRow(row), changed: true };
   });
 }
 
@@ -185,7 +161,7 @@ export async function digestSectionDetails(db: Db, refIds: readonly string[]): P
 
 export async function getDigest(db: Db, namespace: string, path: string): Promise<Digest | null> {
   const row = await rowAt(db, namespace, path);
-  return row ? fromRow(row) : null;
+  return row ? digestFromRow(row) : null;
 }
 
 export async function listDigests(db: Db, namespace: string, filter: DigestFilter = {}): Promise<Digest[]> {
@@ -206,7 +182,7 @@ export async function listDigests(db: Db, namespace: string, filter: DigestFilte
     where.push(`period_start < $${params.length}`);
   }
   // COLLATE "C": paths in code point order, as SQLite's binary collation sorts them.
-  return (await db.query<DigestRow>(`SELECT * FROM digests WHERE ${where.join(' AND ')} ORDER BY path COLLATE "C"`, params)).rows.map(fromRow);
+  return (await db.query<DigestRow>(`SELECT * FROM digests WHERE ${where.join(' AND ')} ORDER BY path COLLATE "C"`, params)).rows.map(digestFromRow);
 }
 
 /**

@@ -4,86 +4,15 @@
 // and its entries change in one transaction; a section whose indexed text did not change keeps
 // its entry, and so its vectors, even when it moved to another position.
 import type { Database } from 'better-sqlite3';
-import { DIGEST_KINDS, DIGEST_LAYER, type Digest, type DigestSection, type NewDigest, type Provenance } from '../../core/types.js';
+import { DIGEST_LAYER, type Digest, type DigestSection, type NewDigest, type Provenance } from '../../core/types.js';
 import { digestId } from '../../core/ids.js';
 import { invalidInput } from '../../core/errors.js';
 import type { DigestFilter, EntryChange, PutDigestResult } from '../store.js';
+import { checkDigest, digestFromRow, type DigestRow } from '../digest-rows.js';
 import { documentBody } from './documents.js';
 import { keysOf } from './keys.js';
 import { ensureNamespaceTx } from './namespaces.js';
 import { stmt } from './statements.js';
-
-interface DigestRow {
-  id: string;
-  namespace: string;
-  kind: Digest['kind'];
-  layer: 1 | 2 | 3;
-  path: string;
-  period_start: string;
-  period_end: string;
-  text: string;
-  sections: string;
-  inputs_hash: string;
-  generator: string;
-  created_at: string;
-  updated_at: string;
-}
-
-/** Longest digest path accepted: far beyond `topics/<slug>.md`, short of anything a file system refuses. */
-const MAX_PATH_CHARS = 512;
-
-function fromRow(r: DigestRow): Digest {
-  return {
-    id: r.id, namespace: r.namespace, kind: r.kind, layer: r.layer, path: r.path,
-    periodStart: r.period_start, periodEnd: r.period_end, text: r.text,
-    sections: JSON.parse(r.sections) as DigestSection[],
-    inputsHash: r.inputs_hash, generator: r.generator, createdAt: r.created_at, updatedAt: r.updated_at,
-  };
-}
-
-/** Canonical UTC ISO (`…T…Z` with milliseconds): periods are compared as strings. */
-function isIsoInstant(value: unknown): value is string {
-  return typeof value === 'string' && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString() === value;
-}
-
-/**
- * The path is where the service writes (and, after a purge, deletes) the rendered file under the
- * namespace folder: only a plain relative path with `/` can never name a file outside it.
- */
-function checkPath(path: unknown): void {
-  if (typeof path !== 'string' || path.length === 0 || path.length > MAX_PATH_CHARS) {
-    throw invalidInput(`A digest path must be 1–${MAX_PATH_CHARS} characters`);
-  }
-  const bad = /[\0\\:]/.test(path) || path.split('/').some((seg) => seg === '' || seg === '.' || seg === '..');
-  if (bad) throw invalidInput(`Digest path ${JSON.stringify(path)} is not a plain relative path (segments joined by "/", no "..", "\\" or ":")`);
-}
-
-function checkSections(sections: unknown): asserts sections is DigestSection[] {
-  if (!Array.isArray(sections)) throw invalidInput('Digest sections must be an array');
-  for (const [i, s] of sections.entries()) {
-    const sec = s as Partial<DigestSection> | null;
-    if (!sec || typeof sec.heading !== 'string' || typeof sec.text !== 'string' || !Array.isArray(sec.sources)) {
-      throw invalidInput(`Digest section ${i} needs a heading, a text and a list of sources`);
-    }
-    for (const src of sec.sources) {
-      const ok = src && (src.kind === 'memory' || src.kind === 'turn') && typeof src.id === 'string' && src.id !== '' && typeof src.time === 'string';
-      if (!ok) throw invalidInput(`Digest section ${i} cites a source that is not { kind: memory|turn, id, time }`);
-    }
-  }
-}
-
-export function checkDigest(input: NewDigest): void {
-  if (!DIGEST_KINDS.includes(input.kind)) throw invalidInput(`Unknown digest kind ${JSON.stringify(input.kind)} (one of ${DIGEST_KINDS.join(', ')})`);
-  checkPath(input.path);
-  if (!isIsoInstant(input.periodStart) || !isIsoInstant(input.periodEnd)) {
-    throw invalidInput('A digest period must be given as UTC ISO instants (YYYY-MM-DDTHH:MM:SS.sssZ)');
-  }
-  if (input.periodEnd < input.periodStart) throw invalidInput(`Digest period ends (${input.periodEnd}) before it starts (${input.periodStart})`);
-  if (typeof input.text !== 'string') throw invalidInput('A digest needs a text');
-  checkSections(input.sections);
-  if (typeof input.inputsHash !== 'string' || input.inputsHash === '') throw invalidInput('A digest needs an inputs hash');
-  if (typeof input.generator !== 'string' || input.generator === '') throw invalidInput('A digest needs a generator');
-}
 
 /** What a section's index entry holds: its heading and its text, as a document chunk's does. */
 export function sectionBody(section: Pick<DigestSection, 'heading' | 'text'>): string {
@@ -150,7 +79,7 @@ export function putDigest(db: Database, input: NewDigest, now: string): PutDiges
   return db
     .transaction((): PutDigestResult => {
       const stored = rowAt(db, input.namespace, input.path);
-      if (stored && stored.text === input.text && stored.inputs_hash === input.inputsHash) return { digest: fromRow(stored), changed: false };
+      if (stored && stored.text === input.text && stored.inputs_hash === input.inputsHash) return { digest: digestFromRow(stored), changed: false };
       ensureNamespaceTx(db, input.namespace, now);
       const id = stored?.id ?? digestId(input.namespace, input.path);
       stmt(
@@ -167,7 +96,7 @@ export function putDigest(db: Database, input: NewDigest, now: string): PutDiges
       });
       syncSectionEntries(db, id, input.namespace, input.periodStart, input.sections);
       syncSources(db, id, input.sections);
-      return { digest: fromRow(rowAt(db, input.namespace, input.path)!), changed: true };
+      return { digest: digestFromRow(rowAt(db, input.namespace, input.path)!), changed: true };
     })
     .immediate();
 }
@@ -235,7 +164,7 @@ export function rekeyDigestsTx(db: Database, namespace: string): void {
 
 export function getDigest(db: Database, namespace: string, path: string): Digest | null {
   const row = rowAt(db, namespace, path);
-  return row ? fromRow(row) : null;
+  return row ? digestFromRow(row) : null;
 }
 
 export function listDigests(db: Database, namespace: string, filter: DigestFilter = {}): Digest[] {
@@ -255,7 +184,7 @@ export function listDigests(db: Database, namespace: string, filter: DigestFilte
     where.push('period_start < @until');
     params.until = filter.until;
   }
-  return (stmt(db, `SELECT * FROM digests WHERE ${where.join(' AND ')} ORDER BY path`).all(params) as DigestRow[]).map(fromRow);
+  return (stmt(db, `SELECT * FROM digests WHERE ${where.join(' AND ')} ORDER BY path`).all(params) as DigestRow[]).map(digestFromRow);
 }
 
 export function entryChangesAfter(db: Database, namespace: string, afterSeq: number, limit: number): EntryChange[] {

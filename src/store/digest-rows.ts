@@ -1,0 +1,76 @@
+// Digest rows ↔ records and the checks a digest must pass before it is stored, shared by the SQLite
+// and PostgreSQL backends, so both refuse and read back exactly the same digests.
+import { DIGEST_KINDS, type Digest, type DigestSection, type NewDigest } from '../core/types.js';
+import { invalidInput } from '../core/errors.js';
+
+export interface DigestRow {
+  id: string;
+  namespace: string;
+  kind: Digest['kind'];
+  layer: 1 | 2 | 3;
+  path: string;
+  period_start: string;
+  period_end: string;
+  text: string;
+  sections: string;
+  inputs_hash: string;
+  generator: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Longest digest path accepted: far beyond `topics/<slug>.md`, short of anything a file system refuses. */
+const MAX_PATH_CHARS = 512;
+
+export function digestFromRow(r: DigestRow): Digest {
+  return {
+    id: r.id, namespace: r.namespace, kind: r.kind, layer: r.layer, path: r.path,
+    periodStart: r.period_start, periodEnd: r.period_end, text: r.text,
+    sections: JSON.parse(r.sections) as DigestSection[],
+    inputsHash: r.inputs_hash, generator: r.generator, createdAt: r.created_at, updatedAt: r.updated_at,
+  };
+}
+
+/** Canonical UTC ISO (`…T…Z` with milliseconds): periods are compared as strings. */
+function isIsoInstant(value: unknown): value is string {
+  return typeof value === 'string' && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString() === value;
+}
+
+/**
+ * The path is where the service writes (and, after a purge, deletes) the rendered file under the
+ * namespace folder: only a plain relative path with `/` can never name a file outside it.
+ */
+function checkPath(path: unknown): void {
+  if (typeof path !== 'string' || path.length === 0 || path.length > MAX_PATH_CHARS) {
+    throw invalidInput(`A digest path must be 1–${MAX_PATH_CHARS} characters`);
+  }
+  const bad = /[\0\\:]/.test(path) || path.split('/').some((seg) => seg === '' || seg === '.' || seg === '..');
+  if (bad) throw invalidInput(`Digest path ${JSON.stringify(path)} is not a plain relative path (segments joined by "/", no "..", "\\" or ":")`);
+}
+
+function checkSections(sections: unknown): asserts sections is DigestSection[] {
+  if (!Array.isArray(sections)) throw invalidInput('Digest sections must be an array');
+  for (const [i, s] of sections.entries()) {
+    const sec = s as Partial<DigestSection> | null;
+    if (!sec || typeof sec.heading !== 'string' || typeof sec.text !== 'string' || !Array.isArray(sec.sources)) {
+      throw invalidInput(`Digest section ${i} needs a heading, a text and a list of sources`);
+    }
+    for (const src of sec.sources) {
+      const ok = src && (src.kind === 'memory' || src.kind === 'turn') && typeof src.id === 'string' && src.id !== '' && typeof src.time === 'string';
+      if (!ok) throw invalidInput(`Digest section ${i} cites a source that is not { kind: memory|turn, id, time }`);
+    }
+  }
+}
+
+export function checkDigest(input: NewDigest): void {
+  if (!DIGEST_KINDS.includes(input.kind)) throw invalidInput(`Unknown digest kind ${JSON.stringify(input.kind)} (one of ${DIGEST_KINDS.join(', ')})`);
+  checkPath(input.path);
+  if (!isIsoInstant(input.periodStart) || !isIsoInstant(input.periodEnd)) {
+    throw invalidInput('A digest period must be given as UTC ISO instants (YYYY-MM-DDTHH:MM:SS.sssZ)');
+  }
+  if (input.periodEnd < input.periodStart) throw invalidInput(`Digest period ends (${input.periodEnd}) before it starts (${input.periodStart})`);
+  if (typeof input.text !== 'string') throw invalidInput('A digest needs a text');
+  checkSections(input.sections);
+  if (typeof input.inputsHash !== 'string' || input.inputsHash === '') throw invalidInput('A digest needs an inputs hash');
+  if (typeof input.generator !== 'string' || input.generator === '') throw invalidInput('A digest needs a generator');
+}
