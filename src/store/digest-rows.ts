@@ -1,7 +1,8 @@
 // Digest rows ↔ records and the checks a digest must pass before it is stored, shared by the SQLite
 // and PostgreSQL backends, so both refuse and read back exactly the same digests.
-import { DIGEST_KINDS, type Digest, type DigestSection, type NewDigest } from '../core/types.js';
+import { DIGEST_KINDS, type Digest, type DigestSection, type NewDigest, type Provenance } from '../core/types.js';
 import { invalidInput } from '../core/errors.js';
+import type { DigestSectionDetail } from './entry-rows.js';
 
 export interface DigestRow {
   id: string;
@@ -73,4 +74,31 @@ export function checkDigest(input: NewDigest): void {
   checkSections(input.sections);
   if (typeof input.inputsHash !== 'string' || input.inputsHash === '') throw invalidInput('A digest needs an inputs hash');
   if (typeof input.generator !== 'string' || input.generator === '') throw invalidInput('A digest needs a generator');
+}
+
+/** The digest a section entry's ref_id (`<digest id>#<index>`) belongs to. */
+export const digestIdOfRef = (ref: string): string => ref.slice(0, ref.indexOf('#'));
+
+/**
+ * What search shows of each digest section entry (by ref_id) from the digests they belong to:
+ * each digest's sections are parsed once however many of its sections were hit.
+ */
+export function sectionDetailsOf(
+  rows: ReadonlyArray<Pick<DigestRow, 'id' | 'path' | 'layer' | 'sections' | 'created_at'>>,
+  refIds: readonly string[],
+): Map<string, DigestSectionDetail> {
+  const out = new Map<string, DigestSectionDetail>();
+  const digests = new Map(rows.map((r) => [r.id, { ...r, parsed: JSON.parse(r.sections) as DigestSection[] }]));
+  for (const ref of refIds) {
+    const d = digests.get(digestIdOfRef(ref));
+    const s = d?.parsed[Number(ref.slice(ref.indexOf('#') + 1))];
+    if (!d || !s) continue;
+    const prov: Provenance = { source: 'cairn', path: d.path };
+    if (s.heading) prov.heading = s.heading;
+    prov.turnIds = s.sources.filter((x) => x.kind === 'turn').map((x) => x.id);
+    prov.memoryIds = s.sources.filter((x) => x.kind === 'memory').map((x) => x.id);
+    // A section's indexed body: its heading trail, then its text (as a document chunk's).
+    out.set(ref, { text: s.heading ? `${s.heading}\n${s.text}` : s.text, layer: d.layer, createdAt: d.created_at, provenance: [prov] });
+  }
+  return out;
 }

@@ -3,7 +3,7 @@
 // digest and its entries changed in one transaction, a section whose indexed text did not change
 // keeping its entry (and so its vectors) even when it moved. The checks (../digest-rows.ts) and the
 // section body are SQLite's own, so both backends refuse and index exactly the same digests.
-import { DIGEST_LAYER, type Digest, type DigestSection, type NewDigest, type Provenance } from '../../core/types.js';
+import { DIGEST_LAYER, type Digest, type DigestSection, type NewDigest } from '../../core/types.js';
 import { digestId } from '../../core/ids.js';
 import { invalidInput } from '../../core/errors.js';
 import type { DigestFilter, EntryChange, PutDigestResult } from '../store.js';
@@ -137,28 +137,6 @@ export async function deleteDigest(db: Db, namespace: string, path: string): Pro
  * The section details of digest entries by ref_id (`<digest id>#<index>`): one read of the digests
  * they belong to, each digest's sections parsed once however many of its sections were hit.
  */
-export async function digestSectionDetails(db: Db, refIds: readonly string[]): Promise<Map<string, DigestSectionDetail>> {
-  const out = new Map<string, DigestSectionDetail>();
-  if (refIds.length === 0) return out;
-  const idOf = (ref: string) => ref.slice(0, ref.indexOf('#'));
-  const rows = (await db.query<Pick<DigestRow, 'id' | 'path' | 'layer' | 'sections' | 'created_at'>>(
-    'SELECT id, path, layer, sections, created_at FROM digests WHERE id = ANY($1::text[])',
-    [[...new Set(refIds.map(idOf))]],
-  )).rows;
-  const digests = new Map(rows.map((r) => [r.id, { ...r, parsed: JSON.parse(r.sections) as DigestSection[] }]));
-  for (const ref of refIds) {
-    const d = digests.get(idOf(ref));
-    const s = d?.parsed[Number(ref.slice(ref.indexOf('#') + 1))];
-    if (!d || !s) continue;
-    const prov: Provenance = { source: 'cairn', path: d.path };
-    if (s.heading) prov.heading = s.heading;
-    prov.turnIds = s.sources.filter((x) => x.kind === 'turn').map((x) => x.id);
-    prov.memoryIds = s.sources.filter((x) => x.kind === 'memory').map((x) => x.id);
-    out.set(ref, { text: sectionBody(s), layer: d.layer, createdAt: d.created_at, provenance: [prov] });
-  }
-  return out;
-}
-
 export async function getDigest(db: Db, namespace: string, path: string): Promise<Digest | null> {
   const row = await rowAt(db, namespace, path);
   return row ? digestFromRow(row) : null;

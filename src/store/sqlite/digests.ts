@@ -8,7 +8,7 @@ import { DIGEST_LAYER, type Digest, type DigestSection, type NewDigest, type Pro
 import { digestId } from '../../core/ids.js';
 import { invalidInput } from '../../core/errors.js';
 import type { DigestFilter, EntryChange, PutDigestResult } from '../store.js';
-import { checkDigest, digestFromRow, type DigestRow } from '../digest-rows.js';
+import { checkDigest, digestFromRow, digestIdOfRef, sectionDetailsOf, type DigestRow } from '../digest-rows.js';
 import { documentBody } from './documents.js';
 import { keysOf } from './keys.js';
 import { ensureNamespaceTx } from './namespaces.js';
@@ -126,24 +126,11 @@ export interface DigestSectionDetail {
  * they belong to, each digest's sections parsed once however many of its sections were hit.
  */
 export function digestSectionDetails(db: Database, refIds: readonly string[]): Map<string, DigestSectionDetail> {
-  const out = new Map<string, DigestSectionDetail>();
-  if (refIds.length === 0) return out;
-  const idOf = (ref: string) => ref.slice(0, ref.indexOf('#'));
+  if (refIds.length === 0) return new Map();
   const rows = stmt(db, 'SELECT id, path, layer, sections, created_at FROM digests WHERE id IN (SELECT value FROM json_each(?))').all(
-    JSON.stringify([...new Set(refIds.map(idOf))]),
+    JSON.stringify([...new Set(refIds.map(digestIdOfRef))]),
   ) as Array<Pick<DigestRow, 'id' | 'path' | 'layer' | 'sections' | 'created_at'>>;
-  const digests = new Map(rows.map((r) => [r.id, { ...r, parsed: JSON.parse(r.sections) as DigestSection[] }]));
-  for (const ref of refIds) {
-    const d = digests.get(idOf(ref));
-    const s = d?.parsed[Number(ref.slice(ref.indexOf('#') + 1))];
-    if (!d || !s) continue;
-    const prov: Provenance = { source: 'cairn', path: d.path };
-    if (s.heading) prov.heading = s.heading;
-    prov.turnIds = s.sources.filter((x) => x.kind === 'turn').map((x) => x.id);
-    prov.memoryIds = s.sources.filter((x) => x.kind === 'memory').map((x) => x.id);
-    out.set(ref, { text: sectionBody(s), layer: d.layer, createdAt: d.created_at, provenance: [prov] });
-  }
-  return out;
+  return sectionDetailsOf(rows, refIds);
 }
 
 /**
