@@ -6,12 +6,13 @@
 // schema, indexes and TOAST included).
 //
 //   npm run bench -- --backend postgres [--scales 100k,1m] [--queries 200] [--database-url URL]
+//                    [--backends sqlite,postgres] [--merge]   (--merge keeps the previous report's other rows)
 //
 // The server: --database-url, else CAIRN_DATABASE_URL, else the tests' own server on 127.0.0.1
 // (test/helpers/postgres.ts starts it from the installed binaries). Each run uses a fresh schema,
 // dropped afterwards. Each (scale, backend) runs in a child process. Results: printed, and written
 // to bench/results/backends.{md,json}.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,6 +78,25 @@ async function schemaBytes(url: string, schema: string): Promise<number> {
   }
 }
 
+/** Waits until the schema's pgvector HNSW index on vectors is built and valid. */
+async function annIndexReady(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (;;) {
+      const row = (await client.query(
+        `SELECT bool_and(i.indisvalid) AS valid, count(*)::int AS n FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+         JOIN pg_namespace s ON s.oid = c.relnamespace WHERE s.nspname = $1 AND c.relname LIKE 'vectors_ann%'`,
+        [schema],
+      )).rows[0] as { valid: boolean | null; n: number };
+      if (row.n > 0 && row.valid) return;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 async function runBackend(params: { backend: Backend; n: number; queries: number; url: string | null }): Promise<BackendResult> {
   const { backend, n } = params;
   const load0 = loadavg()[0]!;
@@ -112,6 +132,10 @@ async function runBackend(params: { backend: Backend; n: number; queries: number
     const vectorS = (now() - t0) / 1000;
     t0 = now();
     await cairn.search(warmups[0]!.text, { mode: 'hybrid', limit: LIMIT });
+    // PostgreSQL builds its HNSW index in the background (CREATE INDEX CONCURRENTLY) and answers
+    // exactly meanwhile; SQLite's first search builds the in-process graph before it answers. Both
+    // are measured once their index is there.
+    if (backend === 'postgres') await annIndexReady(params.url!, schema!);
     const firstSearchS = (now() - t0) / 1000;
     const measure = async (mode: 'bm25' | 'hybrid') => {
       for (const w of warmups) await cairn.search(w.text, { mode, limit: LIMIT });
@@ -180,11 +204,18 @@ async function main(): Promise<void> {
   const queries = Number(value('--queries') ?? 200);
   const url = value('--database-url') ?? process.env.CAIRN_DATABASE_URL ?? (await testDatabaseUrl());
   const started = now();
+  const backends = (value('--backends') ?? 'sqlite,postgres').split(',') as Backend[];
   const results: BackendResult[] = [];
   for (const n of scales) {
-    for (const backend of ['sqlite', 'postgres'] as const) {
+    for (const backend of backends) {
       results.push(await runPhase<BackendResult>(fileURLToPath(import.meta.url), 'run', { backend, n, queries, url }));
     }
+  }
+  if (args.includes('--merge') && existsSync(join(RESULTS_DIR, 'backends.json'))) {
+    // Keep the rows of the previous report this run did not measure (e.g. --backends postgres).
+    const prev = JSON.parse(readFileSync(join(RESULTS_DIR, 'backends.json'), 'utf8')) as { results: BackendResult[] };
+    for (const old of prev.results) if (!results.some((r) => r.n === old.n && r.backend === old.backend)) results.push(old);
+    results.sort((a, b) => a.n - b.n || a.backend.localeCompare(b.backend));
   }
   const shown = args.filter((a, i) => a !== '--backend' && args[i - 1] !== '--backend' && a !== '--database-url' && args[i - 1] !== '--database-url');
   const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memGiB: Math.round(totalmem() / 2 ** 30), wallS: Math.round((now() - started) / 1000), args: shown };
