@@ -102,3 +102,50 @@ export function sectionDetailsOf(
   }
   return out;
 }
+
+/** A digest section's index entry as stored. */
+export interface SectionEntry {
+  seq: number;
+  ref_id: string;
+  body: string;
+}
+
+/** What to do with a digest's section entries (both backends apply it with their own SQL). */
+export interface SectionEntryPlan {
+  /** Entries kept: seq → the ref_id it ends with. */
+  claimed: Map<number, string>;
+  /** Kept entries whose ref_id changes (the section moved). */
+  moves: SectionEntry[];
+  /** Entries no section wants any more. */
+  dropped: number[];
+  /** Sections with no entry to reuse: new entries. */
+  unmatched: Array<{ ref: string; body: string }>;
+}
+
+/**
+ * Brings a digest's section entries in line with its sections' bodies: an entry whose body is
+ * wanted again is kept (moved to its new ref_id if the section moved: same place first, then any
+ * place), the rest are dropped, and new bodies get new entries. Empty sections get none: there is
+ * nothing to find. `existing` in ref_id byte order, so of two equal sections the same entry is kept.
+ */
+export function planSectionEntries(id: string, existing: readonly SectionEntry[], bodies: readonly string[]): SectionEntryPlan {
+  const wanted = bodies.map((body, i) => ({ ref: `${id}#${i}`, body })).filter((w) => w.body.trim() !== '');
+  const claimed = new Map<number, string>();
+  const unmatched: SectionEntryPlan['unmatched'] = [];
+  for (const w of wanted) {
+    const same = existing.find((e) => e.ref_id === w.ref && e.body === w.body && !claimed.has(e.seq));
+    if (same) claimed.set(same.seq, w.ref);
+  }
+  const kept = new Set(claimed.values());
+  for (const w of wanted.filter((x) => !kept.has(x.ref))) {
+    const moved = existing.find((e) => e.body === w.body && !claimed.has(e.seq));
+    if (moved) claimed.set(moved.seq, w.ref);
+    else unmatched.push(w);
+  }
+  return {
+    claimed,
+    moves: existing.filter((e) => claimed.has(e.seq) && claimed.get(e.seq) !== e.ref_id),
+    dropped: existing.filter((e) => !claimed.has(e.seq)).map((e) => e.seq),
+    unmatched,
+  };
+}

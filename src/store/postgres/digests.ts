@@ -7,7 +7,7 @@ import { DIGEST_LAYER, type Digest, type DigestSection, type NewDigest } from '.
 import { digestId } from '../../core/ids.js';
 import { invalidInput } from '../../core/errors.js';
 import type { DigestFilter, EntryChange, PutDigestResult } from '../store.js';
-import { checkDigest, digestFromRow, type DigestRow } from '../digest-rows.js';
+import { checkDigest, digestFromRow, planSectionEntries, type DigestRow, type SectionEntry } from '../digest-rows.js';
 import { sectionBody, type DigestSectionDetail } from '../sqlite/digests.js';
 import { transaction, type Db } from './connect.js';
 import { insertEntry } from './entry-terms.js';
@@ -29,36 +29,16 @@ function sectionRefs(id: string, count: number): string[] {
 
 const sectionCount = (row: DigestRow | undefined): number => (row ? (JSON.parse(row.sections) as unknown[]).length : 0);
 
-/**
- * Brings the digest's section entries in line with its sections: an entry whose body is wanted
- * again is kept (moved to its new ref_id if the section moved), the rest are deleted, and new
- * bodies get new entries. Empty sections get none: there is nothing to find.
- */
+/** Applies planSectionEntries (digest-rows.ts) to the digest's section entries. */
 async function syncSectionEntries(db: Db, id: string, namespace: string, time: string, sections: readonly DigestSection[], storedCount: number): Promise<void> {
-  const existing = (await db.query<{ seq: number; ref_id: string; body: string }>(
+  const existing = (await db.query<SectionEntry>(
     // In ref_id byte order, as SQLite reads them: of two equal sections, the same entry is kept.
     `SELECT seq, ref_id, body FROM entries WHERE kind = 'digest' AND ref_id = ANY($1::text[]) ORDER BY ref_id COLLATE "C"`,
     [sectionRefs(id, Math.max(storedCount, sections.length))],
   )).rows;
-  const wanted = sections
-    .map((s, i) => ({ ref: `${id}#${i}`, body: sectionBody(s) }))
-    .filter((w) => w.body.trim() !== '');
-  const claimed = new Map<number, string>(); // seq → the ref_id it ends with
-  const unmatched: typeof wanted = [];
-  for (const w of wanted) {
-    const same = existing.find((e) => e.ref_id === w.ref && e.body === w.body && !claimed.has(e.seq));
-    if (same) claimed.set(same.seq, w.ref);
-  }
-  const kept = new Set(claimed.values());
-  for (const w of wanted.filter((x) => !kept.has(x.ref))) {
-    const moved = existing.find((e) => e.body === w.body && !claimed.has(e.seq));
-    if (moved) claimed.set(moved.seq, w.ref);
-    else unmatched.push(w);
-  }
-  const dropped = existing.filter((e) => !claimed.has(e.seq)).map((e) => e.seq);
+  const { claimed, moves, dropped, unmatched } = planSectionEntries(id, existing, sections.map(sectionBody));
   if (dropped.length > 0) await db.query('DELETE FROM entries WHERE seq = ANY($1::bigint[])', [dropped]);
   // Moves go through a temporary ref_id so two sections swapping places never collide on UNIQUE(kind, ref_id).
-  const moves = existing.filter((e) => claimed.has(e.seq) && claimed.get(e.seq) !== e.ref_id);
   if (moves.length > 0) {
     await db.query("UPDATE entries SET ref_id = '~' || seq WHERE seq = ANY($1::bigint[])", [moves.map((e) => e.seq)]);
     await db.query(

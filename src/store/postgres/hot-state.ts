@@ -3,25 +3,11 @@
 // UPDATE after an INSERT ... ON CONFLICT DO NOTHING made sure it exists) while the merge is
 // read and written, so two writers never lose each other's fields.
 import type { HotStateRecord } from '../store.js';
+import { hotStateFromRow, type HotStateRow } from '../hot-state-rows.js';
 import { transaction, type Db } from './connect.js';
 import { ensureNamespace } from './namespaces.js';
 
-interface HotStateRow {
-  namespace: string;
-  state: string;
-  updated_at: string;
-}
-
-function fromRow(r: HotStateRow): HotStateRecord {
-  let state: Record<string, unknown> = {};
-  try {
-    const parsed: unknown = JSON.parse(r.state);
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) state = parsed as Record<string, unknown>;
-  } catch {
-    // A damaged row reads as empty state rather than failing every session start.
-  }
-  return { namespace: r.namespace, state, updatedAt: r.updated_at };
-}
+const fromRow = hotStateFromRow;
 
 export async function getHotState(db: Db, namespace: string): Promise<HotStateRecord | null> {
   const row = (await db.query<HotStateRow>('SELECT namespace, state, updated_at FROM hot_state WHERE namespace = $1', [namespace])).rows[0];

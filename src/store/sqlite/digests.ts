@@ -8,7 +8,7 @@ import { DIGEST_LAYER, type Digest, type DigestSection, type NewDigest, type Pro
 import { digestId } from '../../core/ids.js';
 import { invalidInput } from '../../core/errors.js';
 import type { DigestFilter, EntryChange, PutDigestResult } from '../store.js';
-import { checkDigest, digestFromRow, digestIdOfRef, sectionDetailsOf, type DigestRow } from '../digest-rows.js';
+import { checkDigest, digestFromRow, digestIdOfRef, planSectionEntries, sectionDetailsOf, type DigestRow, type SectionEntry } from '../digest-rows.js';
 import { documentBody } from './documents.js';
 import { keysOf } from './keys.js';
 import { ensureNamespaceTx } from './namespaces.js';
@@ -24,35 +24,12 @@ function refRange(id: string): [string, string] {
   return [`${id}#`, `${id}$`];
 }
 
-/**
- * Brings the digest's section entries in line with its sections: an entry whose body is wanted
- * again is kept (moved to its new ref_id if the section moved), the rest are deleted, and new
- * bodies get new entries. Empty sections get none: there is nothing to find.
- */
+/** Applies planSectionEntries (digest-rows.ts) to the digest's section entries. */
 function syncSectionEntries(db: Database, id: string, namespace: string, time: string, sections: readonly DigestSection[]): void {
-  const existing = stmt(db, `SELECT seq, ref_id, body FROM entries WHERE kind = 'digest' AND ref_id > ? AND ref_id < ?`).all(...refRange(id)) as Array<{
-    seq: number;
-    ref_id: string;
-    body: string;
-  }>;
-  const wanted = sections
-    .map((s, i) => ({ ref: `${id}#${i}`, body: sectionBody(s) }))
-    .filter((w) => w.body.trim() !== '');
-  const claimed = new Map<number, string>(); // seq → the ref_id it ends with
-  const unmatched: typeof wanted = [];
-  for (const w of wanted) {
-    const same = existing.find((e) => e.ref_id === w.ref && e.body === w.body && !claimed.has(e.seq));
-    if (same) claimed.set(same.seq, w.ref);
-  }
-  const kept = new Set(claimed.values());
-  for (const w of wanted.filter((x) => !kept.has(x.ref))) {
-    const moved = existing.find((e) => e.body === w.body && !claimed.has(e.seq));
-    if (moved) claimed.set(moved.seq, w.ref);
-    else unmatched.push(w);
-  }
-  for (const e of existing) if (!claimed.has(e.seq)) stmt(db, 'DELETE FROM entries WHERE seq = ?').run(e.seq);
+  const existing = stmt(db, `SELECT seq, ref_id, body FROM entries WHERE kind = 'digest' AND ref_id > ? AND ref_id < ?`).all(...refRange(id)) as SectionEntry[];
+  const { claimed, moves, dropped, unmatched } = planSectionEntries(id, existing, sections.map(sectionBody));
+  for (const seq of dropped) stmt(db, 'DELETE FROM entries WHERE seq = ?').run(seq);
   // Moves go through a temporary ref_id so two sections swapping places never collide on UNIQUE(kind, ref_id).
-  const moves = existing.filter((e) => claimed.has(e.seq) && claimed.get(e.seq) !== e.ref_id);
   for (const e of moves) stmt(db, "UPDATE entries SET ref_id = '~' || seq WHERE seq = ?").run(e.seq);
   for (const e of moves) stmt(db, 'UPDATE entries SET ref_id = ? WHERE seq = ?').run(claimed.get(e.seq), e.seq);
   for (const seq of claimed.keys()) stmt(db, 'UPDATE entries SET time = ? WHERE seq = ? AND time <> ?').run(time, seq, time);

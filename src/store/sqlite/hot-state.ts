@@ -2,25 +2,11 @@
 // key by key inside one immediate transaction so two writers never lose each other's fields.
 import type { Database } from 'better-sqlite3';
 import type { HotStateRecord } from '../store.js';
+import { hotStateFromRow, type HotStateRow } from '../hot-state-rows.js';
 import { ensureNamespaceTx } from './namespaces.js';
 import { stmt } from './statements.js';
 
-interface HotStateRow {
-  namespace: string;
-  state: string;
-  updated_at: string;
-}
-
-function fromRow(r: HotStateRow): HotStateRecord {
-  let state: Record<string, unknown> = {};
-  try {
-    const parsed: unknown = JSON.parse(r.state);
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) state = parsed as Record<string, unknown>;
-  } catch {
-    // A damaged row reads as empty state rather than failing every session start.
-  }
-  return { namespace: r.namespace, state, updatedAt: r.updated_at };
-}
+const fromRow = hotStateFromRow;
 
 export function getHotState(db: Database, namespace: string): HotStateRecord | null {
   const row = stmt(db, 'SELECT namespace, state, updated_at FROM hot_state WHERE namespace = ?').get(namespace) as HotStateRow | undefined;
