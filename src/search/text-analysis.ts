@@ -105,6 +105,21 @@ const MARKS = /\p{M}+/gu;
 const SAMPLE_CHARS = 600;
 
 /**
+ * Texts analysed lately, kept in insertion order and dropped oldest first: capture analyses each
+ * new text two to four times within a few milliseconds (see detectLanguage), never long after.
+ */
+const RECENT_TEXTS = 64;
+const recentLanguages = new Map<string, Language>();
+const recentIndexTexts = new Map<string, string>();
+/** Longer texts are analysed anew each time rather than kept (a recent entry holds text and terms). */
+const RECENT_MAX_CHARS = 20_000;
+
+function remember<V>(cache: Map<string, V>, key: string, value: V, limit: number): void {
+  if (cache.size >= limit) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
+}
+
+/**
  * The language a text's Latin-script words are stemmed in, and Russian for a text mostly in
  * Cyrillic. English unless tinyld finds another language it is clearly more sure of (its score at
  * least twice English's): a misread English text would be stemmed apart from English questions.
@@ -113,6 +128,17 @@ const SAMPLE_CHARS = 600;
  */
 export function detectLanguage(text: string): Language {
   const sample = text.length > SAMPLE_CHARS ? text.slice(0, SAMPLE_CHARS) : text;
+  // Capture reads the same text several times (the turn's index row, its memory's, the memory's
+  // row again when its entities are set, the near-duplicate lookup): detection reads only the
+  // sample, so one answer per sample serves them all.
+  const known = recentLanguages.get(sample);
+  if (known !== undefined) return known;
+  const language = detectSample(sample);
+  remember(recentLanguages, sample, language, RECENT_TEXTS);
+  return language;
+}
+
+function detectSample(sample: string): Language {
   const latin = sample.match(LATIN)?.length ?? 0;
   const cyrillic = sample.match(CYRILLIC)?.length ?? 0;
   if (cyrillic > latin) return 'ru';
@@ -182,6 +208,16 @@ export function analyse(text: string, language: Language = detectLanguage(text))
  * "café" or "gewohnt" asked alone should still find the French or German text that has it.
  */
 export function indexText(text: string, language: Language = detectLanguage(text)): string {
+  if (text.length > RECENT_MAX_CHARS) return indexTextOf(text, language);
+  const key = `${language}\u0000${text}`;
+  const known = recentIndexTexts.get(key);
+  if (known !== undefined) return known;
+  const out = indexTextOf(text, language);
+  remember(recentIndexTexts, key, out, RECENT_TEXTS);
+  return out;
+}
+
+function indexTextOf(text: string, language: Language): string {
   const forms = analyse(text, language);
   if (language === 'en' || language === 'ru') return forms.join(' ');
   const english = analyse(text, 'en');
