@@ -105,19 +105,39 @@ const MARKS = /\p{M}+/gu;
 const SAMPLE_CHARS = 600;
 
 /**
- * Texts analysed lately, kept in insertion order and dropped oldest first: capture analyses each
- * new text two to four times within a few milliseconds (see detectLanguage), never long after.
+ * Texts analysed lately, kept in insertion order and dropped oldest first, within a budget of
+ * characters (text and result alike). Capture analyses each new text two to four times: the
+ * turn's index row when its page is stored (up to 1,000 lines), its memory's when that page is
+ * judged, the memory's row again when the knowledge pass sets its entities, the near-duplicate
+ * lookup. The budget spans such a page of long messages; a daemon holds at most a few MB for it.
  */
-const RECENT_TEXTS = 64;
-const recentLanguages = new Map<string, Language>();
-const recentIndexTexts = new Map<string, string>();
-/** Longer texts are analysed anew each time rather than kept (a recent entry holds text and terms). */
-const RECENT_MAX_CHARS = 20_000;
+class RecentTexts<V> {
+  private readonly items = new Map<string, { value: V; chars: number }>();
+  private chars = 0;
 
-function remember<V>(cache: Map<string, V>, key: string, value: V, limit: number): void {
-  if (cache.size >= limit) cache.delete(cache.keys().next().value!);
-  cache.set(key, value);
+  constructor(private readonly budget: number) {}
+
+  get(key: string): V | undefined {
+    return this.items.get(key)?.value;
+  }
+
+  set(key: string, value: V, size: number): void {
+    if (size > this.budget / 64 || this.items.has(key)) return; // one huge text must not empty the rest
+    const chars = size + ENTRY_OVERHEAD;
+    this.items.set(key, { value, chars });
+    this.chars += chars;
+    for (const [oldest, item] of this.items) {
+      if (this.chars <= this.budget) break;
+      this.items.delete(oldest);
+      this.chars -= item.chars;
+    }
+  }
 }
+
+/** What an entry costs beside its characters (map slot, boxes), counted so tiny texts are bounded too. */
+const ENTRY_OVERHEAD = 64;
+const recentLanguages = new RecentTexts<Language>(1_000_000);
+const recentIndexTexts = new RecentTexts<string>(3_000_000);
 
 /**
  * The language a text's Latin-script words are stemmed in, and Russian for a text mostly in
@@ -134,7 +154,7 @@ export function detectLanguage(text: string): Language {
   const known = recentLanguages.get(sample);
   if (known !== undefined) return known;
   const language = detectSample(sample);
-  remember(recentLanguages, sample, language, RECENT_TEXTS);
+  recentLanguages.set(sample, language, sample.length);
   return language;
 }
 
@@ -208,12 +228,11 @@ export function analyse(text: string, language: Language = detectLanguage(text))
  * "café" or "gewohnt" asked alone should still find the French or German text that has it.
  */
 export function indexText(text: string, language: Language = detectLanguage(text)): string {
-  if (text.length > RECENT_MAX_CHARS) return indexTextOf(text, language);
   const key = `${language}\u0000${text}`;
   const known = recentIndexTexts.get(key);
   if (known !== undefined) return known;
   const out = indexTextOf(text, language);
-  remember(recentIndexTexts, key, out, RECENT_TEXTS);
+  recentIndexTexts.set(key, out, key.length + out.length);
   return out;
 }
 

@@ -43,6 +43,17 @@ describe('text analysis reuse', () => {
     assert.equal(detectLanguage(GERMAN), 'de');
   });
 
+  it('answers the same once texts past its character budget pushed the oldest out', () => {
+    const first = indexText(GERMAN);
+    const page = `${ENGLISH} `.repeat(200); // ~19k chars: kept, and 90 of them exceed what is kept
+    for (let i = 0; i < 90; i++) {
+      const text = `${i} ${page}`;
+      assert.equal(indexText(text), expected(text, 'en'));
+    }
+    assert.equal(indexText(GERMAN), first);
+    assert.equal(indexText(`0 ${page}`), expected(`0 ${page}`, 'en'));
+  });
+
   it('reads a text longer than what is kept the same every time', () => {
     const long = `${GERMAN} `.repeat(400); // ~45k chars: analysed anew each time
     const once = indexText(long);
