@@ -20,9 +20,19 @@ if (!parentPort) throw new Error('embed-worker must run in a worker thread');
 const port = parentPort;
 
 const { config, options } = workerData as { config: EmbedderConfig; options: LocalModelOptions };
+/**
+ * Texts per model run in a thread. The pool's messages carry up to 32 texts (worker-embedder.ts
+ * CHUNK, sorted by length), but use-lite spends less CPU per text in runs of 8 than of 32: 17 %
+ * less on chat turns and on long messages' windows alike (onnxruntime, 300 chat turns / 120
+ * windows, alternating; the vectors agree to 3e-8). Smaller runs pad less and stay in cache.
+ */
+const USE_LITE_RUN = 8;
+
 // Only the one embedder module is loaded: a worker's start-up is on the cold-search path.
 const embedderPromise: Promise<Embedder> = (async () => {
-  if (config.provider === 'use-lite') return new (await import('./use-lite.js')).UseLiteEmbedder({ runtime: config.runtime, cacheDir: options.cacheDir });
+  if (config.provider === 'use-lite') {
+    return new (await import('./use-lite.js')).UseLiteEmbedder({ runtime: config.runtime, cacheDir: options.cacheDir, batchSize: USE_LITE_RUN });
+  }
   if (config.provider === 'transformers') return new (await import('./transformers.js')).TransformersEmbedder(config);
   throw new Error(`embedder provider "${config.provider}" does not run in a worker`);
 })();

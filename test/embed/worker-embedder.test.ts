@@ -33,6 +33,19 @@ describe('WorkerEmbedder', () => {
     }
   });
 
+  it('gives the in-process vectors for a call mixing short texts and long messages', async () => {
+    // The threads run the model on fewer texts at a time than the in-process embedder: texts of
+    // every length, spread over several runs, must still come back as the same vectors in order.
+    const mixed = Array.from({ length: 45 }, (_, i) => (i % 4 === 0 ? `${texts[i]} `.repeat(20 + i) : i % 4 === 1 ? 'ok' : i % 4 === 2 ? '' : texts[i]!));
+    const [viaPool, viaLocal] = await Promise.all([pool.embed(mixed), local.embed(mixed)]);
+    assert.equal(viaPool.length, mixed.length);
+    for (let i = 0; i < mixed.length; i++) {
+      let diff = 0;
+      for (let d = 0; d < 512; d++) diff = Math.max(diff, Math.abs(viaPool[i]![d]! - viaLocal[i]![d]!));
+      assert.ok(diff < 1e-5, `vector ${i} differs by ${diff}`);
+    }
+  });
+
   it('lets spare threads go when idle and brings them back for a call large enough to share out', async () => {
     const shrinking = new WorkerEmbedder('use-lite@1', { provider: 'use-lite' }, 2, { spareIdleMs: 100 });
     const settle = async (count: number): Promise<void> => {
