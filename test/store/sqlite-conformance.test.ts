@@ -42,6 +42,24 @@ describe('SqliteStore specifics', () => {
     }
   });
 
+  it('maps no part of the file and bounds its page cache, read-write and read-only alike', async () => {
+    const tmp = tempDir();
+    try {
+      const path = join(tmp.dir, 'cairn.db');
+      const store = new SqliteStore(path);
+      // A memory map would keep every page a long-lived process touched resident (issue 29).
+      assert.equal(store.db.pragma('mmap_size', { simple: true }), 0);
+      assert.equal(store.db.pragma('cache_size', { simple: true }), -16384);
+      await store.close();
+      const reader = new SqliteStore(path, { readonly: true });
+      assert.equal(reader.db.pragma('mmap_size', { simple: true }), 0);
+      assert.equal(reader.db.pragma('cache_size', { simple: true }), -16384);
+      await reader.close();
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
   it('creates missing parent folders for the database file', async () => {
     const tmp = tempDir();
     try {

@@ -84,8 +84,11 @@ function assertCurrentSchema(db: Database.Database, path: string): void {
   }
 }
 
-/** Upper bound of the database mapped into memory (SQLite caps it at its compile-time maximum). */
-const MMAP_BYTES = 2 ** 31;
+/**
+ * The page cache of a connection, in KiB (SQLite's default is 2 MiB). Without a memory map, pages
+ * are read from the OS's file cache into this one; it holds the hot part of a large home.
+ */
+const CACHE_KIB = 16 * 1024;
 
 /**
  * Gives back the pages the int8 vectors freed (a home upgraded to V15 shrinks to about a fifth).
@@ -122,10 +125,10 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database.
     }
     db.pragma('foreign_keys = ON');
     registerIndexText(db);
-    // Reads through a memory map instead of a read() per page: a search touches a few hundred
-    // scattered rows (entries, memories, vectors), and at 100k memories this cut hybrid search
-    // p50/p95 from ~11.6/16.0 to ~10.0/14.2 ms (bench/search-bench.ts home, 3 alternating runs).
-    if (path !== ':memory:') db.pragma(`mmap_size = ${MMAP_BYTES}`);
+    // No memory map (mmap_size stays 0): every page a long-lived process ever touched through a
+    // map stays in its RSS (a 100k home's daemon: the whole 180 MB file after a few searches).
+    // Reads go through the bounded page cache instead (bench/watch-rss.ts, bench/search-ab.ts).
+    db.pragma(`cache_size = -${CACHE_KIB}`);
     if (!options.readonly) {
       const from = migrate(db);
       if (from > 0 && from < COMPACT_VECTORS_VERSION && path !== ':memory:') vacuumOnce(db);
