@@ -101,7 +101,19 @@ export function keywordSearch(db: Database, namespace: string, terms: readonly s
     (filter?.allTerms ? null : topHits(db, terms, overfetch)) ??
     (stmt(db, 'SELECT rowid AS seq, -bm25(entries_fts) AS score FROM entries_fts WHERE entries_fts MATCH ? ORDER BY bm25(entries_fts) LIMIT ?').all(q, overfetch) as KeywordHit[]);
   if (top.length === 0) return [];
-  const params: Record<string, unknown> = { namespace, seqs: JSON.stringify(top.map((h) => h.seq)) };
+  // The first `limit` hits checked first: in a home of one namespace they all pass, and the rest
+  // are checked only when some do not.
+  const survivors = passing(db, namespace, filter, top.slice(0, limit));
+  if (survivors.length < limit) survivors.push(...passing(db, namespace, filter, top.slice(limit)));
+  if (survivors.length >= limit || top.length < overfetch) return survivors.slice(0, limit);
+  skips.set(namespace, JOIN_STREAK);
+  return joinedKeywordSearch(db, q, namespace, limit, filter);
+}
+
+/** The hits whose entries are of the namespace and pass the filter, in their order. */
+function passing(db: Database, namespace: string, filter: EntryFilter | undefined, hits: readonly KeywordHit[]): KeywordHit[] {
+  if (hits.length === 0) return [];
+  const params: Record<string, unknown> = { namespace, seqs: JSON.stringify(hits.map((h) => h.seq)) };
   // CROSS JOIN keeps json_each outside: each hit is one primary-key lookup. Given the filter's
   // kinds, the planner otherwise walked the (kind, ref_id) index over every entry of those kinds
   // (15 ms at 100k memories, most of a search's BM25).
@@ -110,10 +122,7 @@ export function keywordSearch(db: Database, namespace: string, terms: readonly s
       .pluck()
       .all(params) as number[],
   );
-  const survivors = top.filter((h) => keep.has(h.seq));
-  if (survivors.length >= limit || top.length < overfetch) return survivors.slice(0, limit);
-  skips.set(namespace, JOIN_STREAK);
-  return joinedKeywordSearch(db, q, namespace, limit, filter);
+  return hits.filter((h) => keep.has(h.seq));
 }
 
 /** Every match joined with its entry, filtered, then ranked: exact whatever the namespace's share. */
