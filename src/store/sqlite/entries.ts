@@ -164,11 +164,13 @@ export function getEntries(db: Database, namespace: string, seqs: readonly numbe
 function readEntries(db: Database, namespace: string, seqs: readonly number[]): IndexEntry[] {
   // The index rows first, then each kind's details by id: one join of all four tables per row
   // cost twice as much (2.3 → 1.2 ms for 180 entries at 100k memories). The unary + keeps the
-  // planner on primary-key lookups rather than the (namespace, time) index.
-  const base = stmt(db,
+  // planner on primary-key lookups rather than the (namespace, time) index. Rows as arrays: named
+  // rows built by the driver cost a third more (0.35 ms of 180 entries).
+  const rows = stmt(db,
     `SELECT e.seq, e.namespace, e.kind, e.ref_id, e.time, e.category, e.importance, e.current, e.valid_to, e.body
      FROM entries e WHERE +e.namespace = ? AND e.seq IN (SELECT value FROM json_each(?))`,
-  ).all(namespace, JSON.stringify(seqs)) as EntryBase[];
+  ).raw().all(namespace, JSON.stringify(seqs)) as Array<[number, string, Kind, string, string, string | null, number | null, number, string | null, string]>;
+  const base: EntryBase[] = rows.map(([seq, ns, kind, ref_id, time, category, importance, current, valid_to, body]) => ({ seq, namespace: ns, kind, ref_id, time, category, importance, current, valid_to, body }));
   const idsOf = (kind: Kind) => base.filter((b) => b.kind === kind).map((b) => b.ref_id);
   const memories = detailsById<{ id: string } & Pick<EntryRow, keyof typeof NO_MEMORY>>(db,
     `SELECT id, text AS m_text, created_at AS m_created, valid_to AS m_valid_to, provenance AS m_prov
