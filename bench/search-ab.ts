@@ -5,6 +5,7 @@
 //
 //   node --import tsx bench/search-ab.ts --base <rev> [--corpora locomo,chat50k,mem100k]
 //     [--queries 200] [--size <turns or memories of a generated corpus>] [--locomo <locomo10.json>] [--locomo-home <a home of LoCoMo built before>]
+//     [--home <dir>: the one generated corpus named is stored there once, then reused by runs with the same --size; never removed]
 //
 // locomo: LoCoMo's 5,882 turns with the real model, its questions (query embedding included);
 // chat50k: 50k generated chat turns in sessions (bench/transcript-gen.ts), synthetic vectors;
@@ -82,13 +83,22 @@ async function locomoHome(path: string, count: number, built?: string): Promise<
   return { home, embedder, queries, label: 'LoCoMo, 5,882 turns, use-lite (query embedding included)', cleanup: () => rmSync(home, { recursive: true, force: true }) };
 }
 
-async function generatedHome(name: 'chat50k' | 'mem100k', count: number, size?: number): Promise<Home> {
+async function generatedHome(name: 'chat50k' | 'mem100k', count: number, size?: number, built?: string): Promise<Home> {
   const seed = 42;
   const corpus = new Corpus({ seed });
   const embedder = new SyntheticEmbedder({ lexicon: corpus.lexicon() });
-  const home = mkdtempSync(join(tmpdir(), `cairn-search-ab-${name}-`));
-  const cairn = await Cairn.open({ home, embedder, config: {} });
   const n = size ?? (name === 'chat50k' ? 50_000 : 100_000);
+  const label = name === 'chat50k' ? `${n} generated chat turns, synthetic vectors` : `${n} standalone memories, synthetic vectors (query embedding ~0)`;
+  // --home: stored there by the first run and searched again by later ones (storing 100k memories
+  // takes many minutes on a loaded machine), never removed.
+  const home = built ?? mkdtempSync(join(tmpdir(), `cairn-search-ab-${name}-`));
+  const cleanup = built ? () => undefined : () => rmSync(home, { recursive: true, force: true });
+  if (built && existsSync(join(built, 'cairn.db'))) {
+    const queries = generateQueries(corpus, count, n, seed + 1).map((q) => ({ text: q.text, namespace: 'default' }));
+    return { home, embedder, queries, label: `${label}, home stored before`, cleanup };
+  }
+  mkdirSync(home, { recursive: true });
+  const cairn = await Cairn.open({ home, embedder, config: {} });
   log(`${name}: storing and embedding ${n} ${name === 'chat50k' ? 'turns' : 'memories'}`);
   if (name === 'chat50k') {
     const made = chatTranscript(corpus, n, 'default', seed + 3);
@@ -99,8 +109,7 @@ async function generatedHome(name: 'chat50k' | 'mem100k', count: number, size?: 
   await cairn.embedPending({ namespace: 'default' });
   await cairn.close();
   const queries = generateQueries(corpus, count, n, seed + 1).map((q) => ({ text: q.text, namespace: 'default' }));
-  const label = name === 'chat50k' ? `${n} generated chat turns, synthetic vectors` : `${n} standalone memories, synthetic vectors (query embedding ~0)`;
-  return { home, embedder, queries, label, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+  return { home, embedder, queries, label, cleanup };
 }
 
 interface Row {
@@ -175,7 +184,7 @@ async function main(): Promise<void> {
   const { Cairn: BaseCairn } = (await import(pathToFileURL(join(baseDir, 'src', 'service', 'cairn.ts')).href)) as { Cairn: typeof Cairn };
   const rows: Row[] = [];
   for (const name of corpora) {
-    const h = name === 'locomo' ? await locomoHome(resolve(argValue(args, '--locomo') ?? DEFAULT_LOCOMO), count, argValue(args, '--locomo-home')) : await generatedHome(name as 'chat50k' | 'mem100k', count, argValue(args, '--size') === undefined ? undefined : Number(argValue(args, '--size')));
+    const h = name === 'locomo' ? await locomoHome(resolve(argValue(args, '--locomo') ?? DEFAULT_LOCOMO), count, argValue(args, '--locomo-home')) : await generatedHome(name as 'chat50k' | 'mem100k', count, argValue(args, '--size') === undefined ? undefined : Number(argValue(args, '--size')), argValue(args, '--home'));
     try {
       rows.push(await compare(name, h, BaseCairn));
     } finally {

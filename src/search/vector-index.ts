@@ -64,6 +64,8 @@ interface Loaded {
   addedSinceSave: number;
   /** Past exactMax in a store with its own nearest-neighbour index: searched there (the count seen then). */
   remote?: number;
+  /** The store's change mark when this was last caught up (see caughtUp). */
+  mark?: string;
 }
 
 /**
@@ -95,6 +97,8 @@ export class VectorIndex {
   private readonly loaded = new Map<string, Loaded>();
   /** The store's newest purge when the indexes in memory were loaded (see forgetIfPurged). */
   private purgeMark: number | null = null;
+  /** The store's change mark when the purge was last checked. */
+  private purgeCheckedAt: string | undefined;
   private readonly exactMax: number;
   private readonly memoryBudget: number;
 
@@ -203,9 +207,18 @@ export class VectorIndex {
     if (!(await this.forgetIfPurged())) this.flush();
   }
 
-  /** The namespace's index, caught up (held here: another search may drop it from the cache meanwhile). */
+  /**
+   * The namespace's index, caught up (held here: another search may drop it from the cache meanwhile).
+   * A search asks twice (ready, then search): when the store says nothing was written since the
+   * last catch-up (its change mark, read before looking), neither the purge nor new vectors are
+   * asked for again.
+   */
   private async caughtUp(namespace: string): Promise<{ entry: Loaded; added: number }> {
+    const mark = this.store.changeMark ? await this.store.changeMark() : undefined;
+    const held = mark === undefined ? undefined : this.loaded.get(namespace);
+    if (held && held.mark === mark && this.purgeCheckedAt === mark) return { entry: this.load(namespace), added: 0 };
     await this.forgetIfPurged();
+    this.purgeCheckedAt = mark;
     const entry = this.load(namespace);
     let added = 0;
     if (entry.remote !== undefined) return { entry, added };
@@ -235,6 +248,7 @@ export class VectorIndex {
     }
     entry.addedSinceSave += added;
     if (entry.index && entry.addedSinceSave >= SAVE_AFTER_ADDS) this.save(namespace, entry);
+    entry.mark = mark;
     this.evictBeyondBudget(namespace);
     return { entry, added };
   }

@@ -238,6 +238,13 @@ export interface Store {
   listPurges(options?: { limit?: number }): Promise<PurgeRecord[]>;
   /** Id of the newest finished purge (0: none). A process holding derived data (vector indexes) drops it when this changes. */
   lastPurgeId(): Promise<number>;
+  /**
+   * Optional: a value that changes whenever anything is written to the store, by this handle or
+   * any other (another process included); equal values mean nothing was written in between. A
+   * process holding derived data (the vector index) then skips asking what changed. A store
+   * without it is asked each time.
+   */
+  changeMark?(): Promise<string>;
 
   /**
    * Takes the lease `name` for `holder` for `ttlMs` when it is free or has expired, or renews it

@@ -321,3 +321,58 @@ describe('VectorIndex memory budget', () => {
     });
   });
 });
+
+describe('VectorIndex catch-up', () => {
+  /** The store, counting what the index asks it about changes. */
+  function counted(store: SqliteStore): { store: SqliteStore; asked: { vectorsAfter: number; lastPurgeId: number } } {
+    const asked = { vectorsAfter: 0, lastPurgeId: 0 };
+    const proxy = new Proxy(store, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          if (key === 'vectorsAfter' || key === 'lastPurgeId') asked[key]++;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    return { store: proxy, asked };
+  }
+
+  it('asks the store nothing more while nothing was written; sees a write of its own or another connection at once', async () => {
+    await withStore(async (store, dir) => {
+      const texts = await seed(store, 'ns', 20);
+      const { store: watched, asked } = counted(store);
+      const idx = new VectorIndex(watched, MODEL, dir);
+      assert.equal(await idx.ready('ns'), 20);
+      const before = { ...asked };
+      assert.ok(before.vectorsAfter > 0 && before.lastPurgeId > 0);
+      for (let i = 0; i < 3; i++) assert.equal((await idx.search('ns', embedder.vector(texts[3]!), 1))[0]!.seq > 0, true);
+      assert.deepEqual(asked, before, 'no question while nothing changed');
+
+      // A write on another connection (another process): found by the next search.
+      const other = new SqliteStore(store.path);
+      try {
+        const [added] = await seed(other, 'ns', 1, 500);
+        const hit = await idx.search('ns', embedder.vector(added!), 1);
+        const seq = (await other.entriesMissingVector('none@0', 100_000, 'ns')).find((e) => e.text === added)!.seq;
+        assert.equal(hit[0]!.seq, seq);
+        assert.equal(idx.size('ns'), 21);
+        // A purge finished elsewhere: what is held is dropped and read again.
+        const purge = await other.startPurge({ namespace: 'ns', via: 'cli', rule: { kind: 'text' } });
+        await other.finishPurge(purge.id, {});
+      } finally {
+        await other.close();
+      }
+      const purgesAsked = asked.lastPurgeId;
+      assert.equal(await idx.ready('ns'), 21);
+      assert.ok(asked.lastPurgeId > purgesAsked);
+      assert.deepEqual(idx.inMemory(), ['ns']);
+
+      // A write of its own connection moves the mark too.
+      const [own] = await seed(store, 'ns', 1, 900);
+      assert.equal(await idx.ready('ns'), 22);
+      assert.ok((await idx.search('ns', embedder.vector(own!), 1)).length === 1);
+    });
+  });
+});

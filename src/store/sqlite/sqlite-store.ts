@@ -398,6 +398,9 @@ export class SqliteStore implements Store {
   lastPurgeId() {
     return this.run(() => purgeLog.lastPurgeId(this.db));
   }
+  changeMark() {
+    return this.run(() => context.changeToken(this.db));
+  }
 
   acquireLease(name: string, holder: string, ttlMs: number, now?: string) {
     return this.run(() => leases.acquireLease(this.db, name, holder, ttlMs, now));

@@ -1,0 +1,132 @@
+// FTS5's BM25 top hits of an OR query, from each term's scores kept per connection. FTS5 scores
+// every entry an OR query matches (~2 µs each, a docsize read and the bm25 function: 3–7 ms of a
+// search at 100k memories, where counting the same matches takes 0.2 ms), and a query's common
+// words match thousands. bm25() is a sum over the query's phrases, each term's part depending only
+// on that term and the entry (its idf, its count in the entry, the entry's length, the table's
+// average length), so a term's part of every entry is what the query of that term alone returns.
+// Kept per term, a search adds them up in the query's phrase order, the order FTS5 adds them in:
+// the same doubles, so the same scores and the same order. Emptied on any write (changeToken),
+// which moves the idfs and the average length.
+import type { Database } from 'better-sqlite3';
+import type { KeywordHit } from '../store.js';
+import { changeToken } from './context.js';
+import { stmt } from './statements.js';
+
+/**
+ * Postings (entry, score) kept per connection, ~16 bytes each: 8 MB. A term matching more is read
+ * each time it is asked for; the least recently asked terms go first.
+ */
+export const MAX_CACHED_POSTINGS = 500_000;
+
+/**
+ * Terms this path answers: one unicode61 token for certain (ASCII letters and digits: every other
+ * ASCII character separates tokens). Anything else (non-ASCII, a term FTS5 reads as a phrase) is
+ * left to FTS5's own OR query.
+ */
+const SINGLE_TOKEN = /^[A-Za-z0-9]+$/;
+
+/** One term's part of bm25() in every entry holding it, ascending by entry. */
+interface Postings {
+  seqs: Float64Array;
+  scores: Float64Array;
+}
+
+interface TermCache {
+  token: string;
+  terms: Map<string, Postings>;
+  postings: number;
+}
+
+const caches = new WeakMap<Database, TermCache>();
+
+/** Whether topHits answers this OR query (otherwise null is returned and FTS5 is asked directly). */
+export function answersQuery(terms: readonly string[]): boolean {
+  return terms.length > 0 && terms.every((t) => SINGLE_TOKEN.test(t));
+}
+
+function termPostings(db: Database, cache: TermCache, term: string, maxPostings: number): Postings {
+  // Case folds in the index: "Note" and "note" are one term.
+  const key = term.toLowerCase();
+  const kept = cache.terms.get(key);
+  if (kept) {
+    cache.terms.delete(key);
+    cache.terms.set(key, kept);
+    return kept;
+  }
+  const rows = stmt(db, 'SELECT rowid, bm25(entries_fts) FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rowid').raw().all(`"${term}"`) as Array<[number, number]>;
+  const seqs = new Float64Array(rows.length);
+  const scores = new Float64Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    seqs[i] = rows[i]![0];
+    // bm25() returns −1.0 × the sum; a sum of one part negated back is that part, exactly.
+    scores[i] = -rows[i]![1];
+  }
+  const postings = { seqs, scores };
+  if (rows.length <= maxPostings) {
+    cache.terms.set(key, postings);
+    cache.postings += rows.length;
+    for (const [k, p] of cache.terms) {
+      if (cache.postings <= maxPostings) break;
+      cache.terms.delete(k);
+      cache.postings -= p.seqs.length;
+    }
+  }
+  return postings;
+}
+
+/**
+ * The `k` best entries of the OR query of `terms` as `SELECT rowid, -bm25(entries_fts) ... ORDER
+ * BY bm25(entries_fts) LIMIT k` returns them: highest score first, equal scores in ascending
+ * rowid (the order FTS5 yields them to SQLite's stable sorter). Null when answersQuery is false.
+ */
+export function topHits(db: Database, terms: readonly string[], k: number, maxPostings = MAX_CACHED_POSTINGS): KeywordHit[] | null {
+  if (!answersQuery(terms)) return null;
+  const token = changeToken(db);
+  let cache = caches.get(db);
+  if (!cache || cache.token !== token) caches.set(db, (cache = { token, terms: new Map(), postings: 0 }));
+  const lists = terms.map((t) => termPostings(db, cache, t, maxPostings));
+  const { seqs, scores } = summed(lists);
+  return best(seqs, scores, k);
+}
+
+/**
+ * Each entry's sum of its terms' parts, in the terms' order (a term the entry lacks adds 0, as in
+ * FTS5, where it adds idf × 0): a merge of the ascending lists.
+ */
+function summed(lists: readonly Postings[]): Postings {
+  let total = 0;
+  for (const l of lists) total += l.seqs.length;
+  const seqs = new Float64Array(total);
+  const scores = new Float64Array(total);
+  const at = new Array<number>(lists.length).fill(0);
+  let n = 0;
+  for (;;) {
+    let next = Infinity;
+    for (let i = 0; i < lists.length; i++) {
+      const l = lists[i]!;
+      if (at[i]! < l.seqs.length && l.seqs[at[i]!]! < next) next = l.seqs[at[i]!]!;
+    }
+    if (next === Infinity) break;
+    let sum = 0;
+    for (let i = 0; i < lists.length; i++) {
+      const l = lists[i]!;
+      if (at[i]! < l.seqs.length && l.seqs[at[i]!] === next) sum += l.scores[at[i]!++]!;
+    }
+    seqs[n] = next;
+    scores[n++] = sum;
+  }
+  return { seqs: seqs.subarray(0, n), scores: scores.subarray(0, n) };
+}
+
+/** The k highest scores, ties by ascending seq. */
+function best(seqs: Float64Array, scores: Float64Array, k: number): KeywordHit[] {
+  const n = seqs.length;
+  if (n === 0 || k <= 0) return [];
+  // The k-th highest score bounds what is sorted: only entries at or above it (ties included).
+  let floor = -Infinity;
+  if (n > k) floor = Float64Array.from(scores).sort()[n - k]!;
+  const picked: number[] = [];
+  for (let i = 0; i < n; i++) if (scores[i]! >= floor) picked.push(i);
+  picked.sort((a, b) => scores[b]! - scores[a]! || seqs[a]! - seqs[b]!);
+  return picked.slice(0, k).map((i) => ({ seq: seqs[i]!, score: scores[i]! }));
+}
