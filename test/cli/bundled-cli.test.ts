@@ -89,6 +89,16 @@ describe('the bundled CLI (dist/bin/cairn.js)', () => {
     assert.equal(res.stderr, unbundled.stderr);
   });
 
+  it('reports an invalid config in the same words as the unbundled CLI (zod keeps its English messages)', async () => {
+    const bad = newHome({ embedder: { provider: 'nope' }, search: { limit: 'ten' } });
+    const res = await runNode([BUNDLE, 'status', '--json'], { home: bad });
+    const unbundled = await runNode([join(ROOT, 'dist', 'interfaces', 'cli', 'main.js'), 'status', '--json'], { home: bad });
+    assert.notEqual(res.code, 0);
+    assert.match(res.stderr, /embedder\.provider/);
+    assert.equal(res.code, unbundled.code);
+    assert.equal(res.stderr, unbundled.stderr);
+  });
+
   it('is in the packed package', () => {
     const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
