@@ -65,6 +65,13 @@ describe('the bundled CLI (dist/bin/cairn.js)', () => {
     }
   });
 
+  it('closes the model thread a search started when the search cannot open, and exits', async () => {
+    // A hybrid search starts loading the model on another thread before it opens the home.
+    const res = await runNode([BUNDLE, '-n', '../x', 'search', 'staging port', '--json'], { home, timeoutMs: 60_000 });
+    assert.equal(res.code, 3, res.stderr);
+    assert.equal(json<{ error: { code: string } }>(res.stderr.trim()).error.code, 'INVALID_NAMESPACE');
+  });
+
   it('runs through a symlink, as npm link and npm install -g leave it', async () => {
     const link = join(linkDir, 'cairn');
     symlinkSync(BUNDLE, link);
