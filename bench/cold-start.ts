@@ -16,7 +16,8 @@
 // The seeded homes are cached outside git (--cache, default <tmp>/cairn-bench-cache; --fresh reseeds)
 // and copied for each run, so a rerun measures at once. Alone, it writes bench/results/cold-start.md:
 //   npm run bench:cold -- [--memories 10k] [--real 2500] [--runs 10] [--keep] [--fresh] [--no-write]
-//     [--baseline <another build's dist/interfaces/cli/main.js>]
+//     [--baseline <another build's CLI: its dist/bin/cairn.js, or dist/interfaces/cli/main.js>]
+// With --baseline, the baseline CLI also runs --version, the hybrid and the BM25 search in the same run.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -291,10 +292,12 @@ export async function runColdStart(options: ColdStartOptions): Promise<ColdStart
   const label = scaleLabel(options.memories);
   measure("node -e '' (process start floor)", tmpdir(), () => ['-e', ''], () => null, false);
   measure('cairn --version (the CLI, no home opened)', tmpdir(), () => ['--version'], (s) => (s.trim() === CAIRN_VERSION ? null : `printed ${s.slice(0, 80)}`));
+  if (options.baselineCli) measure(`cairn --version, baseline CLI ${options.baselineCli}`, tmpdir(), () => ['--version'], (s) => (s.trim() === CAIRN_VERSION ? null : `printed ${s.slice(0, 80)}`), options.baselineCli);
   measure(`search --json (hybrid), ${label} home`, a.home, rotate((q) => ['search', q, '--json']), checkSearch('hybrid'));
   measure(`search --json (hybrid), ${label} home, unbundled CLI (dist/interfaces/cli/main.js)`, a.home, rotate((q) => ['search', q, '--json']), checkSearch('hybrid'), unbundled);
   if (options.baselineCli) measure(`search --json (hybrid), ${label} home, baseline CLI ${options.baselineCli}`, a.home, rotate((q) => ['search', q, '--json']), checkSearch('hybrid'), options.baselineCli);
   measure(`search --mode bm25 --json, ${label} home`, a.home, rotate((q) => ['search', q, '--mode', 'bm25', '--json']), checkSearch('bm25'));
+  if (options.baselineCli) measure(`search --mode bm25 --json, ${label} home, baseline CLI ${options.baselineCli}`, a.home, rotate((q) => ['search', q, '--mode', 'bm25', '--json']), checkSearch('bm25'), options.baselineCli);
   // What an install without the optional onnxruntime-node pays: use-lite on TF.js (same vectors).
   writeFileSync(join(a.home, 'config.json'), JSON.stringify({ embedder: { provider: 'use-lite', runtime: 'tfjs' } }));
   measure(`search --json (hybrid), ${label} home, use-lite on TF.js (default install)`, a.home, rotate((q) => ['search', q, '--json']), checkSearch('hybrid'));

@@ -59,6 +59,20 @@ const ownImportMetaUrl = {
   },
 };
 
+/**
+ * zod's namespace object `z` carries `z.locales`, every language's error messages (360 KB, half of
+ * zod): because `z` is used as a whole, esbuild keeps them all, and each command that validates
+ * anything paid ~25 ms CPU to compile them. Cairn reports errors in English only (zod's default,
+ * which `en.js` supplies) and never reads `z.locales`, so the bundle's `locales` holds just `en`.
+ */
+export const ZOD_LOCALES = /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/;
+const englishZodLocale = {
+  name: 'english-zod-locale',
+  setup(b) {
+    b.onLoad({ filter: ZOD_LOCALES }, (args) => ({ contents: 'export { default as en } from "./en.js";\n', loader: 'js', resolveDir: dirname(args.path) }));
+  },
+};
+
 export async function bundleCli() {
   await rm(OUT, { recursive: true, force: true }); // chunks are named by content: no stale ones left
   await build({
@@ -72,7 +86,7 @@ export async function bundleCli() {
     format: 'esm',
     target: 'node20',
     external: EXTERNAL,
-    plugins: [ownImportMetaUrl],
+    plugins: [ownImportMetaUrl, englishZodLocale],
     // CommonJS dependencies inside an ES module bundle still call require() for Node's built-ins.
     banner: { js: "import { createRequire as __cairnRequire } from 'node:module';\nconst require = __cairnRequire(import.meta.url);" },
     legalComments: 'none',

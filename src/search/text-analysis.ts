@@ -55,7 +55,9 @@ function stemmerOf(language: Language): (word: string) => string {
 // segmenter returns there too.
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const WORD = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{M}]+)*/gu;
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
+// Made on first use: building it loads ICU's word-break data, ~25 ms of every cold command that
+// imports this module, though only text in the scripts above ever needs it.
+let segmenter: Intl.Segmenter | undefined;
 
 const ASCII = /^[\x00-\x7f]*$/;
 
@@ -82,6 +84,7 @@ export function wordSpans(text: string): WordSpan[] {
     for (const m of text.matchAll(WORD)) out.push({ word: lowerNfkc(m[0]), index: m.index });
     return out;
   }
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
   for (const s of segmenter.segment(text)) {
     if (!s.isWordLike) continue;
     for (const m of s.segment.matchAll(WORD)) out.push({ word: lowerNfkc(m[0]), index: s.index + m.index });

@@ -65,6 +65,13 @@ describe('the bundled CLI (dist/bin/cairn.js)', () => {
     }
   });
 
+  it('closes the model thread a search started when the search cannot open, and exits', async () => {
+    // A hybrid search starts loading the model on another thread before it opens the home.
+    const res = await runNode([BUNDLE, '-n', '../x', 'search', 'staging port', '--json'], { home, timeoutMs: 60_000 });
+    assert.equal(res.code, 3, res.stderr);
+    assert.equal(json<{ error: { code: string } }>(res.stderr.trim()).error.code, 'INVALID_NAMESPACE');
+  });
+
   it('runs through a symlink, as npm link and npm install -g leave it', async () => {
     const link = join(linkDir, 'cairn');
     symlinkSync(BUNDLE, link);
@@ -85,6 +92,16 @@ describe('the bundled CLI (dist/bin/cairn.js)', () => {
     const res = await runNode([BUNDLE, 'no-such-command'], { home });
     const unbundled = await runNode([join(ROOT, 'dist', 'interfaces', 'cli', 'main.js'), 'no-such-command'], { home });
     assert.notEqual(res.code, 0);
+    assert.equal(res.code, unbundled.code);
+    assert.equal(res.stderr, unbundled.stderr);
+  });
+
+  it('reports an invalid config in the same words as the unbundled CLI (zod keeps its English messages)', async () => {
+    const bad = newHome({ embedder: { provider: 'nope' }, search: { limit: 'ten' } });
+    const res = await runNode([BUNDLE, 'status', '--json'], { home: bad });
+    const unbundled = await runNode([join(ROOT, 'dist', 'interfaces', 'cli', 'main.js'), 'status', '--json'], { home: bad });
+    assert.notEqual(res.code, 0);
+    assert.match(res.stderr, /embedder\.provider/);
     assert.equal(res.code, unbundled.code);
     assert.equal(res.stderr, unbundled.stderr);
   });

@@ -4,30 +4,14 @@ import { Command, CommanderError } from 'commander';
 import { EXIT_CODES } from '../../core/errors.js';
 import { usePrivateUmask } from '../../core/private-files.js';
 import { CAIRN_VERSION } from '../../core/version.js';
-import { registerAdminCommands } from './commands/admin.js';
-import { registerBackupCommands } from './commands/backup.js';
-import { registerContextCommand } from './commands/context.js';
-import { registerEntityCommands } from './commands/entity.js';
-import { registerHooksCommands } from './commands/hooks.js';
-import { registerIngestCommand } from './commands/ingest.js';
-import { registerJudgeCommands } from './commands/judge.js';
-import { registerMemoryCommands } from './commands/memory.js';
-import { registerMigrateCommand } from './commands/migrate.js';
-import { registerMcpCommand } from './commands/mcp.js';
-import { registerPurgeCommands } from './commands/purge.js';
-import { registerConsolidateCommand } from './commands/consolidate.js';
-import { registerSearchCommand } from './commands/search.js';
-import { registerServeCommand } from './commands/serve.js';
-import { registerSourcesCommands } from './commands/sources.js';
-import { registerStateCommands } from './commands/state.js';
-import { registerTokensCommands } from './commands/tokens.js';
-import { registerWatchCommand } from './commands/watch.js';
+import { COMMAND_MODULES, modulesFor, type CommandModule } from './command-table.js';
 import { discardOutputOnceReaderLeaves } from './closed-output.js';
 import { reportError } from './run.js';
 
 const VERSION = CAIRN_VERSION;
 
-export function buildProgram(): Command {
+/** The program with the commands of `modules` registered (by default every command). */
+export async function buildProgram(modules: readonly CommandModule[] = COMMAND_MODULES): Promise<Command> {
   const program = new Command();
   program
     .name('cairn')
@@ -38,24 +22,9 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   program.configureOutput({ outputError: (str, write) => write(`cairn: ${str.replace(/^error: /, '')}`) });
-  registerAdminCommands(program);
-  registerMemoryCommands(program);
-  registerSearchCommand(program);
-  registerEntityCommands(program);
-  registerIngestCommand(program);
-  registerSourcesCommands(program);
-  registerJudgeCommands(program);
-  registerWatchCommand(program);
-  registerStateCommands(program);
-  registerContextCommand(program);
-  registerTokensCommands(program);
-  registerPurgeCommands(program);
-  registerConsolidateCommand(program);
-  registerBackupCommands(program);
-  registerMigrateCommand(program);
-  registerServeCommand(program);
-  registerHooksCommands(program);
-  registerMcpCommand(program);
+  // Imported together, registered in the table's order: `cairn --help` lists them as before.
+  const registers = await Promise.all(modules.map((m) => m.load()));
+  for (const register of registers) register(program);
   const override = (c: Command): void => {
     c.exitOverride();
     c.commands.forEach(override);
@@ -67,7 +36,7 @@ export function buildProgram(): Command {
 async function main(argv: string[]): Promise<number> {
   // Whatever the data directory gets from here on (and what libraries write into it) is private.
   usePrivateUmask();
-  const program = buildProgram();
+  const program = await buildProgram(modulesFor(argv.slice(2)));
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -24,6 +24,7 @@ export function registerContextCommand(program: Command): void {
       const args = { query: opts.query, budgetTokens: opts.budgetTokens };
       const answer = opts.daemon ? await askDaemon(resolveHome(g.home), 'context', g.namespace, args) : null;
       if (answer) return void show(answer.result as ContextBrief);
-      await withCairn(cmd, async (cairn) => void show(await cairn.context(args)), { embedThreads: THREADS.query });
+      // Only a brief with a query embeds (its search): then the model loads on another thread.
+      await withCairn(cmd, async (cairn) => void show(await cairn.context(args)), { embedThreads: opts.query ? THREADS.oneShot : THREADS.query });
     });
 }

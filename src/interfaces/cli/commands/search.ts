@@ -66,7 +66,9 @@ export function registerSearchCommand(program: Command): void {
         const answer = await askDaemon(resolveHome(g.home), 'search', g.namespace, { query, ...options });
         if (answer) return show(answer.result as SearchResponse, cmd, Boolean(opts.explain));
       }
-      await withCairn(cmd, async (cairn) => show(await cairn.search(query, options), cmd, Boolean(opts.explain)), { embedThreads: THREADS.query });
+      // BM25 alone never embeds: no model thread for it.
+      const embedThreads = opts.mode === 'bm25' ? THREADS.query : THREADS.oneShot;
+      await withCairn(cmd, async (cairn) => show(await cairn.search(query, options), cmd, Boolean(opts.explain)), { embedThreads });
     });
 }
 
