@@ -19,7 +19,7 @@ export class TermFinder {
 
   constructor(
     readonly terms: readonly string[],
-    private readonly language: Language = 'en',
+    readonly language: Language = 'en',
   ) {
     terms.forEach((t, i) => {
       if (!this.index.has(t)) this.index.set(t, i);

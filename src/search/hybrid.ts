@@ -125,7 +125,7 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   // 7. Hits, grouped into results, each with how sure the search is of it.
   const kept = keepHits(rankScored(scored), bm25);
   const results = assemble(kept, anchors, neighbours, { ...ranking, limit: params.limit, terms, language, withContext: !vectorMode, focusOf: (e) => (vectorSide ? focusText(e, focus, passagePolicyOf(vectorSide.passageModel)) : undefined) });
-  const confidenceQuery = { terms: bm25Terms, language, namesPerson: (named?.names.size ?? 0) > 0, calibratedCosine: vectorSide?.model === USE_LITE_MODEL_ID };
+  const confidenceQuery = { terms: bm25Terms, language, namesPerson: (named?.names.size ?? 0) > 0, calibratedCosine: vectorSide?.model === USE_LITE_MODEL_ID, finder: coverage.finder };
   return withConfidence(results, confidenceQuery, entries.map((e) => e.text));
 }
 

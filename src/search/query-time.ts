@@ -4,7 +4,8 @@
 // by chrono-node; relative ones resolve against the search's `now` in this process's time zone.
 import type { ParsedResult } from 'chrono-node';
 import { localDayTime } from '../core/local-time.js';
-import { detectLanguage, type Language } from './text-analysis.js';
+import { queryLanguage } from './query-terms.js';
+import type { Language } from './text-analysis.js';
 
 type Chrono = Pick<typeof import('chrono-node/en'), 'parse'>;
 /** The languages chrono-node reads dates in that a query's language can be told as (text-analysis.ts, script). */
@@ -36,7 +37,7 @@ const HAN = /\p{Script=Han}/u;
 function timeLocale(text: string): TimeLocale {
   if (KANA.test(text)) return 'ja';
   if (HAN.test(text)) return 'zh';
-  return detectLanguage(text);
+  return queryLanguage(text);
 }
 /** Every date chrono-node reads has a digit or one of these words; other queries skip it. */
 const MAY_NAME_TIME =

@@ -3,10 +3,20 @@
 // "remember" nor dilute the share of query words a text is scored on.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { queryTerms, queryWords } from '../../src/search/query-terms.js';
+import { queryLanguage, queryTerms, queryWords } from '../../src/search/query-terms.js';
+import { detectLanguage } from '../../src/search/text-analysis.js';
 import { searchHomes } from '../helpers/search-homes.js';
 
 describe('queryTerms', () => {
+  it('a query\'s language is the one detection gives, asked again or after many other queries', () => {
+    const texts = ['Wo hat meine Schwester gewohnt?', 'what did we decide about the port', '¿Dónde vive mi hermana ahora?', 'Где живёт моя сестра?', ''];
+    for (const t of texts) assert.equal(queryLanguage(t), detectLanguage(t), t);
+    for (const t of texts) assert.equal(queryLanguage(t), detectLanguage(t), `again: ${t}`);
+    // More distinct queries than are kept: the oldest are asked anew, and still answered right.
+    for (let i = 0; i < 600; i++) assert.equal(queryLanguage(`Wo hat meine Schwester ${i} gewohnt?`), 'de');
+    for (const t of texts) assert.equal(queryLanguage(t), detectLanguage(t), `after eviction: ${t}`);
+  });
+
   it('keeps content words, drops stop words, reads possessives as the name', () => {
     // Terms are in the index's form (porter stems for English); queryWords keeps them as written.
     assert.deepEqual(queryTerms('what did we decide about the port'), ['decid', 'port']);

@@ -88,6 +88,11 @@ export interface ConfidenceQuery {
   namesPerson: boolean;
   /** The cosines are the bundled model's, the scale the hybrid model was fitted on (else the BM25-only model judges). */
   calibratedCosine: boolean;
+  /**
+   * The search's own finder of exactly these terms in this language, when it has one (ranking's
+   * coverage): what it already found in each candidate text is not looked for again.
+   */
+  finder?: TermFinder;
 }
 
 /**
@@ -96,7 +101,7 @@ export interface ConfidenceQuery {
  */
 export function withConfidence(results: readonly AssembledResult[], q: ConfidenceQuery, candidateTexts: readonly string[], models = CONFIDENCE_MODELS): SearchResult[] {
   if (results.length === 0) return [];
-  const finder = new TermFinder(q.terms, q.language);
+  const finder = q.finder && sameTerms(q.finder, q) ? q.finder : new TermFinder(q.terms, q.language);
   const weights = confidenceWeights(finder, candidateTexts);
   return results.map((r) => {
     // A keyword match on none of the text's own words was made on what the index adds to it: the
@@ -112,6 +117,10 @@ export function withConfidence(results: readonly AssembledResult[], q: Confidenc
     const judged = q.calibratedCosine ? signals : { ...signals, cosine: null };
     return { ...r, confidence: confidenceOf(judged, models), signals };
   });
+}
+
+function sameTerms(finder: TermFinder, q: Pick<ConfidenceQuery, 'terms' | 'language'>): boolean {
+  return finder.language === q.language && finder.terms.length === q.terms.length && finder.terms.every((t, i) => t === q.terms[i]);
 }
 
 /** What the cut leaves of a search's results. */

@@ -4,9 +4,22 @@ import type { IndexEntry, NeighbourTurns } from '../../store/store.js';
 import { bestPassage, PASSAGE_CHARS } from '../../embed/passages.js';
 import { indexedNeighbours } from './conversation.js';
 
+/**
+ * Four products a step, added one by one in index order: the same sum, bit for bit, as the plain
+ * loop (each float32 product is exact in a double), with a quarter of its loop checks. A search
+ * takes ~350 cosines on LoCoMo and ~800 on 50k chat turns.
+ */
 export function dot(a: Float32Array, b: Float32Array): number {
+  const n = a.length;
   let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    s += a[i]! * b[i]!;
+    s += a[i + 1]! * b[i + 1]!;
+    s += a[i + 2]! * b[i + 2]!;
+    s += a[i + 3]! * b[i + 3]!;
+  }
+  for (; i < n; i++) s += a[i]! * b[i]!;
   return s;
 }
 

@@ -67,6 +67,20 @@ describe('confidence stage', () => {
     assert.equal(stray!.signals.cover, 0, 'found by meaning alone: no words covered');
   });
 
+  it('reuses the search\'s term finder only when it looks for the same terms in the same language', () => {
+    const results = [result('the staging database moved', 0.6, ['it listens on port 5433 now'], 2), result('lunch was good', 0.1, [], 1, 0)];
+    const texts = ['the staging database moved', 'it listens on port 5433 now', 'lunch was good'];
+    const q = { terms: ['stage', 'databas', 'port'], language: 'en' as const, namesPerson: true, calibratedCosine: true };
+    const own = withConfidence(results, q, texts, MODELS);
+    const shared = new TermFinder(['stage', 'databas', 'port'], 'en');
+    shared.in('the staging database moved'); // already asked by ranking: its answer is kept
+    assert.deepEqual(withConfidence(results, { ...q, finder: shared }, texts, MODELS), own);
+    // A finder of other terms (coverage off: none) or another language would read other words: not used.
+    assert.deepEqual(withConfidence(results, { ...q, finder: new TermFinder([], 'en') }, texts, MODELS), own);
+    assert.deepEqual(withConfidence(results, { ...q, finder: new TermFinder(['stage', 'port', 'databas'], 'en') }, texts, MODELS), own);
+    assert.deepEqual(withConfidence(results, { ...q, finder: new TermFinder(['stage', 'databas', 'port'], 'de') }, texts, MODELS), own);
+  });
+
   it('a role the query is about (a speaker factor above 1 without a named person) is not a speaker match', () => {
     const [r] = withConfidence([result('my database', 0.5, [], 2)], { terms: ['databas'], language: 'en', namesPerson: false, calibratedCosine: true }, ['my database'], MODELS);
     assert.equal(r!.signals.speaker, 0);

@@ -14,6 +14,18 @@ describe('cosines stage', () => {
     assert.equal(cosinesOf(v(1), new Map()).size, 0);
   });
 
+  it('dot sums the products in index order, bit for bit the plain loop, at any length', () => {
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+    for (const n of [0, 1, 2, 3, 4, 5, 7, 9, 512, 513]) {
+      const a = Float32Array.from({ length: n }, rand);
+      const b = Float32Array.from({ length: n }, rand);
+      let plain = 0;
+      for (let i = 0; i < n; i++) plain += a[i]! * b[i]!;
+      assert.equal(dot(a, b), plain, `length ${n}`);
+    }
+  });
+
   it('reads vectors of the candidates and of the neighbours with entries, each once', () => {
     const n = new Map([['t_1', row('t_1', [beside(turn('a'), 1)], [beside(turn('b'), 5), beside(turn('c'), null)])]]);
     assert.deepEqual(vectorSeqs([entry(1), entry(2)], n), [1, 2, 5]);
