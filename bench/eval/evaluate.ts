@@ -118,6 +118,32 @@ export async function runEval(o: EvalOptions): Promise<EvalOutcome> {
   const homes = new Map<string, EvalHome>();
   const runs: VariantRun[] = [];
   const outcomes = new Map<string, QuestionOutcome[]>();
+  const dataset = datasetSummary(o, conversations, first);
+
+  // Every other variant against the default when it ran, else against the first variant.
+  const write = (done: number, of: number): EvalOutcome => {
+    const reference = runs.find((r) => r.name === DEFAULT_VARIANT) ?? runs[0]!;
+    for (const run of runs) {
+      if (run === reference) delete run.difference;
+      else if (run.differenceFrom !== reference.name) {
+        run.difference = differences(outcomes.get(run.name)!, outcomes.get(reference.name)!, o.bootstrap);
+        run.differenceFrom = reference.name;
+      }
+    }
+    const report: EvalReport = {
+      generatedAt: new Date().toISOString(),
+      command: o.command,
+      machine: { cpu: cpus()[0]?.model.trim() ?? 'unknown CPU', cores: availableParallelism(), node: process.version, platform: `${platform()} ${arch()}` },
+      dataset,
+      reference: reference.name,
+      variants: runs,
+      ...(done < of ? { incomplete: { done, of } } : {}),
+    };
+    const markdown = renderReport(report);
+    mkdirSync(dirname(o.out), { recursive: true });
+    writeFileSync(o.out, markdown);
+    return { report, markdown, out: o.out };
+  };
 
   const homeFor = async (v: ResolvedVariant): Promise<{ home: EvalHome; ingestSeconds: number }> => {
     const components = homeComponents(o.set.sha256, v);
@@ -149,24 +175,9 @@ export async function runEval(o: EvalOptions): Promise<EvalOutcome> {
       name: v.name, description: v.description, config: v.config, ...(v.search ? { search: v.search } : {}), resolved: v.resolved,
       home: { path: home.path, state, ingestSeconds }, questionsSeconds: asked.seconds, metrics: summarise(asked.outcomes, o.bootstrap), degraded: asked.degraded,
     });
+    // The report so far, rewritten after every variant: a long ablation stopped part way (a
+    // deadline, a loaded machine) still leaves the variants it finished, marked as incomplete.
+    if (runs.length < variants.length) write(runs.length, variants.length);
   }
-
-  // Every other variant against the default when it ran, else against the first variant.
-  const reference = runs.find((r) => r.name === DEFAULT_VARIANT) ?? runs[0]!;
-  for (const run of runs) {
-    if (run !== reference) run.difference = differences(outcomes.get(run.name)!, outcomes.get(reference.name)!, o.bootstrap);
-  }
-
-  const report: EvalReport = {
-    generatedAt: new Date().toISOString(),
-    command: o.command,
-    machine: { cpu: cpus()[0]?.model.trim() ?? 'unknown CPU', cores: availableParallelism(), node: process.version, platform: `${platform()} ${arch()}` },
-    dataset: datasetSummary(o, conversations, first),
-    reference: reference.name,
-    variants: runs,
-  };
-  const markdown = renderReport(report);
-  mkdirSync(dirname(o.out), { recursive: true });
-  writeFileSync(o.out, markdown);
-  return { report, markdown, out: o.out };
+  return write(runs.length, variants.length);
 }

@@ -18,6 +18,8 @@ export interface VariantRun {
   metrics: Metrics;
   /** This variant minus the reference variant, paired over the same questions (absent for the reference). */
   difference?: Record<HeadlineKey, Interval>;
+  /** The variant `difference` was taken against (the reference can change while a run is under way). */
+  differenceFrom?: string;
   /** Why search fell back to BM25, when it did. */
   degraded: string[];
 }
@@ -44,6 +46,8 @@ export interface EvalReport {
   /** The variant every other is compared with (the default when it ran). */
   reference: string;
   variants: VariantRun[];
+  /** Present while a run is under way (or was stopped): variants finished of those asked for. */
+  incomplete?: { done: number; of: number };
 }
 
 /** The bar set by issue 6 for the default configuration on LoCoMo (its category labels). */
@@ -93,6 +97,7 @@ function header(r: EvalReport): string[] {
     '',
     `Run ${r.generatedAt} on ${r.machine.cpu} (${r.machine.cores} cores), Node ${r.machine.node}, ${r.machine.platform}. Command: \`${r.command}\`.`,
     '',
+    ...(r.incomplete ? [`**Incomplete: ${r.incomplete.done} of ${r.incomplete.of} variants finished when this was written** (the run was under way or stopped).`, ''] : []),
     `Data: \`${d.source}\` (sha256 ${d.sha256.slice(0, 12)}…), split ${splitText(d)}: ${plural(d.conversations, 'conversation')}, ${plural(d.turns, 'turn')} ` +
       `as transcripts (one namespace per conversation), ingested through capture → judge → memory → index. ${plural(d.questions, 'question')} (${perCat})` +
       `${d.notes ? `; ${d.notes}` : ''}.`,

@@ -62,6 +62,8 @@ export const VARIANTS: readonly Variant[] = [
   { name: 'no query focus', description: 'default with the query vector of the question alone', config: { search: { focusWeight: 0 } } },
   { name: 'plain min-max', description: 'default, but each side\'s min-max spans only its candidates\' scores, the weakest keyword match scoring as no match (before 2026-11-22)', config: { search: { minRange: 0 } } },
   { name: 'place keys', description: 'default, but texts are also found by what the places they name imply (region, country, continent: index.places; on by default from 2026-11-23 until issue 29)', config: { index: { places: true } } },
+  { name: 'no entity preference', description: 'default, but memories about an entity the query names (not a speaker) are not preferred (×1.3)', config: { search: { entityBoost: 0 } } },
+  { name: 'no recency', description: 'default, but memories younger than hotDays are not preferred (×1.2): every entry of either set is older than warmDays when asked, so this cannot change a ranking there', config: { search: { recencyBoost: 1 } } },
   { name: 'no importance', description: 'default without the judged-importance prior', config: { search: { importanceWeight: 0 } } },
   { name: 'hits up to the limit', description: 'default, but a result gathers its session\'s hits only from the hits that fill `limit` results (before 2026-11-22)', config: { search: { foldDepth: 1, foldPages: 1 } } },
   { name: 'fold depth 20 at any limit', description: 'default, but every search gathers from the hits that fill 20 results, a limit-20 search no further past its end (2026-11-22)', config: { search: { foldPages: 1 } } },
