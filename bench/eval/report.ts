@@ -4,7 +4,7 @@
 import { relative } from 'node:path';
 import type { CairnConfig } from '../../src/core/config.js';
 import { BOOTSTRAP_DEFAULTS, beyondNoise, type Interval } from './bootstrap.js';
-import { ANSWER_K, BUDGETS, KS, SEARCH_LIMIT, type HeadlineKey, type Metrics, type Scores } from './metrics.js';
+import { ANSWER_K, BUDGETS, KS, SEARCH_LIMIT, type HeadlineKey, type K, type Metrics, type Scores } from './metrics.js';
 import type { Variant } from './variants.js';
 
 export interface VariantRun {
@@ -13,6 +13,8 @@ export interface VariantRun {
   config: Variant['config'];
   search?: Variant['search'];
   resolved: CairnConfig;
+  /** The limits its questions were asked with, when not every k (`--limits`). */
+  limits?: K[];
   home: { path: string; state: 'new' | 'reused' | 'extended'; ingestSeconds: number };
   questionsSeconds: number;
   metrics: Metrics;
@@ -76,11 +78,11 @@ export function differenceText(i: Interval, tokens = false): string {
   return `${signed(i.mean, f)} [${signed(i.low, f)}, ${signed(i.high, f)}]${beyondNoise(i) ? ' *' : ''}`;
 }
 
-function configSummary(c: CairnConfig, search: Variant['search']): string {
+function configSummary(c: CairnConfig, search: Variant['search'], limits: readonly K[] = KS): string {
   const e = c.embedder;
   const embedder = e.provider === 'none' ? 'none (BM25 only)' : 'model' in e ? `${e.provider} ${e.model}` : e.provider;
   const judge = c.judge.llm ? `LLM ${c.judge.llm.provider} ${c.judge.llm.model}` : 'heuristic';
-  const searchCall = { mode: 'hybrid', limit: KS.join(' / '), ...search };
+  const searchCall = { mode: 'hybrid', limit: limits.join(' / '), ...search };
   return `embedder ${embedder}; judge ${judge} (threshold ${c.judge.threshold}); search config \`${JSON.stringify(c.search)}\`; search call \`${JSON.stringify(searchCall)}\``;
 }
 
@@ -106,7 +108,8 @@ function header(r: EvalReport): string[] {
       `"first-hit @k" counts only each result's own hit (its first provenance entry). Tokens are the o200k tokens (gpt-tokenizer) of what the results return ` +
       `(each hit's snippet, a long text's matching passage or a short text whole, and any conversation turns shown with it: what the MCP tool and the CLI show; the full text is one get away); "@N tok" takes results in rank order until N tokens are spent. ` +
       `Each question is asked with limit ${KS.join(', ')}, as a user asking for that many results would: recall and tokens @k come from the search for k. ` +
-      `Budgets take the limit-${SEARCH_LIMIT} results in rank order, so budgets beyond their tokens equal recall@${SEARCH_LIMIT}; latency is that search's.`,
+      `Budgets take the limit-${SEARCH_LIMIT} results in rank order, so budgets beyond their tokens equal recall@${SEARCH_LIMIT}; latency is that search's.` +
+      (r.variants.some((v) => v.limits) ? ` Variants asked with fewer limits (\`--limits\`, to spare CPU) show – for the figures of searches not asked, and their latency is that of their largest limit.` : ''),
     '',
     `Intervals: 95 % percentile bootstrap over questions (${int(BOOTSTRAP_DEFAULTS.resamples)} resamples, seed ${BOOTSTRAP_DEFAULTS.seed}). ` +
       `"Δ" is a variant minus ${r.reference}, resampling the same questions for both (paired); * marks a difference whose interval excludes zero, beyond the set's noise.`,
@@ -168,7 +171,7 @@ function variantSection(run: VariantRun, r: EvalReport, cwd: string): string[] {
   return [
     `## ${run.name}`,
     '',
-    `${run.description}. Config: ${configSummary(run.resolved, run.search)}.`,
+    `${run.description}. Config: ${configSummary(run.resolved, run.search, run.limits)}.`,
     '',
     row(head),
     rule(head.length),
