@@ -10,7 +10,7 @@ import { pairedBootstrap, type BootstrapOptions } from './bootstrap.js';
 import { namespaceOf, type DevConversation, type DevSet, type DevTranscript } from './devset.js';
 import { homeComponents, prepareHome, pruneObsoleteHomes, type EvalHome } from './homes.js';
 import { answersKey, keepAnswers, keptAnswers } from './answers.js';
-import { HEADLINE, HEADLINE_KEYS, KS, summarise, type K, type QuestionOutcome } from './metrics.js';
+import { HEADLINE, HEADLINE_KEYS, KS, changedAt, summarise, type K, type QuestionOutcome } from './metrics.js';
 import { plural, renderReport, type EvalReport, type VariantRun } from './report.js';
 import { askAll, ingestMissing, type Log } from './run.js';
 import { BASELINE_VARIANT, DEFAULT_VARIANT, VARIANTS, configVariant, hashOf, pickVariants, resolveVariant, type ResolvedVariant, type Variant } from './variants.js';
@@ -130,9 +130,14 @@ export async function runEval(o: EvalOptions): Promise<EvalOutcome> {
   const write = (done: number, of: number): EvalOutcome => {
     const reference = runs.find((r) => r.name === DEFAULT_VARIANT) ?? runs[0]!;
     for (const run of runs) {
-      if (run === reference) delete run.difference;
+      if (run === reference) {
+        delete run.difference;
+        delete run.changed10;
+        delete run.differenceFrom;
+      }
       else if (run.differenceFrom !== reference.name) {
         run.difference = differences(outcomes.get(run.name)!, outcomes.get(reference.name)!, o.bootstrap);
+        run.changed10 = changedAt(10, outcomes.get(run.name)!, outcomes.get(reference.name)!);
         run.differenceFrom = reference.name;
       }
     }

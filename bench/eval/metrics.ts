@@ -181,6 +181,18 @@ const atK = (o: QuestionOutcome, k: K, f: (results: readonly RankedResult[]) => 
 /** Recall at a token budget: from the limit-SEARCH_LIMIT results, NaN when they were not asked. */
 const atBudget = (o: QuestionOutcome, budget: number): number => (asked(o, SEARCH_LIMIT) ? recallAtBudget(o.evidence, o.results, budget) : NaN);
 
+/**
+ * How many questions the search for k answered differently in `a` than in `b` (paired by
+ * position): other turns, or the same in another order or grouping. 0 means a mechanism never
+ * changed what a user sees there, whatever the recall says; NaN when either did not ask k.
+ */
+export function changedAt(k: K, a: readonly QuestionOutcome[], b: readonly QuestionOutcome[]): number {
+  if (a.length !== b.length) throw new RangeError(`changedAt: ${a.length} against ${b.length} questions`);
+  if (!a.every((o) => asked(o, k)) || !b.every((o) => asked(o, k))) return NaN;
+  const shown = (o: QuestionOutcome) => JSON.stringify((o.atLimit?.[k] ?? o.results).slice(0, k).map((r) => [r.first ?? null, r.ids]));
+  return a.filter((o, i) => shown(o) !== shown(b[i]!)).length;
+}
+
 /** The figures every report gives an interval for, each as its value on one question. */
 export const HEADLINE = {
   recall5: { label: '@5', of: (o: QuestionOutcome) => atK(o, 5, (r) => recallAtK(o.evidence, r, 5)) },

@@ -20,6 +20,8 @@ export interface VariantRun {
   metrics: Metrics;
   /** This variant minus the reference variant, paired over the same questions (absent for the reference). */
   difference?: Record<HeadlineKey, Interval>;
+  /** Questions whose limit-10 results differ from the reference's (changedAt; absent for the reference). */
+  changed10?: number;
   /** The variant `difference` was taken against (the reference can change while a run is under way). */
   differenceFrom?: string;
   /** Why search fell back to BM25, when it did. */
@@ -112,7 +114,8 @@ function header(r: EvalReport): string[] {
       (r.variants.some((v) => v.limits) ? ` Variants asked with fewer limits (\`--limits\`, to spare CPU) show – for the figures of searches not asked, and their latency is that of their largest limit.` : ''),
     '',
     `Intervals: 95 % percentile bootstrap over questions (${int(BOOTSTRAP_DEFAULTS.resamples)} resamples, seed ${BOOTSTRAP_DEFAULTS.seed}). ` +
-      `"Δ" is a variant minus ${r.reference}, resampling the same questions for both (paired); * marks a difference whose interval excludes zero, beyond the set's noise.`,
+      `"Δ" is a variant minus ${r.reference}, resampling the same questions for both (paired); * marks a difference whose interval excludes zero, beyond the set's noise. ` +
+      `"changed @10": the questions whose search for 10 showed other turns than ${r.reference}'s, or the same in another order or grouping (0: the mechanism never changed a result there).`,
     '',
     `"answer words @${ANSWER_K}" reads the other way: the share of each annotated answer's words (where the set gives one) found in what the search for ${ANSWER_K} returns, ` +
       `a word matching by its first five letters. The answer is read only to score a search's output, never to search.`,
@@ -121,7 +124,7 @@ function header(r: EvalReport): string[] {
 
 /** One row per variant: recall with intervals, first hit, budgets, tokens, the difference from the reference. */
 export function summaryTable(r: EvalReport): string[] {
-  const head = ['variant', '@5', '@10', '@20', 'first-hit @10', '@500 tok', '@1000 tok', '@2000 tok', 'tokens @10 mean / p50', `answer words @${ANSWER_K}`, 'Δ @10', 'Δ first-hit @10', 'Δ @1000 tok'];
+  const head = ['variant', '@5', '@10', '@20', 'first-hit @10', '@500 tok', '@1000 tok', '@2000 tok', 'tokens @10 mean / p50', `answer words @${ANSWER_K}`, 'Δ @10', 'Δ first-hit @10', 'Δ @1000 tok', 'changed @10'];
   const lines = [row(head), rule(head.length)];
   for (const run of r.variants) {
     const o = run.metrics.overall;
@@ -131,6 +134,7 @@ export function summaryTable(r: EvalReport): string[] {
       run.name, f3(o.recall[5]), withInterval(i.recall10), f3(o.recall[20]), withInterval(i.firstHit10), withInterval(i.budget500), withInterval(i.budget1000), withInterval(i.budget2000),
       `${int(o.tokens[10])} / ${int(o.tokensP50[10])}`, f3(o.answerWords),
       d ? differenceText(d.recall10) : '(reference)', d ? differenceText(d.firstHit10) : '', d ? differenceText(d.budget1000) : '',
+      run.changed10 === undefined ? '' : `${int(run.changed10)} of ${int(o.questions)}`,
     ]));
   }
   return lines;
