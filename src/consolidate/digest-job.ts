@@ -48,6 +48,8 @@ export interface JobContext {
    * keeps): records are stored redacted, but a model's prose or a person's own text may not be.
    */
   redact: (text: string) => string;
+  /** A stop (SIGTERM): a prose request in flight is cancelled with it, not awaited to its timeout. */
+  signal?: AbortSignal;
 }
 
 export interface WrittenFile {
@@ -97,7 +99,7 @@ export async function runDigestJob(ctx: JobContext, job: DigestJob): Promise<Wri
   if (!rendered) return null;
   let outcome: ProseResult = { rendered, generator: RENDER_VERSION };
   if (ctx.prose && job.prose) {
-    outcome = await ctx.prose.write({ namespace: ctx.namespace, kind: job.kind, title: job.title, rendered, items: job.items });
+    outcome = await ctx.prose.write({ namespace: ctx.namespace, kind: job.kind, title: job.title, rendered, items: job.items, ...(ctx.signal ? { signal: ctx.signal } : {}) });
     if (outcome.fallback) outcome = { ...outcome, generator: `${outcome.generator}${FALLBACK_MARK}` };
   }
   const safe: Rendered = {

@@ -82,7 +82,7 @@ export async function consolidateNamespace(deps: ConsolidateDeps, req: Consolida
   const bounds = boundsOf(config);
   const cut = cutOf(timeZone, bounds);
   const nowIso = req.now.toISOString();
-  const ctx: JobContext = { store, namespace: ns, dir: namespaceDir(deps.paths, ns as Namespace), prose: deps.prose, force: req.force, redact: deps.redact };
+  const ctx: JobContext = { store, namespace: ns, dir: namespaceDir(deps.paths, ns as Namespace), prose: deps.prose, force: req.force, redact: deps.redact, ...(req.signal ? { signal: req.signal } : {}) };
   const files: WrittenFile[] = [];
   const add = (w: WrittenFile | null): void => {
     if (w) files.push(w);

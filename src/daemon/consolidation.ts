@@ -65,7 +65,11 @@ export function startConsolidation(cairn: Cairn, log: Logger, signal: AbortSigna
       log.info({ trigger, at, ms: Date.now() - started, ...report.summary, ...(namespaces !== null ? { namespaces } : {}) }, 'consolidated');
       for (const e of report.errors) log.error({ trigger, err: e }, 'a step of the nightly run failed; it is tried again at the next run');
     },
-    onError: (err) => log.error({ err: (err as Error)?.message ?? String(err) }, 'consolidation failed; it runs again at the next firing'),
+    onError: (err) => {
+      // A stop cancels the model call in flight; the next start catches up on what is left.
+      if (signal.aborted) return log.info({}, 'consolidation stopped mid-run; the next start catches up');
+      log.error({ err: (err as Error)?.message ?? String(err) }, 'consolidation failed; it runs again at the next firing');
+    },
   });
   void timer.start();
   return timer;

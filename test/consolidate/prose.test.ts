@@ -5,10 +5,12 @@
 import { item as sharedItem } from './items.js';
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfig, type CairnConfig } from '../../src/core/config.js';
 import type { DigestSection } from '../../src/core/types.js';
 import { citation, type Item, type Rendered } from '../../src/consolidate/contracts.js';
+import { runDigestJob, type DigestJob } from '../../src/consolidate/digest-job.js';
 import { EXTRACTIVE_GENERATOR, MAX_PARAGRAPH_CHARS, createProseWriter, type ProseInput } from '../../src/consolidate/prose.js';
 import { PROSE_PROMPT_VERSION } from '../../src/consolidate/prose-prompt.js';
 import { neutralise } from '../../src/consolidate/prose-render.js';
@@ -239,6 +241,23 @@ describe('LLM prose writer', () => {
     controller.abort();
     await assert.rejects(pending, /cancelled/);
     assert.equal(runtime.breaker.stats().failures, 0);
+  });
+
+  it('a stopping run (the daemon\'s SIGTERM) cancels the prose request of its digest job: it rejects and writes no file', async () => {
+    const { writer, store } = setup();
+    fake.enqueue(reply.hang());
+    const controller = new AbortController();
+    const dir = join(tmp.dir, `ns-${serial++}`);
+    const job: DigestJob = {
+      kind: 'daily', path: 'daily/2026-03-03.md', periodStart: '2026-03-03T07:00:00.000Z', periodEnd: '2026-03-03T22:00:00.000Z',
+      inputs: ['stop'], items: ITEMS, title: 'Tuesday 3 March 2026', render: () => extractive(), prose: true,
+    };
+    const pending = runDigestJob({ store, namespace: NS, dir, prose: writer, redact: (t) => t, signal: controller.signal }, job);
+    while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    controller.abort();
+    await assert.rejects(pending, /cancelled/);
+    assert.equal(existsSync(join(dir, job.path)), false, 'nothing written: the next run does the job');
+    assert.equal(await store.getDigest(NS, job.path), null);
   });
 
   it('a budget of 0 allows nothing', async () => {

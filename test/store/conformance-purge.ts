@@ -167,5 +167,19 @@ export function purgeConformance(current: () => Store): void {
       assert.equal(await store.lastPurgeId(), second.id);
       assert.equal((await store.scrub()).complete, true);
     });
+
+    it('lastPurgeId changes when an older purge finishes after a newer one (a vector index drops what it holds when it changes)', async () => {
+      const store = current();
+      const older = await store.startPurge({ namespace: NS, via: 'cli', rule: { kind: 'ids' } });
+      const newer = await store.startPurge({ namespace: null, via: 'http', rule: { kind: 'secrets' } });
+      await store.finishPurge(newer.id, {});
+      const mark = await store.lastPurgeId();
+      assert.equal(mark, newer.id);
+      await store.finishPurge(older.id, {});
+      assert.notEqual(await store.lastPurgeId(), mark, 'the older purge finishing is seen');
+      assert.equal(await store.lastPurgeId(), older.id);
+      await store.finishPurge(987654, {}); // no such purge: nothing moves
+      assert.equal(await store.lastPurgeId(), older.id);
+    });
   });
 }

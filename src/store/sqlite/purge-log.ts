@@ -11,17 +11,32 @@ export function startPurge(db: Database, entry: { namespace: string | null; via:
   return purgeFromRow(stmt(db, 'SELECT * FROM purge_log WHERE id = ?').get(info.lastInsertRowid) as PurgeRow);
 }
 
+/** store_meta key: the id of the purge whose finish committed last (see lastPurgeId). */
+const LAST_FINISHED = 'purge.last_finished';
+
 export function finishPurge(db: Database, id: number, result: Record<string, unknown>, now: string): void {
-  stmt(db, 'UPDATE purge_log SET finished_at = ?, result = ? WHERE id = ?').run(now, JSON.stringify(result), id);
+  db.transaction(() => {
+    const done = stmt(db, 'UPDATE purge_log SET finished_at = ?, result = ? WHERE id = ?').run(now, JSON.stringify(result), id);
+    if (done.changes === 0) return;
+    stmt(db, 'INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(LAST_FINISHED, String(id));
+  }).immediate();
 }
 
 export function listPurges(db: Database, limit: number): PurgeRecord[] {
   return (stmt(db, 'SELECT * FROM purge_log ORDER BY id DESC LIMIT ?').all(limit) as PurgeRow[]).map(purgeFromRow);
 }
 
-/** The newest finished purge: its changes are all committed when other processes see it. */
+/**
+ * The purge that finished last: its changes are all committed when other processes see it. A
+ * process holding derived data (vector indexes) drops it whenever this changes, so it must change
+ * with every finish: with purges 5 and 6 running at once and 6 finishing first, "the highest
+ * finished id" would stay 6 when 5 finishes and its removals would go unnoticed. The id of the
+ * last finish moves to 5 instead. A home whose purges all finished before this row existed has
+ * none: its highest finished id stands in.
+ */
 export function lastPurgeId(db: Database): number {
-  return (stmt(db, 'SELECT COALESCE(MAX(id), 0) FROM purge_log WHERE finished_at IS NOT NULL').pluck().get() as number) ?? 0;
+  return (stmt(db, `SELECT COALESCE((SELECT CAST(value AS INTEGER) FROM store_meta WHERE key = ? AND value GLOB '[0-9]*'),
+                                    (SELECT MAX(id) FROM purge_log WHERE finished_at IS NOT NULL), 0)`).pluck().get(LAST_FINISHED) as number) ?? 0;
 }
 
 export function dropCachedVectors(db: Database, hashes: readonly string[]): number {
