@@ -9,7 +9,8 @@ import { CairnError, ERROR_CODES } from '../../src/core/errors.js';
 import { pairedBootstrap, type BootstrapOptions } from './bootstrap.js';
 import { namespaceOf, type DevConversation, type DevSet, type DevTranscript } from './devset.js';
 import { homeComponents, prepareHome, pruneObsoleteHomes, type EvalHome } from './homes.js';
-import { HEADLINE, HEADLINE_KEYS, summarise, type QuestionOutcome } from './metrics.js';
+import { answersKey, keepAnswers, keptAnswers } from './answers.js';
+import { HEADLINE, HEADLINE_KEYS, KS, changedAt, summarise, type K, type QuestionOutcome } from './metrics.js';
 import { plural, renderReport, type EvalReport, type VariantRun } from './report.js';
 import { askAll, ingestMissing, type Log } from './run.js';
 import { BASELINE_VARIANT, DEFAULT_VARIANT, VARIANTS, configVariant, hashOf, pickVariants, resolveVariant, type ResolvedVariant, type Variant } from './variants.js';
@@ -34,6 +35,10 @@ export interface EvalOptions {
    * rewriting): alone it replaces the default variant, with --compare/--variants it is added.
    */
   configPath?: string;
+  /** The limits each question is asked with (default: every k of KS). */
+  limits?: readonly K[];
+  /** Take a variant's kept answers when everything they depend on is unchanged (answers.ts). */
+  reuse?: boolean;
   /** How the run was started, for the report. */
   command: string;
   bootstrap?: BootstrapOptions;
@@ -112,12 +117,44 @@ export async function runEval(o: EvalOptions): Promise<EvalOutcome> {
   const conversations = picked.slice(0, o.conversations ?? picked.length);
   if (conversations.length === 0) throw new CairnError(ERROR_CODES.INVALID_INPUT, `the ${o.split} split of ${o.set.name} has no conversations (the set has ${o.set.conversations.length})`);
   const namespaces = conversations.map(namespaceOf);
+  const limits = o.limits ?? KS;
   for (const path of pruneObsoleteHomes(o.workDir)) o.log(`removed ${relative(process.cwd(), path)}: built by an older pipeline or store schema`);
   const transcriptDir = join(o.workDir, 'transcripts', o.set.sha256.slice(0, 16));
   let transcripts: Map<string, DevTranscript> | null = null;
   const homes = new Map<string, EvalHome>();
   const runs: VariantRun[] = [];
   const outcomes = new Map<string, QuestionOutcome[]>();
+  const dataset = datasetSummary(o, conversations, first);
+
+  // Every other variant against the default when it ran, else against the first variant.
+  const write = (done: number, of: number): EvalOutcome => {
+    const reference = runs.find((r) => r.name === DEFAULT_VARIANT) ?? runs[0]!;
+    for (const run of runs) {
+      if (run === reference) {
+        delete run.difference;
+        delete run.changed10;
+        delete run.differenceFrom;
+      }
+      else if (run.differenceFrom !== reference.name) {
+        run.difference = differences(outcomes.get(run.name)!, outcomes.get(reference.name)!, o.bootstrap);
+        run.changed10 = changedAt(10, outcomes.get(run.name)!, outcomes.get(reference.name)!);
+        run.differenceFrom = reference.name;
+      }
+    }
+    const report: EvalReport = {
+      generatedAt: new Date().toISOString(),
+      command: o.command,
+      machine: { cpu: cpus()[0]?.model.trim() ?? 'unknown CPU', cores: availableParallelism(), node: process.version, platform: `${platform()} ${arch()}` },
+      dataset,
+      reference: reference.name,
+      variants: runs,
+      ...(done < of ? { incomplete: { done, of } } : {}),
+    };
+    const markdown = renderReport(report);
+    mkdirSync(dirname(o.out), { recursive: true });
+    writeFileSync(o.out, markdown);
+    return { report, markdown, out: o.out };
+  };
 
   const homeFor = async (v: ResolvedVariant): Promise<{ home: EvalHome; ingestSeconds: number }> => {
     const components = homeComponents(o.set.sha256, v);
@@ -139,34 +176,24 @@ export async function runEval(o: EvalOptions): Promise<EvalOutcome> {
     const same = hashOf({ home: home.manifest.key, resolved: v.resolved, search: v.search ?? null });
     const earlier = askedFor.get(same);
     if (earlier) o.log(`${v.name}: the same configuration as a variant already asked, its answers reused`);
-    const asked = earlier ?? (await askAll(home, v, conversations, o.log));
+    // Per-question results, for looking into what a variant misses, and for --reuse.
+    mkdirSync(join(o.workDir, 'runs'), { recursive: true });
+    const jsonl = join(o.workDir, 'runs', `${o.split}-${v.name.replace(/[^a-z0-9]+/gi, '-')}.jsonl`);
+    const key = answersKey({ home: home.manifest.key, resolved: v.resolved, search: v.search ?? null, limits, namespaces });
+    const kept = !earlier && o.reuse ? keptAnswers(jsonl, key) : null;
+    if (kept) o.log(`${v.name}: answers kept from an earlier run with the same code, config and home reused`);
+    const asked = earlier ?? kept ?? (await askAll(home, v, conversations, o.log, limits));
     askedFor.set(same, asked);
     outcomes.set(v.name, asked.outcomes);
-    // Per-question results, for looking into what a variant misses.
-    mkdirSync(join(o.workDir, 'runs'), { recursive: true });
-    writeFileSync(join(o.workDir, 'runs', `${o.split}-${v.name.replace(/[^a-z0-9]+/gi, '-')}.jsonl`), asked.outcomes.map((q) => JSON.stringify(q)).join('\n') + '\n');
+    keepAnswers(jsonl, key, asked);
     runs.push({
       name: v.name, description: v.description, config: v.config, ...(v.search ? { search: v.search } : {}), resolved: v.resolved,
+      ...(limits.length < KS.length ? { limits: [...limits] } : {}),
       home: { path: home.path, state, ingestSeconds }, questionsSeconds: asked.seconds, metrics: summarise(asked.outcomes, o.bootstrap), degraded: asked.degraded,
     });
+    // The report so far, rewritten after every variant: a long ablation stopped part way (a
+    // deadline, a loaded machine) still leaves the variants it finished, marked as incomplete.
+    if (runs.length < variants.length) write(runs.length, variants.length);
   }
-
-  // Every other variant against the default when it ran, else against the first variant.
-  const reference = runs.find((r) => r.name === DEFAULT_VARIANT) ?? runs[0]!;
-  for (const run of runs) {
-    if (run !== reference) run.difference = differences(outcomes.get(run.name)!, outcomes.get(reference.name)!, o.bootstrap);
-  }
-
-  const report: EvalReport = {
-    generatedAt: new Date().toISOString(),
-    command: o.command,
-    machine: { cpu: cpus()[0]?.model.trim() ?? 'unknown CPU', cores: availableParallelism(), node: process.version, platform: `${platform()} ${arch()}` },
-    dataset: datasetSummary(o, conversations, first),
-    reference: reference.name,
-    variants: runs,
-  };
-  const markdown = renderReport(report);
-  mkdirSync(dirname(o.out), { recursive: true });
-  writeFileSync(o.out, markdown);
-  return { report, markdown, out: o.out };
+  return write(runs.length, variants.length);
 }

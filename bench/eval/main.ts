@@ -8,6 +8,7 @@ import { intOption, listOption, print, printJson, reportError } from '../../src/
 import type { DevSet } from './devset.js';
 import { SPLITS, runEval, type Split } from './evaluate.js';
 import { loadLocomo10 } from './locomo/devset.js';
+import { KS, type K } from './metrics.js';
 
 /**
  * The sets by name. A loader gets the path given on the command line (or none) and returns null
@@ -28,6 +29,16 @@ interface Flags {
   conversations?: number;
   config?: string;
   json?: boolean;
+  limits?: K[];
+  reuse?: boolean;
+}
+
+/** `--limits 10` or `5,20`: each one of KS, each once, in ascending order. */
+function limitsOption(value: string): K[] {
+  const parts = value.split(',').map((p) => p.trim());
+  const limits = parts.map((p) => KS.find((k) => String(k) === p));
+  if (parts.length === 0 || limits.some((k) => k === undefined)) throw new CairnError(ERROR_CODES.INVALID_INPUT, `--limits takes some of ${KS.join(', ')}, comma-separated (got "${value.slice(0, 60)}")`);
+  return [...new Set(limits as K[])].sort((a, b) => a - b);
 }
 
 function nonEmpty(flag: string): (value: string) => string {
@@ -56,6 +67,8 @@ function program(): Command {
     .option('--fresh', 'ingest again even when a kept home matches')
     .option('--conversations <n>', 'only the first N conversations of the split', intOption('conversations', 1, 100_000))
     .option('--config <file>', 'also measure this config file (e.g. an LLM judge and query rewriting); alone, instead of the default', nonEmpty('config'))
+    .option('--limits <list>', `ask each question only with these limits (some of ${KS.join(', ')}; default all): figures of the others read –`, limitsOption)
+    .option('--reuse', "take a variant's answers kept by an earlier run when the code (src/), config, home, limits and conversations are the same")
     .option('--json', 'print the results as JSON')
     .addHelpText('after', '\nIngested homes are kept in .cairn-eval/<set>/ (per-question results in its runs/ folder) and reused\nwhile the data, the non-search config and the pipeline are unchanged.')
     .exitOverride()
@@ -76,6 +89,8 @@ function program(): Command {
         compare: Boolean(opts.compare),
         fresh: Boolean(opts.fresh),
         conversations: opts.conversations,
+        ...(opts.limits ? { limits: opts.limits } : {}),
+        reuse: Boolean(opts.reuse),
         ...(opts.config ? { configPath: resolve(opts.config) } : {}),
         command: commandLine(process.argv.slice(2)),
         log: (line) => process.stderr.write(`${set.name}: ${line}\n`),

@@ -42,6 +42,12 @@ export interface QuestionOutcome {
    */
   atLimit?: Partial<Record<K, readonly RankedResult[]>>;
   /**
+   * The limits asked (`--limits`; absent: every k of KS). A figure that needs a search not asked
+   * (recall @k for another k; budgets, which take the limit-SEARCH_LIMIT results) is NaN, not a
+   * stand-in from another limit's search.
+   */
+  limits?: readonly K[];
+  /**
    * The share of the annotated answer's words in what the search for ANSWER_K returned
    * (answerShown); absent for a question the set gives no answer text for, or one with no words.
    */
@@ -164,19 +170,39 @@ function perK<T extends number>(keys: readonly T[], f: (key: T) => number): Reco
   return Object.fromEntries(keys.map((key) => [key, f(key)])) as Record<T, number>;
 }
 
-/** The results a user asking for k gets: the search for k, else the top k of the longest one. */
-const resultsFor = (o: QuestionOutcome, k: K) => o.atLimit?.[k] ?? o.results;
+/** Whether the search for k was asked for this question. */
+const asked = (o: QuestionOutcome, k: K) => !o.limits || o.limits.includes(k);
+
+/**
+ * A figure of the results a user asking for k gets (the search for k, else the top k of the
+ * longest one), or NaN when that search was not asked.
+ */
+const atK = (o: QuestionOutcome, k: K, f: (results: readonly RankedResult[]) => number): number => (asked(o, k) ? f(o.atLimit?.[k] ?? o.results) : NaN);
+/** Recall at a token budget: from the limit-SEARCH_LIMIT results, NaN when they were not asked. */
+const atBudget = (o: QuestionOutcome, budget: number): number => (asked(o, SEARCH_LIMIT) ? recallAtBudget(o.evidence, o.results, budget) : NaN);
+
+/**
+ * How many questions the search for k answered differently in `a` than in `b` (paired by
+ * position): other turns, or the same in another order or grouping. 0 means a mechanism never
+ * changed what a user sees there, whatever the recall says; NaN when either did not ask k.
+ */
+export function changedAt(k: K, a: readonly QuestionOutcome[], b: readonly QuestionOutcome[]): number {
+  if (a.length !== b.length) throw new RangeError(`changedAt: ${a.length} against ${b.length} questions`);
+  if (!a.every((o) => asked(o, k)) || !b.every((o) => asked(o, k))) return NaN;
+  const shown = (o: QuestionOutcome) => JSON.stringify((o.atLimit?.[k] ?? o.results).slice(0, k).map((r) => [r.first ?? null, r.ids]));
+  return a.filter((o, i) => shown(o) !== shown(b[i]!)).length;
+}
 
 /** The figures every report gives an interval for, each as its value on one question. */
 export const HEADLINE = {
-  recall5: { label: '@5', of: (o: QuestionOutcome) => recallAtK(o.evidence, resultsFor(o, 5), 5) },
-  recall10: { label: '@10', of: (o: QuestionOutcome) => recallAtK(o.evidence, resultsFor(o, 10), 10) },
-  recall20: { label: '@20', of: (o: QuestionOutcome) => recallAtK(o.evidence, resultsFor(o, 20), 20) },
-  firstHit10: { label: 'first-hit @10', of: (o: QuestionOutcome) => firstHitRecallAtK(o.evidence, resultsFor(o, 10), 10) },
-  budget500: { label: '@500 tok', of: (o: QuestionOutcome) => recallAtBudget(o.evidence, o.results, 500) },
-  budget1000: { label: '@1000 tok', of: (o: QuestionOutcome) => recallAtBudget(o.evidence, o.results, 1000) },
-  budget2000: { label: '@2000 tok', of: (o: QuestionOutcome) => recallAtBudget(o.evidence, o.results, 2000) },
-  tokens10: { label: 'tokens @10', of: (o: QuestionOutcome) => tokensAtK(resultsFor(o, 10), 10) },
+  recall5: { label: '@5', of: (o: QuestionOutcome) => atK(o, 5, (r) => recallAtK(o.evidence, r, 5)) },
+  recall10: { label: '@10', of: (o: QuestionOutcome) => atK(o, 10, (r) => recallAtK(o.evidence, r, 10)) },
+  recall20: { label: '@20', of: (o: QuestionOutcome) => atK(o, 20, (r) => recallAtK(o.evidence, r, 20)) },
+  firstHit10: { label: 'first-hit @10', of: (o: QuestionOutcome) => atK(o, 10, (r) => firstHitRecallAtK(o.evidence, r, 10)) },
+  budget500: { label: '@500 tok', of: (o: QuestionOutcome) => atBudget(o, 500) },
+  budget1000: { label: '@1000 tok', of: (o: QuestionOutcome) => atBudget(o, 1000) },
+  budget2000: { label: '@2000 tok', of: (o: QuestionOutcome) => atBudget(o, 2000) },
+  tokens10: { label: 'tokens @10', of: (o: QuestionOutcome) => atK(o, 10, (r) => tokensAtK(r, 10)) },
 } as const;
 export type HeadlineKey = keyof typeof HEADLINE;
 export const HEADLINE_KEYS = Object.keys(HEADLINE) as HeadlineKey[];
@@ -186,11 +212,11 @@ export function scoresOf(outcomes: readonly QuestionOutcome[]): Scores {
   const answered = outcomes.flatMap((o) => (o.answerWords === undefined ? [] : [o.answerWords]));
   return {
     questions: outcomes.length,
-    recall: perK(KS, (k) => avg((o) => recallAtK(o.evidence, resultsFor(o, k), k))),
-    firstHit: perK(KS, (k) => avg((o) => firstHitRecallAtK(o.evidence, resultsFor(o, k), k))),
-    tokens: perK(KS, (k) => avg((o) => tokensAtK(resultsFor(o, k), k))),
-    tokensP50: perK(KS, (k) => percentile(outcomes.map((o) => tokensAtK(resultsFor(o, k), k)), 0.5)),
-    budget: perK(BUDGETS, (b) => avg((o) => recallAtBudget(o.evidence, o.results, b))),
+    recall: perK(KS, (k) => avg((o) => atK(o, k, (r) => recallAtK(o.evidence, r, k)))),
+    firstHit: perK(KS, (k) => avg((o) => atK(o, k, (r) => firstHitRecallAtK(o.evidence, r, k)))),
+    tokens: perK(KS, (k) => avg((o) => atK(o, k, (r) => tokensAtK(r, k)))),
+    tokensP50: perK(KS, (k) => (outcomes.every((o) => asked(o, k)) ? percentile(outcomes.map((o) => tokensAtK(o.atLimit?.[k] ?? o.results, k)), 0.5) : NaN)),
+    budget: perK(BUDGETS, (b) => avg((o) => atBudget(o, b))),
     answerWords: mean(answered),
     answered: answered.length,
   };

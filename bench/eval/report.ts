@@ -4,7 +4,7 @@
 import { relative } from 'node:path';
 import type { CairnConfig } from '../../src/core/config.js';
 import { BOOTSTRAP_DEFAULTS, beyondNoise, type Interval } from './bootstrap.js';
-import { ANSWER_K, BUDGETS, KS, SEARCH_LIMIT, type HeadlineKey, type Metrics, type Scores } from './metrics.js';
+import { ANSWER_K, BUDGETS, KS, SEARCH_LIMIT, type HeadlineKey, type K, type Metrics, type Scores } from './metrics.js';
 import type { Variant } from './variants.js';
 
 export interface VariantRun {
@@ -13,11 +13,17 @@ export interface VariantRun {
   config: Variant['config'];
   search?: Variant['search'];
   resolved: CairnConfig;
+  /** The limits its questions were asked with, when not every k (`--limits`). */
+  limits?: K[];
   home: { path: string; state: 'new' | 'reused' | 'extended'; ingestSeconds: number };
   questionsSeconds: number;
   metrics: Metrics;
   /** This variant minus the reference variant, paired over the same questions (absent for the reference). */
   difference?: Record<HeadlineKey, Interval>;
+  /** Questions whose limit-10 results differ from the reference's (changedAt; absent for the reference). */
+  changed10?: number;
+  /** The variant `difference` was taken against (the reference can change while a run is under way). */
+  differenceFrom?: string;
   /** Why search fell back to BM25, when it did. */
   degraded: string[];
 }
@@ -44,6 +50,8 @@ export interface EvalReport {
   /** The variant every other is compared with (the default when it ran). */
   reference: string;
   variants: VariantRun[];
+  /** Present while a run is under way (or was stopped): variants finished of those asked for. */
+  incomplete?: { done: number; of: number };
 }
 
 /** The bar set by issue 6 for the default configuration on LoCoMo (its category labels). */
@@ -72,11 +80,11 @@ export function differenceText(i: Interval, tokens = false): string {
   return `${signed(i.mean, f)} [${signed(i.low, f)}, ${signed(i.high, f)}]${beyondNoise(i) ? ' *' : ''}`;
 }
 
-function configSummary(c: CairnConfig, search: Variant['search']): string {
+function configSummary(c: CairnConfig, search: Variant['search'], limits: readonly K[] = KS): string {
   const e = c.embedder;
   const embedder = e.provider === 'none' ? 'none (BM25 only)' : 'model' in e ? `${e.provider} ${e.model}` : e.provider;
   const judge = c.judge.llm ? `LLM ${c.judge.llm.provider} ${c.judge.llm.model}` : 'heuristic';
-  const searchCall = { mode: 'hybrid', limit: KS.join(' / '), ...search };
+  const searchCall = { mode: 'hybrid', limit: limits.join(' / '), ...search };
   return `embedder ${embedder}; judge ${judge} (threshold ${c.judge.threshold}); search config \`${JSON.stringify(c.search)}\`; search call \`${JSON.stringify(searchCall)}\``;
 }
 
@@ -93,6 +101,7 @@ function header(r: EvalReport): string[] {
     '',
     `Run ${r.generatedAt} on ${r.machine.cpu} (${r.machine.cores} cores), Node ${r.machine.node}, ${r.machine.platform}. Command: \`${r.command}\`.`,
     '',
+    ...(r.incomplete ? [`**Incomplete: ${r.incomplete.done} of ${r.incomplete.of} variants finished when this was written** (the run was under way or stopped).`, ''] : []),
     `Data: \`${d.source}\` (sha256 ${d.sha256.slice(0, 12)}…), split ${splitText(d)}: ${plural(d.conversations, 'conversation')}, ${plural(d.turns, 'turn')} ` +
       `as transcripts (one namespace per conversation), ingested through capture → judge → memory → index. ${plural(d.questions, 'question')} (${perCat})` +
       `${d.notes ? `; ${d.notes}` : ''}.`,
@@ -101,10 +110,12 @@ function header(r: EvalReport): string[] {
       `"first-hit @k" counts only each result's own hit (its first provenance entry). Tokens are the o200k tokens (gpt-tokenizer) of what the results return ` +
       `(each hit's snippet, a long text's matching passage or a short text whole, and any conversation turns shown with it: what the MCP tool and the CLI show; the full text is one get away); "@N tok" takes results in rank order until N tokens are spent. ` +
       `Each question is asked with limit ${KS.join(', ')}, as a user asking for that many results would: recall and tokens @k come from the search for k. ` +
-      `Budgets take the limit-${SEARCH_LIMIT} results in rank order, so budgets beyond their tokens equal recall@${SEARCH_LIMIT}; latency is that search's.`,
+      `Budgets take the limit-${SEARCH_LIMIT} results in rank order, so budgets beyond their tokens equal recall@${SEARCH_LIMIT}; latency is that search's.` +
+      (r.variants.some((v) => v.limits) ? ` Variants asked with fewer limits (\`--limits\`, to spare CPU) show – for the figures of searches not asked, and their latency is that of their largest limit.` : ''),
     '',
     `Intervals: 95 % percentile bootstrap over questions (${int(BOOTSTRAP_DEFAULTS.resamples)} resamples, seed ${BOOTSTRAP_DEFAULTS.seed}). ` +
-      `"Δ" is a variant minus ${r.reference}, resampling the same questions for both (paired); * marks a difference whose interval excludes zero, beyond the set's noise.`,
+      `"Δ" is a variant minus ${r.reference}, resampling the same questions for both (paired); * marks a difference whose interval excludes zero, beyond the set's noise. ` +
+      `"changed @10": the questions whose search for 10 showed other turns than ${r.reference}'s, or the same in another order or grouping (0: the mechanism never changed a result there).`,
     '',
     `"answer words @${ANSWER_K}" reads the other way: the share of each annotated answer's words (where the set gives one) found in what the search for ${ANSWER_K} returns, ` +
       `a word matching by its first five letters. The answer is read only to score a search's output, never to search.`,
@@ -113,7 +124,7 @@ function header(r: EvalReport): string[] {
 
 /** One row per variant: recall with intervals, first hit, budgets, tokens, the difference from the reference. */
 export function summaryTable(r: EvalReport): string[] {
-  const head = ['variant', '@5', '@10', '@20', 'first-hit @10', '@500 tok', '@1000 tok', '@2000 tok', 'tokens @10 mean / p50', `answer words @${ANSWER_K}`, 'Δ @10', 'Δ first-hit @10', 'Δ @1000 tok'];
+  const head = ['variant', '@5', '@10', '@20', 'first-hit @10', '@500 tok', '@1000 tok', '@2000 tok', 'tokens @10 mean / p50', `answer words @${ANSWER_K}`, 'Δ @10', 'Δ first-hit @10', 'Δ @1000 tok', 'changed @10'];
   const lines = [row(head), rule(head.length)];
   for (const run of r.variants) {
     const o = run.metrics.overall;
@@ -123,6 +134,7 @@ export function summaryTable(r: EvalReport): string[] {
       run.name, f3(o.recall[5]), withInterval(i.recall10), f3(o.recall[20]), withInterval(i.firstHit10), withInterval(i.budget500), withInterval(i.budget1000), withInterval(i.budget2000),
       `${int(o.tokens[10])} / ${int(o.tokensP50[10])}`, f3(o.answerWords),
       d ? differenceText(d.recall10) : '(reference)', d ? differenceText(d.firstHit10) : '', d ? differenceText(d.budget1000) : '',
+      run.changed10 === undefined ? '' : `${int(run.changed10)} of ${int(o.questions)}`,
     ]));
   }
   return lines;
@@ -163,7 +175,7 @@ function variantSection(run: VariantRun, r: EvalReport, cwd: string): string[] {
   return [
     `## ${run.name}`,
     '',
-    `${run.description}. Config: ${configSummary(run.resolved, run.search)}.`,
+    `${run.description}. Config: ${configSummary(run.resolved, run.search, run.limits)}.`,
     '',
     row(head),
     rule(head.length),

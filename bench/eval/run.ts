@@ -7,7 +7,7 @@ import { Cairn } from '../../src/service/cairn.js';
 import { loadTokenizer } from '../../src/service/context.js';
 import { namespaceOf, type DevConversation, type DevTranscript } from './devset.js';
 import { recordIngested, type EvalHome } from './homes.js';
-import { ANSWER_K, KS, SEARCH_LIMIT, coveredIds, questionAnswerShown, returnedTexts, type K, type QuestionOutcome, type RankedResult } from './metrics.js';
+import { ANSWER_K, KS, coveredIds, questionAnswerShown, returnedTexts, type K, type QuestionOutcome, type RankedResult } from './metrics.js';
 import type { ResolvedVariant } from './variants.js';
 
 export type Log = (line: string) => void;
@@ -63,7 +63,8 @@ export async function ingestMissing(home: EvalHome, variant: ResolvedVariant, co
  * Asks every question of every conversation through `search`, one facade for the whole run with
  * the embedder in-process, as a long-lived server (MCP, HTTP) would hold it.
  */
-export async function askAll(home: EvalHome, variant: ResolvedVariant, conversations: readonly DevConversation[], log: Log): Promise<{ outcomes: QuestionOutcome[]; seconds: number; degraded: string[] }> {
+export async function askAll(home: EvalHome, variant: ResolvedVariant, conversations: readonly DevConversation[], log: Log, limits: readonly K[] = KS): Promise<{ outcomes: QuestionOutcome[]; seconds: number; degraded: string[] }> {
+  const largest = Math.max(...limits) as K;
   const tokenizer = await loadTokenizer();
   const tokensOf = new Map<string, number>();
   const count = (text: string) => {
@@ -85,10 +86,10 @@ export async function askAll(home: EvalHome, variant: ResolvedVariant, conversat
         const atLimit: Partial<Record<K, RankedResult[]>> = {};
         let latencyMs = 0;
         let answerWords: number | null = null;
-        for (const k of KS) {
+        for (const k of limits) {
           const t0 = performance.now();
           const res = await cairn.search(q.question, { namespace, limit: k, ...variant.search });
-          if (k === SEARCH_LIMIT) latencyMs = performance.now() - t0;
+          if (k === largest) latencyMs = performance.now() - t0;
           if (res.degraded) degraded.add(res.degraded.replace(namespace, '<conversation>'));
           if (res.rewrite?.status === 'skipped' && degraded.size < 20) degraded.add(`searched without query rewriting: ${res.rewrite.reason.slice(0, 160)}`);
           atLimit[k] = res.results.map((r) => ({
@@ -101,7 +102,8 @@ export async function askAll(home: EvalHome, variant: ResolvedVariant, conversat
           if (k === ANSWER_K) answerWords = questionAnswerShown(q, () => res.results.flatMap(returnedTexts));
         }
         outcomes.push({
-          conversation: namespace, question: q.question, category: q.category, evidence: q.evidence, results: atLimit[SEARCH_LIMIT]!, atLimit, latencyMs,
+          conversation: namespace, question: q.question, category: q.category, evidence: q.evidence, results: atLimit[largest]!, atLimit, latencyMs,
+          ...(limits.length < KS.length ? { limits: [...limits] } : {}),
           ...(answerWords === null ? {} : { answerWords }),
         });
       }

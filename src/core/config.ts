@@ -158,14 +158,16 @@ export const searchConfigSchema = z.strictObject({
   /**
    * Extra weight, for a question that asks when ("when did…", "what year…"), of texts that state a
    * time ("yesterday", "last Friday", "two weeks ago", "in March 2023"): relevance × (1 + w).
+   * Off by default: it never moved recall@10 on either dev set (docs/SEARCH.md, issue 29).
    */
-  whenBoost: z.number().min(0).max(2).default(0.5),
+  whenBoost: z.number().min(0).max(2).default(0),
   /**
    * Extra weight for memories about an entity the query names ("what does Ana work on"):
    * relevance × (1 + w) for memories that mention it (knowledge: `cairn entity`); people the
-   * query names as speakers get speakerBoost instead, not both (0 = none).
+   * query names as speakers get speakerBoost instead, not both (0 = none). Off by default: it
+   * never moved recall@10 on either dev set (docs/SEARCH.md, issue 29).
    */
-  entityBoost: z.number().min(0).max(2).default(0.3),
+  entityBoost: z.number().min(0).max(2).default(0),
   /**
    * Weight of the query's focus (its content words without the names of speakers it mentions) in
    * the query vector: normalize(question + w·focus). Turns are embedded without their speaker's

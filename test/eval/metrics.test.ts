@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { splitConversations, variantsToRun } from '../../bench/eval/evaluate.js';
-import { answerShown, coveredIds, firstHitRecallAtK, questionAnswerShown, recallAtBudget, recallAtK, returnedTexts, summarise, tokensAtK, type QuestionOutcome, type RankedResult } from '../../bench/eval/metrics.js';
+import { answerShown, changedAt, coveredIds, firstHitRecallAtK, questionAnswerShown, recallAtBudget, recallAtK, returnedTexts, summarise, tokensAtK, type QuestionOutcome, type RankedResult } from '../../bench/eval/metrics.js';
 import { barLine } from '../../bench/eval/report.js';
 import { pickVariants, resolveVariant, VARIANTS } from '../../bench/eval/variants.js';
 
@@ -172,5 +172,21 @@ describe('splits and the variants a run asks', () => {
     assert.deepEqual(plain.search, { mode: 'bm25' });
     assert.equal(plain.resolved.search.groupHits, 1, 'one hit per result');
     assert.deepEqual(plain.ingestConfig, resolveVariant(VARIANTS[0]!).ingestConfig, 'asked of the default\'s home');
+  });
+});
+
+describe('changed results between two runs', () => {
+  const q = (results: RankedResult[], extra: Partial<QuestionOutcome> = {}): QuestionOutcome => ({ conversation: 'c', question: 'q', category: SH, evidence: ['D1:1'], results, latencyMs: 1, ...extra });
+  test('counts questions whose search for k shows other turns, order or grouping; the same recall can hide a change', () => {
+    const a = [q([r(['D1:1'], 5), r(['D1:2'], 5)]), q([r(['D1:1', 'D1:3'], 5, ['D1:1'])]), q([r(['D1:4'], 5)])];
+    const reordered = [q([r(['D1:2'], 5), r(['D1:1'], 5)]), q([r(['D1:1', 'D1:3'], 5, ['D1:3'])]), q([r(['D1:4'], 9)])];
+    assert.equal(changedAt(10, a, a), 0);
+    assert.equal(changedAt(10, reordered, a), 2, 'order and the hit a group leads with count; tokens alone do not');
+    assert.equal(recallAtK(['D1:1'], reordered[0]!.results, 10), recallAtK(['D1:1'], a[0]!.results, 10));
+    assert.equal(changedAt(5, [q([r(['D1:1'], 1)], { atLimit: { 5: [r(['D1:9'], 1)] } })], [q([r(['D1:1'], 1)])]), 1, 'the search for k, not the longest');
+  });
+  test('a k either run did not ask is NaN; runs of other lengths are an error', () => {
+    assert.ok(Number.isNaN(changedAt(5, [q([], { limits: [10] })], [q([])])));
+    assert.throws(() => changedAt(10, [q([])], []), RangeError);
   });
 });

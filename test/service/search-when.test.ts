@@ -78,20 +78,20 @@ describe('search with a question that asks when', () => {
 
   after(close);
 
-  it('the text that says when comes first, its factor shown', async () => {
-    const cairn = await open();
+  it('with whenBoost 0.5, the text that says when comes first, its factor shown', async () => {
+    const cairn = await open({ whenBoost: 0.5 });
     const results = await top(cairn, 'When did we go to the garden centre for tomato plants?');
     assert.match(results[0]!.text, /yesterday/);
     assert.equal(results[0]!.parts.when, 1.5);
     assert.equal(results[1]!.parts.when, 1);
   });
 
-  it('a question that does not ask when, or whenBoost 0: nothing is preferred', async () => {
-    const cairn = await open();
+  it('a question that does not ask when, or the default whenBoost 0: nothing is preferred', async () => {
+    const cairn = await open({ whenBoost: 0.5 });
     const plain = await top(cairn, 'Did we go to the garden centre for tomato plants?');
     assert.ok(plain.every((r) => r.parts.when === 1));
     assert.match(plain[0]!.text, /together/, 'the newer one, on recency');
-    const off = await open({ whenBoost: 0 });
+    const off = await open();
     const results = await top(off, 'When did we go to the garden centre for tomato plants?');
     assert.ok(results.every((r) => r.parts.when === 1));
     assert.match(results[0]!.text, /together/);
