@@ -130,19 +130,6 @@ describe('PostgreSQL followers beside writers committing out of seq order', () =
     assert.deepEqual(await one.entryChangesAfter(ns, (await one.entryFor('memory', fast.id))!.seq, 100), []);
   });
 
-  it('lastPurgeId (a vector index drops what it holds when it changes) changes when an older purge finishes after a newer one', async () => {
-    const older = await one.startPurge({ namespace: 'know', via: 'cli', rule: { kind: 'ids' } });
-    const newer = await two.startPurge({ namespace: null, via: 'http', rule: { kind: 'secrets' } });
-    await two.finishPurge(newer.id, {});
-    const mark = await one.lastPurgeId();
-    assert.equal(mark, newer.id);
-    await one.finishPurge(older.id, {});
-    assert.notEqual(await two.lastPurgeId(), mark, 'the older purge finishing is seen');
-    assert.equal(await two.lastPurgeId(), older.id);
-    await one.finishPurge(987654, {}); // no such purge: nothing moves
-    assert.equal(await one.lastPurgeId(), older.id);
-  });
-
   it('writers of another namespace are not waited for, and an empty namespace or a cursor past the end reads nothing', async () => {
     await one.ensureNamespace('quiet');
     const other = await openWriter('busy', 'open in another namespace');
