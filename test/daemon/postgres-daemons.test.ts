@@ -6,12 +6,13 @@
 // has run out and captures what was written after. No SQLite file appears in any home.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertBuilt, cliJson, makeHome, removeHome, runCli } from '../helpers/cli.js';
-import { eventually, startDaemon, type DaemonProcess } from '../helpers/daemon.js';
-import { dropSchema, freshSchemaName, testDatabaseUrl } from '../helpers/postgres.js';
-import { PgStore } from '../../src/store/postgres/pg-store.js';
+import { cliJson, runCli } from '../helpers/cli.js';
+import { eventually, startDaemon } from '../helpers/daemon.js';
+import { testDatabaseUrl } from '../helpers/postgres.js';
+import { PgMachines } from '../helpers/pg-machines.js';
+import type { PgStore } from '../../src/store/postgres/pg-store.js';
 
 const NS = 'team';
 const LEASE_SECONDS = 6;
@@ -23,41 +24,22 @@ const line = (session: string, id: string, content: string, minute: number) =>
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('three daemons on one PostgreSQL database', () => {
-  let url: string;
-  let schema: string;
+  const machines = new PgMachines();
+  const { homes, dirs, daemons } = machines;
   let store: PgStore;
-  const homes: string[] = [];
-  const dirs: string[] = [];
-  const daemons: DaemonProcess[] = [];
-  const env = () => ({ CAIRN_DATABASE_URL: url });
+  const env = () => machines.env();
 
   before(async () => {
-    assertBuilt();
     // Trust authentication ignores the password: it is there to prove no output shows it.
-    url = (await testDatabaseUrl()).replace('postgres://postgres@', 'postgres://postgres:s3cret-pw@');
-    schema = freshSchemaName();
+    machines.start((await testDatabaseUrl()).replace('postgres://postgres@', 'postgres://postgres:s3cret-pw@'));
     for (let i = 0; i < 3; i++) {
-      const home = makeHome({ embedder: { provider: 'none' }, store: { backend: 'postgres', schema }, capture: { leaseSeconds: LEASE_SECONDS } });
-      homes.push(home);
-      const dir = join(home, 'transcripts');
-      mkdirSync(dir);
-      dirs.push(dir);
-      appendFileSync(join(dir, 'session.jsonl'), line(`h${i}`, 'm0', `Host ${i} opened the session about the quarterly roadmap`, 0));
-      const added = await cliJson(['-n', NS, 'sources', 'add', 'jsonl', dir, '--json'], { home, env: env() });
+      const { added } = await machines.addMachine(NS, { embedder: { provider: 'none' }, capture: { leaseSeconds: LEASE_SECONDS } }, line(`h${i}`, 'm0', `Host ${i} opened the session about the quarterly roadmap`, 0));
       assert.equal(added.added.length, 1);
     }
-    store = await PgStore.open({ url, schema, max: 2 });
+    store = await machines.store();
   });
 
-  after(async () => {
-    for (const d of daemons) {
-      if (d.child.exitCode === null && d.child.signalCode === null) d.child.kill('SIGKILL');
-      await d.exited;
-    }
-    await store?.close();
-    if (schema) await dropSchema(url, schema);
-    for (const h of homes) removeHome(h);
-  });
+  after(() => machines.close());
 
   async function turnIds(): Promise<string[]> {
     return (await store.turnsAfter(NS, 0, 100_000)).map((t) => `${t.turn.sessionId}/${t.turn.messageId}`);

@@ -7,15 +7,15 @@
 // and judges what was written after, again each turn once.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertBuilt, cliJson, makeHome, removeHome } from '../helpers/cli.js';
-import { eventually, startDaemon, type DaemonProcess } from '../helpers/daemon.js';
-import { dropSchema, freshSchemaName, testDatabaseUrl } from '../helpers/postgres.js';
+import { eventually, startDaemon } from '../helpers/daemon.js';
+import { testDatabaseUrl } from '../helpers/postgres.js';
+import { PgMachines } from '../helpers/pg-machines.js';
 import { FakeLlmServer } from '../helpers/fake-llm.js';
 import { judgePrompt, judgeWith, type PromptTurn } from '../helpers/fake-judge.js';
 import { FakeEmbeddingServer } from '../helpers/fake-embedder.js';
-import { PgStore } from '../../src/store/postgres/pg-store.js';
+import type { PgStore } from '../../src/store/postgres/pg-store.js';
 import { missingVectors } from '../../src/service/indexer.js';
 import { workLeaseName } from '../../src/daemon/namespace-leases.js';
 
@@ -39,54 +39,36 @@ function cpuSecondsOf(pid: number): number {
 }
 
 describe('three daemons on one PostgreSQL database share the work of a namespace', () => {
-  let url: string;
-  let schema: string;
+  const machines = new PgMachines();
+  const { homes, dirs, daemons } = machines;
   let store: PgStore;
-  const homes: string[] = [];
-  const dirs: string[] = [];
   const llms: FakeLlmServer[] = [];
   const embedders: FakeEmbeddingServer[] = [];
-  const daemons: DaemonProcess[] = [];
-  const env = () => ({ CAIRN_DATABASE_URL: url });
+  const env = () => machines.env();
 
   /** Turn tags sent to be judged, per daemon's LLM (context turns are not counted). */
   const judgedBy = (i: number) => llms[i]!.requests.flatMap((r) => judgePrompt(r).turns.map((t) => tagOf(t.text)));
   const embeddedBy = (i: number) => embedders[i]!.requests.flat().filter((t) => t !== PROBE);
 
   before(async () => {
-    assertBuilt();
-    url = await testDatabaseUrl();
-    schema = freshSchemaName();
+    machines.start(await testDatabaseUrl());
     for (let i = 0; i < 3; i++) {
       const llm = await FakeLlmServer.start();
       llm.respond = judgeWith(verdict);
       llms.push(llm);
       const embedder = await FakeEmbeddingServer.start();
       embedders.push(embedder);
-      const home = makeHome({
+      await machines.addMachine(NS, {
         embedder: embedder.config(),
-        store: { backend: 'postgres', schema },
         capture: { leaseSeconds: LEASE_SECONDS },
         judge: { llm: { provider: 'openai', baseUrl: llm.baseUrl('openai'), model: 'fake-judge', maxRetries: 0, timeoutMs: 30_000 }, batchSize: 8 },
-      });
-      homes.push(home);
-      const dir = join(home, 'transcripts');
-      mkdirSync(dir);
-      dirs.push(dir);
-      appendFileSync(join(dir, 'session.jsonl'), line(i, 0));
-      await cliJson(['-n', NS, 'sources', 'add', 'jsonl', dir, '--json'], { home, env: env() });
+      }, line(i, 0));
     }
-    store = await PgStore.open({ url, schema, max: 2 });
+    store = await machines.store();
   });
 
   after(async () => {
-    for (const d of daemons) {
-      if (d.child.exitCode === null && d.child.signalCode === null) d.child.kill('SIGKILL');
-      await d.exited;
-    }
-    await store?.close();
-    if (schema) await dropSchema(url, schema);
-    for (const h of homes) removeHome(h);
+    await machines.close();
     for (const s of [...llms, ...embedders]) await s.close();
   });
 
