@@ -141,9 +141,15 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 1000));
     const after = memoryOf(child.pid!);
     const cpuPerSearch = (after.cpuMs - started.cpuMs) / Math.max(1, answered);
+    // A daemon loads the brief's tokenizer only when asked for a brief (`cairn context`): its cost, apart.
+    const brief = spawnSync(process.execPath, [CLI, 'context', '--json'], { env: { ...env(home), CAIRN_DEBUG: '1' }, encoding: 'utf8' });
+    const briefAnswered = brief.status === 0 && /answered by the running daemon/.test(brief.stderr);
+    await new Promise((r) => setTimeout(r, 1000));
+    const afterBrief = memoryOf(child.pid!);
     const rows = [
       ['RSS after start (socket open)', `${mb(started.rss)} (anonymous ${mb(started.anon)}, file-backed ${mb(started.file)})`],
       [`**RSS after ${answered} of ${searches} searches answered by the daemon**`, `**${mb(after.rss)}** (anonymous ${mb(after.anon)}, file-backed ${mb(after.file)})`],
+      [`RSS after one brief as well (\`cairn context\`${briefAnswered ? '' : ', not answered by the daemon'}: loads the brief's tokenizer)`, `${mb(afterBrief.rss)} (anonymous ${mb(afterBrief.anon)})`],
       ['threads', String(after.threads)],
       ['daemon CPU per search (whole process)', `${cpuPerSearch.toFixed(1)} ms`],
       ['resident by mapping (largest)', after.byMapping.slice(0, 8).map(([name, bytes]) => `${name} ${mb(bytes)}`).join(', ')],

@@ -20,7 +20,7 @@ import type { QueryRewriter, RewriteOutcome } from '../search/query-rewrite.js';
 import { loadTimeParser } from '../search/query-time.js';
 import { localDayTime } from '../core/local-time.js';
 import { getState, memoryFilePath, setState, stateFilePath, type HotState, type HotStatePatch, type SetStateResult } from './hot-state.js';
-import { buildContext, CONTEXT_DEFAULT_BUDGET, loadTokenizer, type ContextBrief, type ContextOptions } from './context.js';
+import { buildContext, CONTEXT_DEFAULT_BUDGET, type ContextBrief, type ContextOptions } from './context.js';
 import { prepareBrief, preparedBrief } from './context-prep.js';
 import { readNamespaceFile, type ReadFileInput, type ReadFileResult } from './files.js';
 import { createToken, hasTokens, listTokens, revokeToken, verifyToken, type ApiToken, type CreatedToken } from './tokens.js';
@@ -351,12 +351,13 @@ export abstract class CairnBase {
   }
 
   /**
-   * Loads what the first search and brief would otherwise load on demand (the embedding model,
-   * the brief's tokenizer, the date parser), for a long-lived process that answers them. Failures
-   * surface later, at the call that needs the part.
+   * Loads what the first search would otherwise load on demand (the embedding model, the date
+   * parser), for a long-lived process that answers searches. Failures surface later, at the call
+   * that needs the part. The brief's tokenizer is not among them: it holds ~60 MiB resident, and a
+   * daemon serves a brief only for `cairn context`, whose first call pays its ~200 ms load once.
    */
   async warmUp(): Promise<void> {
-    await Promise.allSettled([this.embedder?.init(), loadTokenizer(), loadTimeParser()]);
+    await Promise.allSettled([this.embedder?.init(), loadTimeParser()]);
   }
 
   async close(): Promise<void> {
