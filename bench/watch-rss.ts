@@ -3,9 +3,9 @@
 // id (as bench/cold-start.ts does), empty passage rows and its knowledge pass done, so the daemon
 // starts with no backlog: what it holds is what serving searches costs. What a home that has lived
 // a while already did once is done in the seeding too: its HNSW index built and saved (a daemon
-// saves it every 1,000 added vectors), use-lite's ONNX graph built into the home's cache, and the
-// consolidation catch-up marked done (otherwise the first start consolidates every day of the
-// generated corpus, 270 of them). The built CLI
+// saves it every 1,000 added vectors) and use-lite's ONNX graph built into the home's cache; and
+// before each start consolidation is marked caught up (otherwise the daemon consolidates every day
+// of the generated corpus, 270 of them). The built CLI
 // (dist/interfaces/cli/main.js) runs `cairn watch`; `cairn search` processes ask it over its socket.
 // Printed: RSS split into anonymous and file-backed pages (/proc/<pid>/status), the file-backed
 // pages by file (/proc/<pid>/smaps), the daemon's threads, and its CPU time per search.
@@ -60,9 +60,17 @@ async function seedHome(n: number, corpus: Corpus): Promise<string> {
   const model = new UseLiteEmbedder({ runtime: 'onnxruntime', cacheDir: cairn.paths.cacheDir });
   await model.init();
   await model.close();
+  return home;
+}
+
+/**
+ * Marks consolidation as caught up just now. Written before every start, a kept home included: a
+ * scheduled firing missed since the last mark (the day's 10:00 sync, say) would make the daemon
+ * consolidate every day of the generated corpus and embed the thousands of notes it writes.
+ */
+function markConsolidated(home: string): void {
   mkdirSync(join(home, 'run'), { recursive: true });
   writeFileSync(join(home, 'run', 'consolidation.json'), JSON.stringify({ lastRunAt: new Date().toISOString(), trigger: 'catch-up' }) + '\n');
-  return home;
 }
 
 function env(home: string): NodeJS.ProcessEnv {
@@ -124,6 +132,7 @@ async function main(): Promise<void> {
     log(`seeded ${home} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   }
   const queries = generateQueries(corpus, searches, n, 7).map((q) => q.text);
+  markConsolidated(home);
   const child = spawn(process.execPath, [CLI, 'watch', '--quiet'], { env: env(home), stdio: 'ignore' });
   const exited = new Promise<void>((r) => child.on('close', () => r()));
   try {
