@@ -24,6 +24,7 @@ import type {
   EntityListFilter,
   FactFilter,
   KnowledgeBatch,
+  VectorRow,
 } from '../store.js';
 import { applyJudgments, importRecord, remember, rememberAll, retag, supersede } from '../../memory/remember.js';
 import type { MemoryUnit } from '../memory-unit.js';
@@ -284,7 +285,7 @@ export class PgStore implements Store {
   entryFor(kind: Kind, refId: string) {
     return this.run((db) => entries.entryFor(db, kind, refId));
   }
-  putVectors(model: string, rows: ReadonlyArray<{ seq: number; vector: Float32Array }>) {
+  putVectors(model: string, rows: ReadonlyArray<VectorRow>) {
     return this.run((db) => entries.putVectors(db, model, rows, nowIso()));
   }
   vectorsAfter(namespace: string, model: string, afterId: number, limit: number) {

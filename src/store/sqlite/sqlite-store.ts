@@ -23,6 +23,7 @@ import type {
   EntityListFilter,
   FactFilter,
   KnowledgeBatch,
+  VectorRow,
 } from '../store.js';
 import { useEntryKeys } from './keys.js';
 import { openDatabase, mapSqliteError, type OpenOptions } from './open.js';
@@ -273,7 +274,7 @@ export class SqliteStore implements Store {
   entryFor(kind: Kind, refId: string) {
     return this.run(() => entries.entryFor(this.db, kind, refId));
   }
-  putVectors(model: string, rows: ReadonlyArray<{ seq: number; vector: Float32Array }>) {
+  putVectors(model: string, rows: ReadonlyArray<VectorRow>) {
     return this.run(() => entries.putVectors(this.db, model, rows, nowIso()));
   }
   vectorsAfter(namespace: string, model: string, afterId: number, limit: number) {
