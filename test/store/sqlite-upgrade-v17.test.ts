@@ -50,6 +50,7 @@ function toV16(path: string, cachedTexts: readonly string[]): void {
       const bytesOf = db.prepare(`SELECT vector FROM vectors WHERE text_hash = ? AND model = ? UNION ALL SELECT vector FROM embed_cache WHERE text_hash = ? AND model = ? LIMIT 1`).pluck();
       const cache = cachedTexts.map((t) => ({ hash: sha(t), bytes: bytesOf.get(textHashKey(sha(t)), MODEL, textHashKey(sha(t)), MODEL) as Buffer | undefined }));
       db.exec(`DROP TRIGGER vectors_keep_cached; DROP INDEX vectors_text_hash; ALTER TABLE vectors DROP COLUMN text_hash; DROP TABLE embed_cache;
+               ALTER TABLE vectors ADD COLUMN created_at TEXT NOT NULL DEFAULT '2026-11-01T09:00:00.000Z';
                CREATE TABLE embed_cache (model TEXT NOT NULL, text_hash TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, text_hash)) WITHOUT ROWID;`);
       const add = db.prepare('INSERT OR IGNORE INTO embed_cache (model, text_hash, vector) VALUES (?, ?, ?)');
       for (const c of cache) if (c.bytes) add.run(MODEL, c.hash, c.bytes);
@@ -122,6 +123,7 @@ describe('schema V17 upgrade', () => {
       // What the cache still holds itself: the later windows and the text no entry holds.
       assert.equal(db.prepare('SELECT COUNT(*) FROM embed_cache').pluck().get(), new Set([...windows, 'a text no entry holds']).size);
       assert.equal(db.prepare('SELECT COUNT(*) FROM vectors WHERE text_hash IS NOT NULL').pluck().get(), db.prepare('SELECT COUNT(*) FROM vectors WHERE model = ?').pluck().get(MODEL), 'every own vector row holds its text\'s hash');
+      assert.equal(db.prepare("SELECT COUNT(*) FROM pragma_table_info('vectors') WHERE name = 'created_at'").pluck().get(), 0);
       const v17Bytes = vectorBytes(db);
       assert.ok(v17Bytes < 0.75 * v16Bytes, `${v16Bytes} → ${v17Bytes} bytes of vectors and cache`);
       assert.equal((await cairn.store.health({ integrity: true })).ok, true);
@@ -146,7 +148,7 @@ describe('schema V17 upgrade', () => {
       await cairn.close();
       const db = new Database(path);
       // As V16 held it: the row with the own vector first (an unaligned width is re-encoded whole, as V16 did).
-      db.exec('DROP TRIGGER vectors_keep_cached; DROP INDEX vectors_text_hash; ALTER TABLE vectors DROP COLUMN text_hash');
+      db.exec("DROP TRIGGER vectors_keep_cached; DROP INDEX vectors_text_hash; ALTER TABLE vectors DROP COLUMN text_hash; ALTER TABLE vectors ADD COLUMN created_at TEXT NOT NULL DEFAULT '2026-11-01T09:00:00.000Z'");
       db.pragma('user_version = 16');
       db.close();
       cairn = await Cairn.open({ home: tmp.dir, embedder });

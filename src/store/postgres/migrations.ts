@@ -336,7 +336,8 @@ CREATE TABLE leases (
  * another row holds the text. Cache keys become the same 16 bytes. '#windows' passage rows lose
  * their first window (the entry's own vector, which readers prepend), cut byte for byte; their
  * halfvec goes (no index reads passage rows); a row of a width that is not whole quantisation
- * blocks is dropped, and the next index pass writes it again from the cache.
+ * blocks is dropped, and the next index pass writes it again from the cache. Vector rows lose
+ * created_at, which nothing read.
  */
 const V3_BYTES = `
 ALTER TABLE embed_cache ALTER COLUMN text_hash TYPE BYTEA
@@ -367,6 +368,7 @@ UPDATE vectors p SET
     dim = CASE WHEN length(p.vector) % 132 = 0 AND (length(p.vector) / 132 * 128) % o.dim = 0 AND length(p.vector) / 132 * 128 > o.dim THEN p.dim - o.dim ELSE 0 END,
     embedding = NULL
   FROM vectors o WHERE p.model LIKE '%#windows' AND length(p.vector) > 0 AND o.entry_seq = p.entry_seq AND o.model = left(p.model, -8);
+ALTER TABLE vectors DROP COLUMN created_at;
 `;
 
 /** Steps in order; step i brings the schema to version i + 1. Never edit a step once released: add one. */

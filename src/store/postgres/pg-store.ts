@@ -286,7 +286,7 @@ export class PgStore implements Store {
     return this.run((db) => entries.entryFor(db, kind, refId));
   }
   putVectors(model: string, rows: ReadonlyArray<VectorRow>) {
-    return this.run((db) => entries.putVectors(db, model, rows, nowIso()));
+    return this.run((db) => entries.putVectors(db, model, rows));
   }
   vectorsAfter(namespace: string, model: string, afterId: number, limit: number) {
     return this.run((db) => entries.vectorsAfter(db, namespace, model, afterId, limit));

@@ -61,7 +61,7 @@ function unitSql(values: Float32Array): string | null {
  * replaced row's vector moves to the cache (trigger, migration step 3). Each ROWS_PER_TX rows are
  * one transaction; call with the pool (PgStore does), not inside another transaction.
  */
-export async function putVectors(db: Db, model: string, rows: ReadonlyArray<Row>, now: string): Promise<void> {
+export async function putVectors(db: Db, model: string, rows: ReadonlyArray<Row>): Promise<void> {
   const list = latestPerSeq(rows);
   for (let from = 0; from < list.length; from += ROWS_PER_TX) {
     const chunk = list.slice(from, from + ROWS_PER_TX);
@@ -71,13 +71,13 @@ export async function putVectors(db: Db, model: string, rows: ReadonlyArray<Row>
       // Registered as a writer before the transaction has an id (the insert assigns it): see the top.
       await c.query('SELECT pg_advisory_xact_lock_shared($1, hashtext(current_schema()))', [WRITER_LOCK]);
       await c.query(
-        `INSERT INTO vectors AS v (id, entry_seq, namespace, model, dim, vector, embedding, created_at, tx, text_hash)
-         SELECT pg_current_xact_id()::text::bigint * ${ROWS_PER_TX} + r.n - 1, r.seq, e.namespace, $1, r.dim, r.vec, r.emb::halfvec, $6, pg_current_xact_id(), r.key
-         FROM unnest($2::bigint[], $3::int[], $4::bytea[], $5::text[], $7::bytea[]) WITH ORDINALITY AS r(seq, dim, vec, emb, key, n)
+        `INSERT INTO vectors AS v (id, entry_seq, namespace, model, dim, vector, embedding, tx, text_hash)
+         SELECT pg_current_xact_id()::text::bigint * ${ROWS_PER_TX} + r.n - 1, r.seq, e.namespace, $1, r.dim, r.vec, r.emb::halfvec, pg_current_xact_id(), r.key
+         FROM unnest($2::bigint[], $3::int[], $4::bytea[], $5::text[], $6::bytea[]) WITH ORDINALITY AS r(seq, dim, vec, emb, key, n)
          JOIN entries e ON e.seq = r.seq
          ON CONFLICT (entry_seq, model) DO UPDATE SET id = excluded.id, namespace = excluded.namespace, dim = excluded.dim,
-           vector = excluded.vector, embedding = excluded.embedding, created_at = excluded.created_at, tx = excluded.tx, text_hash = excluded.text_hash`,
-        [model, chunk.map((r) => r.seq), chunk.map((r) => r.vector.length), bytes, chunk.map((r, i) => embeddingOf(bytes[i]!, r.vector.length)), now, keys],
+           vector = excluded.vector, embedding = excluded.embedding, tx = excluded.tx, text_hash = excluded.text_hash`,
+        [model, chunk.map((r) => r.seq), chunk.map((r) => r.vector.length), bytes, chunk.map((r, i) => embeddingOf(bytes[i]!, r.vector.length)), keys],
       );
       const held = keys.flatMap((k, i) => (k ? [{ key: k, vec: bytes[i]! }] : []));
       if (held.length) {

@@ -247,10 +247,10 @@ export function entryFor(db: Database, kind: string, refId: string): { seq: numb
  * cache). A row given the hash of the text it was embedded from holds that text's vector for the
  * cache too (cacheGet): a cache row with the very same bytes is then a second copy, and goes.
  */
-export function putVectors(db: Database, model: string, rows: ReadonlyArray<VectorRow>, now: string): void {
+export function putVectors(db: Database, model: string, rows: ReadonlyArray<VectorRow>): void {
   const nsOf = stmt(db, 'SELECT namespace FROM entries WHERE seq = ?').pluck();
   const drop = stmt(db, 'DELETE FROM vectors WHERE entry_seq = ? AND model = ?');
-  const insert = stmt(db, 'INSERT INTO vectors (entry_seq, namespace, model, dim, vector, created_at, text_hash) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const insert = stmt(db, 'INSERT INTO vectors (entry_seq, namespace, model, dim, vector, text_hash) VALUES (?, ?, ?, ?, ?, ?)');
   const uncache = stmt(db, 'DELETE FROM embed_cache WHERE model = ? AND text_hash = ? AND vector = ?');
   db.transaction(() => {
     for (const r of rows) {
@@ -259,7 +259,7 @@ export function putVectors(db: Database, model: string, rows: ReadonlyArray<Vect
       const bytes = encodeVector(r.vector);
       const key = r.textHash === undefined ? null : textHashKey(r.textHash);
       drop.run(r.seq, model);
-      insert.run(r.seq, ns, model, r.vector.length, bytes, now, key);
+      insert.run(r.seq, ns, model, r.vector.length, bytes, key);
       if (key) uncache.run(model, key, bytes);
     }
   }).immediate();

@@ -460,6 +460,7 @@ CREATE TABLE leases (
 // holds the windows after the first: the first is the entry's own vector, which readers prepend
 // (embed/passages.ts). A row of a width that does not split into whole quantisation blocks is
 // dropped instead; the next index pass writes it again from the cache, without the model.
+// (4) Vector rows lose created_at, which nothing read (24 bytes a row).
 // Lookups by hash name the model as +model: the (model, namespace, id) index would walk every row of the model.
 const V17 = `
 ALTER TABLE vectors ADD COLUMN text_hash BLOB;
@@ -495,6 +496,7 @@ UPDATE vectors SET vector = cairn_vector_tail(vector, (SELECT own FROM temp.v17_
   WHERE id IN (SELECT id FROM temp.v17_own);
 UPDATE vectors SET dim = 0 WHERE id IN (SELECT id FROM temp.v17_own) AND length(vector) = 0;
 DROP TABLE temp.v17_own;
+ALTER TABLE vectors DROP COLUMN created_at;
 `;
 
 export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17];

@@ -275,7 +275,7 @@ export class SqliteStore implements Store {
     return this.run(() => entries.entryFor(this.db, kind, refId));
   }
   putVectors(model: string, rows: ReadonlyArray<VectorRow>) {
-    return this.run(() => entries.putVectors(this.db, model, rows, nowIso()));
+    return this.run(() => entries.putVectors(this.db, model, rows));
   }
   vectorsAfter(namespace: string, model: string, afterId: number, limit: number) {
     return this.run(() => entries.vectorsAfter(this.db, namespace, model, afterId, limit));
