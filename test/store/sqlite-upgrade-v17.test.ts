@@ -116,6 +116,7 @@ describe('schema V17 upgrade', () => {
       cairn = await Cairn.open({ home: tmp.dir, embedder, config: { search: { focusWeight: 0 } } });
       const db = (cairn.store as unknown as { db: Database.Database }).db;
       assert.equal(db.pragma('user_version', { simple: true }), 17);
+      assert.equal(db.pragma('freelist_count', { simple: true }), 0, 'vacuumed once after the upgrade: the freed pages are given back');
       assert.deepEqual(await snapshot(cairn, texts), before, 'vectors, cached vectors and searches as before');
       for (const r of v16Rows) {
         assert.deepEqual(db.prepare('SELECT vector FROM vectors WHERE id = ?').pluck().get(r.id), withoutFirstVector(r.vector, DIMS), 'the first window cut off byte for byte');

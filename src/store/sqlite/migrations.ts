@@ -506,6 +506,9 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 /** The schema version from which vectors are stored int8 (a home upgraded past it is vacuumed once: see open.ts). */
 export const COMPACT_VECTORS_VERSION = MIGRATIONS.indexOf(V15) + 1;
 
+/** The schema version from which stored vectors are not copied into the cache (a home upgraded past it is vacuumed once too). */
+export const COMPACT_CACHE_VERSION = MIGRATIONS.indexOf(V17) + 1;
+
 /**
  * Migrates to SCHEMA_VERSION; returns the version the database had (0: a new one).
  */
