@@ -738,7 +738,7 @@ function render(r: Report): string {
         ? [['  RSS at the end: anonymous / file-backed (the memory-mapped database: page cache)', `${mb(e.rss.end.anon)} / ${mb(e.rss.end.file)}`, '', '']]
         : []),
       [
-        '**bytes on disk per captured turn** (database vacuumed): int8 vectors, small cache rows (V15)',
+        '**bytes on disk per captured turn** (database vacuumed): int8 vectors (V15); a vector row serves as the cache entry of its text, #windows rows without the own vector, no created_at (V17)',
         `**${int(e.disk.current.bytes / e.turns)} B** (${describeParts(e.disk.current.parts, e.turns)})`,
         `≤ ${int(TARGETS.bytesPerTurn)} B`,
         mark(e.disk.current.bytes / e.turns <= TARGETS.bytesPerTurn),

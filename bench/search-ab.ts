@@ -68,7 +68,7 @@ function exportBase(rev: string): string {
   return dir;
 }
 
-async function locomoHome(path: string, count: number, built?: string): Promise<Home> {
+async function locomoHome(path: string, count: number, BuildCairn: typeof Cairn, built?: string): Promise<Home> {
   const conversations = loadLocomo(path);
   if (!conversations) throw new Error(`LoCoMo not found at ${path} (--locomo <path>)`);
   const embedder = new UseLiteEmbedder();
@@ -77,7 +77,7 @@ async function locomoHome(path: string, count: number, built?: string): Promise<
   // A home built before (embedding 5,882 turns takes minutes): its database copied, never changed.
   if (built) copyFileSync(join(built, 'cairn.db'), join(home, 'cairn.db'));
   else log(`locomo: ingesting and embedding ${conversations.length} conversations`);
-  const cairn = await Cairn.open({ home, embedder, config: {} });
+  const cairn = await BuildCairn.open({ home, embedder, config: {} });
   for (const conv of built ? [] : conversations) {
     const namespace = namespaceOf(conv);
     const turns = conv.turns.map((t) => ({ namespace, sessionId: t.sessionId, messageId: t.diaId, role: 'user' as const, speaker: t.speaker, text: turnContent(t), timestamp: t.timestamp, meta: {} }));
@@ -91,7 +91,7 @@ async function locomoHome(path: string, count: number, built?: string): Promise<
   return { home, embedder, queries, label: 'LoCoMo, 5,882 turns, use-lite (query embedding included)', cleanup: () => rmSync(home, { recursive: true, force: true }) };
 }
 
-async function generatedHome(name: 'chat50k' | 'mem100k', count: number, size?: number, built?: string): Promise<Home> {
+async function generatedHome(name: 'chat50k' | 'mem100k', count: number, BuildCairn: typeof Cairn, size?: number, built?: string): Promise<Home> {
   const seed = 42;
   const corpus = new Corpus({ seed });
   const embedder = new SyntheticEmbedder({ lexicon: corpus.lexicon() });
@@ -106,7 +106,7 @@ async function generatedHome(name: 'chat50k' | 'mem100k', count: number, size?: 
     return { home, embedder, queries, label: `${label}, home stored before`, cleanup };
   }
   mkdirSync(home, { recursive: true });
-  const cairn = await Cairn.open({ home, embedder, config: {} });
+  const cairn = await BuildCairn.open({ home, embedder, config: {} });
   log(`${name}: storing and embedding ${n} ${name === 'chat50k' ? 'turns' : 'memories'}`);
   if (name === 'chat50k') {
     const made = chatTranscript(corpus, n, 'default', seed + 3);
@@ -138,8 +138,12 @@ async function compare(name: string, h: Home, BaseCairn: typeof Cairn): Promise<
   const realNow = Date.now;
   const moment = realNow();
   Date.now = () => moment;
+  // The base searches a copy of the home as it was stored, this tree the home itself: a tree with a
+  // newer schema migrates its copy on open, and the comparison then covers that upgrade too.
+  const baseHome = mkdtempSync(join(tmpdir(), 'cairn-search-ab-base-'));
+  for (const f of ['cairn.db', 'cairn.db-wal']) if (existsSync(join(h.home, f))) copyFileSync(join(h.home, f), join(baseHome, f));
+  const base = (await BaseCairn.open({ home: baseHome, embedder: h.embedder, config: {} })) as CairnType;
   const current = await Cairn.open({ home: h.home, embedder: h.embedder, config: {} });
-  const base = (await BaseCairn.open({ home: h.home, embedder: h.embedder, config: {} })) as CairnType;
   const times = { current: { cpu: [] as number[], wall: [] as number[] }, base: { cpu: [] as number[], wall: [] as number[] } };
   let differing = 0;
   let firstCpu: Row['first'] | null = null;
@@ -174,6 +178,7 @@ async function compare(name: string, h: Home, BaseCairn: typeof Cairn): Promise<
     Date.now = realNow;
     await current.close();
     await base.close();
+    rmSync(baseHome, { recursive: true, force: true });
   }
   const row: Row = {
     corpus: `${name}: ${h.label}`,
@@ -205,7 +210,8 @@ async function main(): Promise<void> {
   const { Cairn: BaseCairn } = (await import(pathToFileURL(join(baseDir, 'src', 'service', 'cairn.ts')).href)) as { Cairn: typeof Cairn };
   const rows: Row[] = [];
   for (const name of corpora) {
-    const h = name === 'locomo' ? await locomoHome(resolve(argValue(args, '--locomo') ?? DEFAULT_LOCOMO), count, argValue(args, '--locomo-home')) : await generatedHome(name as 'chat50k' | 'mem100k', count, argValue(args, '--size') === undefined ? undefined : Number(argValue(args, '--size')), argValue(args, '--home'));
+    // Stored by the base tree, whose schema is never newer than this tree's (a home this tree stored could be beyond the base).
+    const h = name === 'locomo' ? await locomoHome(resolve(argValue(args, '--locomo') ?? DEFAULT_LOCOMO), count, BaseCairn, argValue(args, '--locomo-home')) : await generatedHome(name as 'chat50k' | 'mem100k', count, BaseCairn, argValue(args, '--size') === undefined ? undefined : Number(argValue(args, '--size')), argValue(args, '--home'));
     try {
       rows.push(await compare(name, h, BaseCairn));
     } finally {

@@ -1,5 +1,5 @@
-// Bytes on disk of a home's database in the vector layout it has (schema V15: int8 vectors, small
-// cache rows) beside the same rows in the layout up to V15 (float32 vectors; embedding cache rows
+// Bytes on disk of a home's database in the vector layout it has (since V15 int8 vectors; since
+// V17 the cache holds only what no vector row does) beside the same rows in the layout up to V15 (float32 vectors; embedding cache rows
 // with dim and created_at, each vector spilling into an overflow page), in one run. Both are
 // measured on vacuumed copies (VACUUM INTO), so free pages of either do not count; the home itself
 // is only read.
@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { decodeVector } from '../src/store/vector-codec.js';
+import { decodeVector, encodeVector } from '../src/store/vector-codec.js';
 
 export interface LayoutSize {
   bytes: number;
@@ -30,7 +30,12 @@ function sizeOf(path: string): LayoutSize {
   }
 }
 
-/** Rewrites a V15 copy's vectors and cache the way V14 stored them. */
+/**
+ * Rewrites a copy's vectors and cache the way V14 stored them: float32 vectors with created_at;
+ * every embedded text's vector again in the cache (since V17 a vector row holding its text's hash
+ * is its cache entry), under a 64-character hex key, with dim and created_at; '#windows' rows
+ * with the entry's own vector first.
+ */
 function toLegacyLayout(path: string): void {
   const db = new Database(path);
   try {
@@ -38,14 +43,29 @@ function toLegacyLayout(path: string): void {
       const v = decodeVector(blob as Buffer);
       return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
     });
+    db.function('own_then', { deterministic: true }, (own: unknown, rest: unknown) => {
+      const a = decodeVector(own as Buffer);
+      const b = decodeVector(rest as Buffer);
+      const out = new Float32Array(a.length + b.length);
+      out.set(a);
+      out.set(b, a.length);
+      return encodeVector(out);
+    });
     db.exec(`
       BEGIN;
-      UPDATE vectors SET vector = float32_blob(vector);
+      DROP TRIGGER IF EXISTS vectors_keep_cached;
+      INSERT OR IGNORE INTO embed_cache (model, text_hash, vector) SELECT model, text_hash, vector FROM vectors WHERE text_hash IS NOT NULL;
+      UPDATE vectors SET vector = own_then((SELECT o.vector FROM vectors o WHERE o.entry_seq = vectors.entry_seq AND o.model = substr(vectors.model, 1, length(vectors.model) - 8)), vector)
+        WHERE model LIKE '%#windows' AND length(vector) > 0;
+      DROP INDEX IF EXISTS vectors_text_hash;
+      ALTER TABLE vectors DROP COLUMN text_hash;
+      ALTER TABLE vectors ADD COLUMN created_at TEXT NOT NULL DEFAULT '2026-01-01T00:00:00.000Z';
+      UPDATE vectors SET created_at = '2026-01-01T00:00:00.000Z', vector = float32_blob(vector);
       CREATE TABLE embed_cache_v15 (
         model TEXT NOT NULL, text_hash TEXT NOT NULL, dim INTEGER NOT NULL, vector BLOB NOT NULL, created_at TEXT NOT NULL,
         PRIMARY KEY (model, text_hash)
       ) WITHOUT ROWID;
-      INSERT INTO embed_cache_v15 SELECT model, text_hash, length(float32_blob(vector)) / 4, float32_blob(vector), '2026-01-01T00:00:00.000Z' FROM embed_cache;
+      INSERT INTO embed_cache_v15 SELECT model, lower(hex(text_hash)) || lower(hex(text_hash)), length(float32_blob(vector)) / 4, float32_blob(vector), '2026-01-01T00:00:00.000Z' FROM embed_cache;
       DROP TABLE embed_cache;
       ALTER TABLE embed_cache_v15 RENAME TO embed_cache;
       COMMIT;

@@ -7,8 +7,8 @@
 // How many passages a text gets is the index's passage policy (config `index.passages`):
 // - 'windows' (default): up to MAX_WINDOWS windows of about the model's reach, spread over the text
 //   (its start, its end, evenly between). The first window is what the whole text's vector already
-//   reads, so the indexer reuses that vector for it: a long text costs at most MAX_WINDOWS model
-//   calls whatever its length.
+//   reads, so that vector stands for it: the stored row holds only the later windows (readers take
+//   the own vector as window 0), and a long text costs at most MAX_WINDOWS model calls whatever its length.
 // - 'sentences': every run of sentences up to PASSAGE_CHARS, up to MAX_PASSAGES (a longer text's
 //   runs joined into that many, past what the model reads). The policy before windows: on long
 //   agent messages about 11 model calls per message.
@@ -116,7 +116,7 @@ export function passagesOf(text: string, policy: PassagePolicy = DEFAULT_PASSAGE
   return joined;
 }
 
-/** Passage vectors packed end to end, as one stored row (an empty row: the text has none). */
+/** Passage vectors packed end to end, as one stored row (an empty row: the text has none, or under 'windows' none after the first). */
 export function packVectors(vectors: readonly Float32Array[]): Float32Array {
   const dim = vectors[0]?.length ?? 0;
   const out = new Float32Array(vectors.length * dim);

@@ -68,7 +68,7 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     cosines = cosinesOf(queryVec, await storedVectors(store, vectorSide, params.namespace, vectorSeqs(entries, neighbours)));
     if (ranking.passageWeight > 0 && cosines.size > 0) {
       const passages = await store.getVectors(vectorSide.passageModel, longTexts(cosines, entries, neighbours));
-      ({ cosines, focus } = blendPassages(cosines, queryVec, passages, ranking.passageWeight));
+      ({ cosines, focus } = blendPassages(cosines, queryVec, passages, ranking.passageWeight, passagePolicyOf(vectorSide.passageModel) === 'windows'));
     }
   }
 

@@ -41,8 +41,12 @@ export async function missingVectors(store: Store, model: string, policy: Passag
   return out;
 }
 
-/** Vectors for texts, each embedded once: from the cache when known, else embedded and cached. */
-async function embedCached(store: Store, embedder: Embedder, texts: readonly string[]): Promise<{ vectors: Float32Array[]; cached: number }> {
+/**
+ * Vectors for texts, each embedded once: from the cache when known (a cache row, or a vector row
+ * stored with the text's hash), else embedded. New vectors are cached when `cache` is set; an
+ * entry's own text is not, since its vector row keeps its hash (putVectors) and serves as its cache row.
+ */
+async function embedCached(store: Store, embedder: Embedder, texts: readonly string[], cache: boolean): Promise<{ vectors: Float32Array[]; hashes: string[]; cached: number }> {
   const model = embedder.modelId;
   const hashes = texts.map((t) => sha256(t));
   const known = await store.cacheGet(model, [...new Set(hashes)]);
@@ -51,31 +55,28 @@ async function embedCached(store: Store, embedder: Embedder, texts: readonly str
     const textOf = new Map(texts.map((t, i) => [hashes[i]!, t]));
     const vectors = await embedder.embed(todo.map((h) => textOf.get(h)!));
     const fresh = todo.map((h, i) => ({ textHash: h, vector: vectors[i]! }));
-    await store.cachePut(model, fresh);
+    if (cache) await store.cachePut(model, fresh);
     for (const f of fresh) known.set(f.textHash, f.vector);
   }
-  return { vectors: hashes.map((h) => known.get(h)!), cached: texts.length - todo.length };
+  return { vectors: hashes.map((h) => known.get(h)!), hashes, cached: texts.length - todo.length };
 }
 
 type Batch = ReadonlyArray<{ seq: number; text: string }>;
 
 /**
- * Stores each entry's passage vectors (an empty row for a text of one passage). Under 'windows'
- * the first passage is the text's start, which its own vector reads: `own` (when given) stands in
- * for it instead of a model call.
+ * Stores each entry's passage vectors (an empty row for a text without passages). Under 'windows'
+ * the first window is the text's start, which its own vector reads: the row holds only the
+ * windows after it, and readers take the own vector for the first (search/pipeline/cosines.ts).
  */
-async function embedPassages(store: Store, embedder: Embedder, batch: Batch, policy: PassagePolicy, own?: ReadonlyArray<Float32Array | undefined>): Promise<void> {
+async function embedPassages(store: Store, embedder: Embedder, batch: Batch, policy: PassagePolicy): Promise<void> {
   if (policy === 'none') return;
-  const passages = batch.map((b) => passagesOf(b.text, policy));
-  const reuse = policy === 'windows';
-  const todo = passages.map((p, i) => (reuse && p.length > 0 && own?.[i] ? p.slice(1) : p));
-  const { vectors } = await embedCached(store, embedder, todo.flat());
-  let next = 0;
-  const rows = batch.map((b, i) => {
-    const fresh = vectors.slice(next, (next += todo[i]!.length));
-    return { seq: b.seq, vector: packVectors(todo[i]!.length < passages[i]!.length ? [own![i]!, ...fresh] : fresh) };
+  const todo = batch.map((b) => {
+    const passages = passagesOf(b.text, policy);
+    return policy === 'windows' ? passages.slice(1) : passages;
   });
-  await store.putVectors(passageModelId(embedder.modelId, policy), rows);
+  const { vectors } = await embedCached(store, embedder, todo.flat(), true);
+  let next = 0;
+  await store.putVectors(passageModelId(embedder.modelId, policy), batch.map((b, i) => ({ seq: b.seq, vector: packVectors(vectors.slice(next, (next += todo[i]!.length))) })));
 }
 
 /**
@@ -84,15 +85,10 @@ async function embedPassages(store: Store, embedder: Embedder, batch: Batch, pol
  */
 export async function embedEntries(store: Store, embedder: Embedder, batch: Batch, policy: PassagePolicy = DEFAULT_PASSAGE_POLICY): Promise<number> {
   if (batch.length === 0) return 0;
-  const { vectors, cached } = await embedCached(store, embedder, batch.map((b) => b.text));
-  await store.putVectors(embedder.modelId, batch.map((b, i) => ({ seq: b.seq, vector: vectors[i]! })));
-  await embedPassages(store, embedder, batch, policy, vectors);
+  const { vectors, hashes, cached } = await embedCached(store, embedder, batch.map((b) => b.text), false);
+  await store.putVectors(embedder.modelId, batch.map((b, i) => ({ seq: b.seq, vector: vectors[i]!, textHash: hashes[i]! })));
+  await embedPassages(store, embedder, batch, policy);
   return cached;
-}
-
-async function ownVectors(store: Store, model: string, batch: Batch): Promise<Array<Float32Array | undefined>> {
-  const stored = await store.getVectors(model, batch.map((b) => b.seq));
-  return batch.map((b) => stored.get(b.seq));
 }
 
 /**
@@ -111,9 +107,8 @@ export async function embedPending(store: Store, embedder: Embedder, options: In
   const progress: IndexProgress = { done: 0, total, cached: 0 };
   if (total === 0) return progress;
   const passes: Array<{ model: string; run: (batch: Batch) => Promise<number> }> = [{ model: embedder.modelId, run: (batch) => embedEntries(store, embedder, batch, policy) }];
-  // Entries embedded before this policy's rows existed: their own vector is stored, so under
-  // 'windows' it stands in for the first window again (read back, not recomputed).
-  if (passageModel) passes.push({ model: passageModel, run: async (batch) => (await embedPassages(store, embedder, batch, policy, await ownVectors(store, embedder.modelId, batch)), 0) });
+  // Entries embedded before this policy's rows existed.
+  if (passageModel) passes.push({ model: passageModel, run: async (batch) => (await embedPassages(store, embedder, batch, policy), 0) });
   for (const pass of passes) {
     let cursor = 0;
     for (;;) {

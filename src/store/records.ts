@@ -112,6 +112,17 @@ export interface KeywordHit {
   score: number;
 }
 
+/** A vector to store for an entry. */
+export interface VectorRow {
+  seq: number;
+  vector: Float32Array;
+  /**
+   * The hash (sha256, hex) of the text this is the embedding of, when it is one text's own vector:
+   * the row then serves the embedding cache for that text (cacheGet) instead of a copy of its own.
+   */
+  textHash?: string;
+}
+
 export interface StoredVector {
   /** Monotonic row id: a vector index remembers the highest it has seen and catches up past it. */
   id: number;

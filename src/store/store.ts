@@ -4,7 +4,7 @@ import type { Category, Digest, DigestKind, Kind, Layer, Memory, NamespaceStats,
 import type { PurgeChanges, PurgeIdsResult, PurgeRecord, PurgeScope, TextRewrite } from './purge.js';
 
 export { PURGED_MARKER, type PurgeChanges, type PurgeIdsResult, type PurgeRecord, type PurgeScope, type PurgedKind, type RemovedDigest, type TextRewrite } from './purge.js';
-import type { AddMemoryOptions, AddMemoryResult, AddTurnsResult, ApiTokenRecord, CheckpointRecord, CheckpointState, DigestFilter, DocumentChunk, DocumentChunkInput, DocumentFile, EntryChange, EntryFilter, EntryKeys, FeedbackRecord, HealthOptions, HealthReport, HotStateRecord, ImportOutcome, IndexEntry, JudgeStats, JudgmentInput, JudgmentRecord, KeywordHit, MemoryFilter, NeighbourTurn, NeighbourTurns, NewApiToken, PutDigestResult, ReplaceDocumentInput, ReplaceDocumentResult, SpeakerCount, StoredJudgment, StoredVector, SupersedeResult, TurnsCheckpoint, UsageRow, VectorStats } from './records.js';
+import type { AddMemoryOptions, AddMemoryResult, AddTurnsResult, ApiTokenRecord, CheckpointRecord, CheckpointState, DigestFilter, DocumentChunk, DocumentChunkInput, DocumentFile, EntryChange, EntryFilter, EntryKeys, FeedbackRecord, HealthOptions, HealthReport, HotStateRecord, ImportOutcome, IndexEntry, JudgeStats, JudgmentInput, JudgmentRecord, KeywordHit, MemoryFilter, NeighbourTurn, NeighbourTurns, NewApiToken, PutDigestResult, ReplaceDocumentInput, ReplaceDocumentResult, SpeakerCount, StoredJudgment, StoredVector, SupersedeResult, TurnsCheckpoint, UsageRow, VectorRow, VectorStats } from './records.js';
 
 export * from './records.js';
 export * from './memory-unit.js';
@@ -124,7 +124,12 @@ export interface Store {
   ): Promise<Array<{ seq: number; namespace: string; text: string }>>;
   /** The index entry of one record (its seq and the text it is embedded by, as entriesMissingVector), or null. */
   entryFor(kind: Kind, refId: string): Promise<{ seq: number; namespace: string; text: string } | null>;
-  putVectors(model: string, rows: ReadonlyArray<{ seq: number; vector: Float32Array }>): Promise<void>;
+  /**
+   * Stores vectors (replacing an entry's vector of the same model). A row with a text hash holds
+   * that text's vector for cacheGet as well; when it is replaced or its entry goes, the vector
+   * stays in the cache (unless another row holds the text), as a cache row of its own would.
+   */
+  putVectors(model: string, rows: ReadonlyArray<VectorRow>): Promise<void>;
   vectorsAfter(namespace: string, model: string, afterId: number, limit: number): Promise<StoredVector[]>;
   /**
    * Optional: the k nearest vectors of a namespace by cosine distance (1 − similarity), nearest
@@ -141,6 +146,7 @@ export interface Store {
   /** Drops vectors of every model not in `keep` (they are derived data, rebuilt by reembed). */
   dropVectorsExcept(keep: readonly string[]): Promise<number>;
 
+  /** Vectors of texts by hash (sha256, hex): from the cache, or a vector row stored with that text's hash. */
   cacheGet(model: string, textHashes: readonly string[]): Promise<Map<string, Float32Array>>;
   cachePut(model: string, entries: ReadonlyArray<{ textHash: string; vector: Float32Array }>): Promise<void>;
 
@@ -223,7 +229,10 @@ export interface Store {
    * equal to a current one is superseded by it. In batches, each one transaction.
    */
   rewriteTexts(scope: PurgeScope, rule: TextRewrite, options?: { dryRun?: boolean }): Promise<PurgeChanges>;
-  /** Drops cached embeddings of these text hashes, for every model; returns how many. */
+  /**
+   * Drops cached embeddings of these text hashes, for every model: cache rows, and the hash on
+   * vector rows (which stay, as the vectors of their entries); returns how many of either.
+   */
   dropCachedVectors(textHashes: readonly string[]): Promise<number>;
   /**
    * Makes what was removed unrecoverable from the backend's files (merged index segments, rewritten

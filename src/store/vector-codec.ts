@@ -65,6 +65,19 @@ export function decodeVector(blob: Uint8Array): Float32Array {
   return out;
 }
 
+/**
+ * A stored row of vectors of `dim` values end to end without its first vector, cut byte for byte
+ * (the rest decodes to exactly the values it did): `dim` must be whole blocks. A row holding no
+ * more than one vector, or not a whole number of them, gives an empty row.
+ */
+export function withoutFirstVector(blob: Uint8Array, dim: number): Buffer {
+  if (!Number.isInteger(dim) || dim <= 0 || dim % QUANT_BLOCK !== 0) throw new Error(`vectors of ${dim} values do not split into whole blocks`);
+  const n = valuesIn(blob.byteLength);
+  if (n <= dim || n % dim !== 0 || quantisedBytes(n) !== blob.byteLength) return Buffer.alloc(0);
+  const blocks = blockCount(n);
+  return Buffer.concat([blob.subarray(SCALE_BYTES * (dim / QUANT_BLOCK), SCALE_BYTES * blocks), blob.subarray(SCALE_BYTES * blocks + dim)]);
+}
+
 /** A float32 blob as schema V14 and earlier stored it (read once, by the V15 migration). */
 export function float32BlobToVector(blob: Uint8Array): Float32Array {
   const out = new Float32Array(Math.floor(blob.byteLength / 4));

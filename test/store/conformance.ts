@@ -1,5 +1,6 @@
 // The shared Store conformance suite: every backend (SQLite now, PostgreSQL later) must pass it
 // unchanged. It talks to the store only through the `Store` interface — no SQL, no backend types.
+import { createHash } from 'node:crypto';
 import { describe, it, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { CairnError } from '../../src/core/errors.js';
@@ -996,6 +997,41 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         const back = await store.cacheGet('m', many.map((m) => m.textHash));
         assert.equal(back.size, 1200);
         assertVectorNear(back.get('bulk-1199'), [1199]);
+      });
+
+      it('a vector stored with its text hash is that text\'s cached vector; it stays cached when its row goes; a purge of the hash forgets it', async () => {
+        const sha = (t: string) => createHash('sha256').update(t).digest('hex');
+        const [a, b, c] = ['cache one', 'cache two', 'cache three'];
+        for (const t of [a, b, c]) await add(t);
+        const seqOf = new Map((await store.entriesMissingVector('m', 10, NS)).map((m) => [m.text, m.seq]));
+        // b was cached before its row was written (with the same bytes): one copy is enough, it still reads back.
+        await store.cachePut('m', [{ textHash: sha(b), vector: vec(0, 1) }]);
+        await store.putVectors('m', [
+          { seq: seqOf.get(a)!, vector: vec(1, 0), textHash: sha(a) },
+          { seq: seqOf.get(b)!, vector: vec(0, 1), textHash: sha(b) },
+          { seq: seqOf.get(c)!, vector: vec(0.6, 0.8) },
+        ]);
+        let got = await store.cacheGet('m', [sha(a), sha(b), sha(c), 'not-a-hash', '']);
+        assert.deepEqual([...got.keys()].sort(), [sha(a), sha(b)].sort(), 'a row without a hash is not a cache entry');
+        assertVectorNear(got.get(sha(a)), [1, 0]);
+        assertVectorNear(got.get(sha(b)), [0, 1]);
+        assert.equal((await store.cacheGet('other-model', [sha(a)])).size, 0, 'by model');
+        // The row of a replaced by another text's vector, and b's row dropped with its model: both stay cached.
+        await store.putVectors('m', [{ seq: seqOf.get(a)!, vector: vec(0.8, 0.6), textHash: sha('cache one, edited') }]);
+        await store.dropVectorsExcept(['kept-model']);
+        got = await store.cacheGet('m', [sha(a), sha(b), sha('cache one, edited')]);
+        assert.equal(got.size, 3);
+        assertVectorNear(got.get(sha(a)), [1, 0]);
+        assertVectorNear(got.get(sha(b)), [0, 1]);
+        assertVectorNear(got.get(sha('cache one, edited')), [0.8, 0.6]);
+        // A purge forgets a text's cached vector wherever it is, and keeps the vector of an entry that holds it.
+        await store.putVectors('m', [{ seq: seqOf.get(c)!, vector: vec(0.6, 0.8), textHash: sha(c) }]);
+        assert.ok((await store.dropCachedVectors([sha(a), sha(c)])) >= 2);
+        got = await store.cacheGet('m', [sha(a), sha(b), sha(c)]);
+        assert.deepEqual([...got.keys()], [sha(b)]);
+        assertVectorNear((await store.getVectors('m', [seqOf.get(c)!])).get(seqOf.get(c)!), [0.6, 0.8]);
+        // Hashes that only share their first half are one key: the store keeps 16 bytes of a sha256.
+        assert.equal((await store.cacheGet('m', [sha(b).slice(0, 32) + '0'.repeat(32)])).size, 1);
       });
 
       it('entries keep working with more seqs than one query can bind', async () => {

@@ -325,7 +325,7 @@ describe('PostgreSQL vectors', () => {
     // A row copied by cairn migrate has no embedding: the build gives it one from its bytes.
     const copied = await entry(store.pool, 'ann', 'copied');
     const copiedVector = unitVector(dim, 31337);
-    await store.pool.query("INSERT INTO vectors (entry_seq, namespace, model, dim, vector, created_at) VALUES ($1, 'ann', $2, $3, $4, 'x')", [copied, model, dim, encodeVector(copiedVector)]);
+    await store.pool.query("INSERT INTO vectors (entry_seq, namespace, model, dim, vector) VALUES ($1, 'ann', $2, $3, $4)", [copied, model, dim, encodeVector(copiedVector)]);
     const decoded = [...big, { seq: copied, vector: copiedVector }].map((b) => ({ seq: b.seq, vector: decodeVector(encodeVector(b.vector)) }));
     const exactTop = (query: Float32Array, k: number) =>
       decoded.map((d) => ({ seq: d.seq, distance: cosineDistance(d.vector, query) })).sort((x, y) => x.distance - y.distance).slice(0, k);

@@ -56,7 +56,7 @@ async function seed(): Promise<{ memory: string; turn: string; long: string }> {
   await store.pool.query('INSERT INTO namespaces (id, created_at) VALUES ($1, $2)', [NS, AT]);
   for (let i = 0; i < 40; i++) await addMemory(`m_plain${i}`, `ordinary fact number ${i} about herons`);
   const seq = await addMemory('m_secret', `the vault code is ${SECRET}`);
-  await store.pool.query('INSERT INTO vectors (entry_seq, namespace, model, dim, vector, created_at) VALUES ($1, $2, $3, 2, $4, $5)', [seq, NS, 'model-a', encodeVector(Float32Array.from([1, 0])), AT]);
+  await store.pool.query('INSERT INTO vectors (entry_seq, namespace, model, dim, vector) VALUES ($1, $2, $3, 2, $4)', [seq, NS, 'model-a', encodeVector(Float32Array.from([1, 0]))]);
   await store.pool.query("INSERT INTO feedback (id, namespace, ref_id, text, category, important, created_at) VALUES ('f_1', $1, 'm_secret', $2, 'fact', 1, $3)", [NS, `the vault code is ${SECRET}`, AT]);
   await addTurn('t_secret', `my vault code is ${SECRET}`);
   await addTurn('t_plain', 'the deploy is on friday');

@@ -240,7 +240,7 @@ describe('PostgreSQL store: renameNamespace', () => {
     // Tables without a foreign key to namespaces, written directly (their modules are other helpers').
     await q('INSERT INTO {s}.speakers (namespace, name, turns) VALUES ($1, $2, 3)', ['from', 'Ana']);
     await q("INSERT INTO {s}.llm_usage (namespace, day, calls) VALUES ('from', '2026-01-10', 4)");
-    await q("INSERT INTO {s}.vectors (entry_seq, namespace, model, dim, vector, created_at) VALUES ($1, 'from', 'm', 2, '\\x0102', $2)", [entry, at(0)]);
+    await q("INSERT INTO {s}.vectors (entry_seq, namespace, model, dim, vector) VALUES ($1, 'from', 'm', 2, '\\x0102')", [entry]);
     await q("INSERT INTO {s}.entities (id, namespace, name, slug, type, created_at, updated_at) VALUES ('e_1', 'from', 'Ana', 'ana', 'person', $1, $1)", [at(0)]);
     await q("INSERT INTO {s}.entity_aliases (namespace, key, entity_id, display) VALUES ('from', 'ana', 'e_1', 'Ana')");
     await q("INSERT INTO {s}.entity_mentions (entity_id, memory_id, namespace) VALUES ('e_1', $1, 'from')", [m.id]);

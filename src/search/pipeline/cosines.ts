@@ -50,20 +50,25 @@ export function longTexts(cosines: ReadonlyMap<number, number>, entries: readonl
 
 /**
  * A long text counts as close as its whole and its closest passage together (weight `w` on the
- * passage); the passage's index is where its snippet goes. Returns new maps.
+ * passage); the passage's index is where its snippet goes. With `firstIsOwn` (the 'windows'
+ * policy) a row holds the windows after the first, the first being the text's own vector: its
+ * cosine stands for window 0. A text whose row is empty (no passages) is left as it is. Returns new maps.
  */
 export function blendPassages(
   cosines: ReadonlyMap<number, number>,
   query: Float32Array,
   passages: ReadonlyMap<number, Float32Array>,
   w: number,
+  firstIsOwn = false,
 ): { cosines: Map<number, number>; focus: Map<number, number> } {
   const out = new Map(cosines);
   const focus = new Map<number, number>();
   for (const [seq, packed] of passages) {
-    const best = bestPassage(query, packed);
+    const closest = bestPassage(query, packed);
     const own = out.get(seq);
-    if (best === null || own === undefined) continue;
+    if (closest === null || own === undefined) continue;
+    // Ties go to the earlier window, as when the first window was stored in the row.
+    const best = firstIsOwn ? (closest.score > own ? { index: closest.index + 1, score: closest.score } : { index: 0, score: own }) : closest;
     out.set(seq, (1 - w) * own + w * best.score);
     focus.set(seq, best.index);
   }

@@ -328,8 +328,51 @@ CREATE TABLE leases (
 );
 `;
 
+/**
+ * Bytes per captured turn (issue 29), as SQLite's V17 (store/sqlite/migrations.ts): a vector row
+ * of a text's own embedding keeps the text's hash (16 bytes, store/text-hash-key.ts) and serves the
+ * embedding cache for it, so the cache keeps only vectors no row holds; a row that goes (deleted,
+ * or replaced by putVectors' upsert, which gives it a new id) leaves its vector in the cache unless
+ * another row holds the text. Cache keys become the same 16 bytes. '#windows' passage rows lose
+ * their first window (the entry's own vector, which readers prepend), cut byte for byte; their
+ * halfvec goes (no index reads passage rows); a row of a width that is not whole quantisation
+ * blocks is dropped, and the next index pass writes it again from the cache. Vector rows lose
+ * created_at, which nothing read.
+ */
+const V3_BYTES = `
+ALTER TABLE embed_cache ALTER COLUMN text_hash TYPE BYTEA
+  USING (CASE WHEN text_hash ~ '^[0-9a-f]{64}$' THEN decode(substr(text_hash, 1, 32), 'hex') ELSE convert_to(text_hash, 'UTF8') END);
+ALTER TABLE vectors ADD COLUMN text_hash BYTEA;
+UPDATE vectors v SET text_hash = c.text_hash
+  FROM (SELECT DISTINCT ON (model, vector) model, vector, text_hash FROM embed_cache ORDER BY model, vector, text_hash) c
+  WHERE c.model = v.model AND c.vector = v.vector AND length(v.vector) > 0;
+CREATE INDEX vectors_text_hash ON vectors (text_hash) WHERE text_hash IS NOT NULL;
+DELETE FROM embed_cache c USING vectors v WHERE v.text_hash = c.text_hash AND v.model = c.model AND v.vector = c.vector;
+CREATE FUNCTION cairn_keep_cached() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM vectors v WHERE v.text_hash = OLD.text_hash AND v.model = OLD.model AND v.id <> OLD.id) THEN
+    INSERT INTO embed_cache (model, text_hash, vector) VALUES (OLD.model, OLD.text_hash, OLD.vector) ON CONFLICT DO NOTHING;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER vectors_keep_cached_delete AFTER DELETE ON vectors
+  FOR EACH ROW WHEN (OLD.text_hash IS NOT NULL) EXECUTE FUNCTION cairn_keep_cached();
+CREATE TRIGGER vectors_keep_cached_replace AFTER UPDATE ON vectors
+  FOR EACH ROW WHEN (OLD.text_hash IS NOT NULL AND OLD.id <> NEW.id) EXECUTE FUNCTION cairn_keep_cached();
+DELETE FROM vectors p WHERE p.model LIKE '%#windows' AND length(p.vector) > 0 AND NOT EXISTS (
+  SELECT 1 FROM vectors o WHERE o.entry_seq = p.entry_seq AND o.model = left(p.model, -8) AND o.dim > 0 AND o.dim % 128 = 0);
+UPDATE vectors p SET
+    vector = CASE WHEN length(p.vector) % 132 = 0 AND (length(p.vector) / 132 * 128) % o.dim = 0 AND length(p.vector) / 132 * 128 > o.dim
+      THEN substring(p.vector FROM 1 + 4 * (o.dim / 128) FOR 4 * (length(p.vector) / 132 - o.dim / 128)) || substring(p.vector FROM 1 + 4 * (length(p.vector) / 132) + o.dim)
+      ELSE ''::bytea END,
+    dim = CASE WHEN length(p.vector) % 132 = 0 AND (length(p.vector) / 132 * 128) % o.dim = 0 AND length(p.vector) / 132 * 128 > o.dim THEN p.dim - o.dim ELSE 0 END,
+    embedding = NULL
+  FROM vectors o WHERE p.model LIKE '%#windows' AND length(p.vector) > 0 AND o.entry_seq = p.entry_seq AND o.model = left(p.model, -8);
+ALTER TABLE vectors DROP COLUMN created_at;
+`;
+
 /** Steps in order; step i brings the schema to version i + 1. Never edit a step once released: add one. */
-const STEPS: readonly string[] = [V1_CORE + V1_MEMORY_AND_INDEX + V1_DOCUMENTS_AND_DIGESTS + V1_KNOWLEDGE + V1_PURGE, V2_LEASES];
+const STEPS: readonly string[] = [V1_CORE + V1_MEMORY_AND_INDEX + V1_DOCUMENTS_AND_DIGESTS + V1_KNOWLEDGE + V1_PURGE, V2_LEASES, V3_BYTES];
 
 export const PG_SCHEMA_VERSION = STEPS.length;
 

@@ -24,6 +24,7 @@ import type {
   EntityListFilter,
   FactFilter,
   KnowledgeBatch,
+  VectorRow,
 } from '../store.js';
 import { applyJudgments, importRecord, remember, rememberAll, retag, supersede } from '../../memory/remember.js';
 import type { MemoryUnit } from '../memory-unit.js';
@@ -284,8 +285,8 @@ export class PgStore implements Store {
   entryFor(kind: Kind, refId: string) {
     return this.run((db) => entries.entryFor(db, kind, refId));
   }
-  putVectors(model: string, rows: ReadonlyArray<{ seq: number; vector: Float32Array }>) {
-    return this.run((db) => entries.putVectors(db, model, rows, nowIso()));
+  putVectors(model: string, rows: ReadonlyArray<VectorRow>) {
+    return this.run((db) => entries.putVectors(db, model, rows));
   }
   vectorsAfter(namespace: string, model: string, afterId: number, limit: number) {
     return this.run((db) => entries.vectorsAfter(db, namespace, model, afterId, limit));

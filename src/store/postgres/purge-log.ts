@@ -3,6 +3,7 @@
 import type pg from 'pg';
 import type { PurgeRecord } from '../purge.js';
 import { purgeFromRow, type PurgeRow } from '../purge-log-rows.js';
+import { textHashKey } from '../text-hash-key.js';
 import { pgCode, poolOf, transaction, type Db } from './connect.js';
 
 export async function startPurge(db: Db, entry: { namespace: string | null; via: string; rule: Record<string, unknown> }, now: string): Promise<PurgeRecord> {
@@ -46,12 +47,16 @@ export async function lastPurgeId(db: Db): Promise<number> {
   )).rows[0]!.id;
 }
 
+/** Forgets cached embeddings of these texts: cache rows, and the hash on vector rows made of them (as SQLite's). */
 export async function dropCachedVectors(db: Db, hashes: readonly string[]): Promise<number> {
   if (hashes.length === 0) return 0;
+  const keys = [...new Set(hashes)].map(textHashKey);
   return transaction(db, async (c) => {
     let dropped = 0;
-    for (let i = 0; i < hashes.length; i += 5000) {
-      dropped += (await c.query('DELETE FROM embed_cache WHERE text_hash = ANY($1)', [hashes.slice(i, i + 5000)])).rowCount ?? 0;
+    for (let i = 0; i < keys.length; i += 5000) {
+      const chunk = keys.slice(i, i + 5000);
+      dropped += (await c.query('UPDATE vectors SET text_hash = NULL WHERE text_hash = ANY($1::bytea[])', [chunk])).rowCount ?? 0;
+      dropped += (await c.query('DELETE FROM embed_cache WHERE text_hash = ANY($1::bytea[])', [chunk])).rowCount ?? 0;
     }
     return dropped;
   });

@@ -12,7 +12,8 @@
 import pg from 'pg';
 import pgvector from 'pgvector';
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
-import type { StoredVector, VectorStats } from '../store.js';
+import type { StoredVector, VectorRow, VectorStats } from '../store.js';
+import { keysOf, textHashKey } from '../text-hash-key.js';
 import { decodeVector, encodeVector } from '../vector-codec.js';
 import { poolOf, transaction, type Db } from './connect.js';
 
@@ -23,7 +24,7 @@ const WRITER_LOCK = 0x43_76_65_63; // "Cvec"
 /** pgvector's HNSW indexes halfvec up to this many dimensions; wider or empty rows get no embedding. */
 const MAX_ANN_DIMENSIONS = 4000;
 
-type Row = { seq: number; vector: Float32Array };
+type Row = VectorRow;
 
 /** The latest vector per seq, in first-seen order (one upsert may not touch a row twice). */
 function latestPerSeq(rows: ReadonlyArray<Row>): Row[] {
@@ -55,26 +56,36 @@ function unitSql(values: Float32Array): string | null {
 
 /**
  * Stores vectors (replacing an entry's vector of the same model, which then takes a new id past
- * every watermark, as SQLite's INSERT OR REPLACE). Entries that vanished are skipped. Each
- * ROWS_PER_TX rows are one transaction; call with the pool (PgStore does), not inside another transaction.
+ * every watermark, as SQLite's delete and insert). Entries that vanished are skipped. A row with a
+ * text hash serves the cache for that text: a cache row of the very same bytes goes, and the
+ * replaced row's vector moves to the cache (trigger, migration step 3). Each ROWS_PER_TX rows are
+ * one transaction; call with the pool (PgStore does), not inside another transaction.
  */
-export async function putVectors(db: Db, model: string, rows: ReadonlyArray<Row>, now: string): Promise<void> {
+export async function putVectors(db: Db, model: string, rows: ReadonlyArray<Row>): Promise<void> {
   const list = latestPerSeq(rows);
   for (let from = 0; from < list.length; from += ROWS_PER_TX) {
     const chunk = list.slice(from, from + ROWS_PER_TX);
     const bytes = chunk.map((r) => encodeVector(r.vector));
+    const keys = chunk.map((r) => (r.textHash === undefined ? null : textHashKey(r.textHash)));
     await transaction(db, async (c) => {
       // Registered as a writer before the transaction has an id (the insert assigns it): see the top.
       await c.query('SELECT pg_advisory_xact_lock_shared($1, hashtext(current_schema()))', [WRITER_LOCK]);
       await c.query(
-        `INSERT INTO vectors AS v (id, entry_seq, namespace, model, dim, vector, embedding, created_at, tx)
-         SELECT pg_current_xact_id()::text::bigint * ${ROWS_PER_TX} + r.n - 1, r.seq, e.namespace, $1, r.dim, r.vec, r.emb::halfvec, $6, pg_current_xact_id()
-         FROM unnest($2::bigint[], $3::int[], $4::bytea[], $5::text[]) WITH ORDINALITY AS r(seq, dim, vec, emb, n)
+        `INSERT INTO vectors AS v (id, entry_seq, namespace, model, dim, vector, embedding, tx, text_hash)
+         SELECT pg_current_xact_id()::text::bigint * ${ROWS_PER_TX} + r.n - 1, r.seq, e.namespace, $1, r.dim, r.vec, r.emb::halfvec, pg_current_xact_id(), r.key
+         FROM unnest($2::bigint[], $3::int[], $4::bytea[], $5::text[], $6::bytea[]) WITH ORDINALITY AS r(seq, dim, vec, emb, key, n)
          JOIN entries e ON e.seq = r.seq
          ON CONFLICT (entry_seq, model) DO UPDATE SET id = excluded.id, namespace = excluded.namespace, dim = excluded.dim,
-           vector = excluded.vector, embedding = excluded.embedding, created_at = excluded.created_at, tx = excluded.tx`,
-        [model, chunk.map((r) => r.seq), chunk.map((r) => r.vector.length), bytes, chunk.map((r, i) => embeddingOf(bytes[i]!, r.vector.length)), now],
+           vector = excluded.vector, embedding = excluded.embedding, tx = excluded.tx, text_hash = excluded.text_hash`,
+        [model, chunk.map((r) => r.seq), chunk.map((r) => r.vector.length), bytes, chunk.map((r, i) => embeddingOf(bytes[i]!, r.vector.length)), keys],
       );
+      const held = keys.flatMap((k, i) => (k ? [{ key: k, vec: bytes[i]! }] : []));
+      if (held.length) {
+        await c.query(
+          'DELETE FROM embed_cache c USING unnest($2::bytea[], $3::bytea[]) AS r(key, vec) WHERE c.model = $1 AND c.text_hash = r.key AND c.vector = r.vec',
+          [model, held.map((h) => h.key), held.map((h) => h.vec)],
+        );
+      }
     });
   }
 }
@@ -149,11 +160,21 @@ export async function dropVectorsExcept(db: Db, keep: readonly string[]): Promis
   return (await db.query('DELETE FROM vectors WHERE NOT (model = ANY($1::text[]))', [[...keep]])).rowCount ?? 0;
 }
 
+/** Cached vectors by text hash: a cache row's, or a stored vector made of that very text (step 3). */
 export async function cacheGet(db: Db, model: string, hashes: readonly string[]): Promise<Map<string, Float32Array>> {
   const out = new Map<string, Float32Array>();
   if (hashes.length === 0) return out;
-  const rows = (await db.query<{ text_hash: string; vector: Buffer }>('SELECT text_hash, vector FROM embed_cache WHERE model = $1 AND text_hash = ANY($2::text[])', [model, [...hashes]])).rows;
-  for (const r of rows) out.set(r.text_hash, decodeVector(r.vector));
+  const { keys, hashesOf } = keysOf(hashes);
+  const rows = (await db.query<{ key: Buffer; vector: Buffer }>(
+    `SELECT text_hash AS key, vector FROM vectors WHERE model = $1 AND text_hash = ANY($2::bytea[])
+     UNION ALL
+     SELECT text_hash, vector FROM embed_cache WHERE model = $1 AND text_hash = ANY($2::bytea[])`,
+    [model, keys],
+  )).rows;
+  for (const r of rows) {
+    const vector = decodeVector(r.vector);
+    for (const h of hashesOf.get(r.key.toString('hex')) ?? []) out.set(h, vector);
+  }
   return out;
 }
 
@@ -161,9 +182,9 @@ export async function cachePut(db: Db, model: string, entries: ReadonlyArray<{ t
   if (entries.length === 0) return;
   // First writer wins, as SQLite's INSERT OR IGNORE (the same text embeds to the same vector).
   await db.query(
-    `INSERT INTO embed_cache (model, text_hash, vector) SELECT $1, h, v FROM unnest($2::text[], $3::bytea[]) AS r(h, v)
+    `INSERT INTO embed_cache (model, text_hash, vector) SELECT $1, h, v FROM unnest($2::bytea[], $3::bytea[]) AS r(h, v)
      ON CONFLICT (model, text_hash) DO NOTHING`,
-    [model, entries.map((e) => e.textHash), entries.map((e) => encodeVector(e.vector))],
+    [model, entries.map((e) => textHashKey(e.textHash)), entries.map((e) => encodeVector(e.vector))],
   );
 }
 

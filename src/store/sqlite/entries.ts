@@ -3,7 +3,8 @@
 import type { Database } from 'better-sqlite3';
 import { stmt } from './statements.js';
 import type { Kind, Layer } from '../../core/types.js';
-import type { EntryFilter, IndexEntry, KeywordHit, StoredVector, VectorStats } from '../store.js';
+import type { EntryFilter, IndexEntry, KeywordHit, StoredVector, VectorRow, VectorStats } from '../store.js';
+import { keysOf, textHashKey } from '../text-hash-key.js';
 import { decodeVector, encodeVector } from '../vector-codec.js';
 import { digestSectionDetails } from './digests.js';
 import { entryFromRow, type EntryRow } from '../entry-rows.js';
@@ -240,16 +241,26 @@ export function entryFor(db: Database, kind: string, refId: string): { seq: numb
   return (row as { seq: number; namespace: string; text: string } | undefined) ?? null;
 }
 
-export function putVectors(db: Database, model: string, rows: ReadonlyArray<{ seq: number; vector: Float32Array }>, now: string): void {
+/**
+ * Stores vectors, replacing an entry's vector of the same model (deleted, then written anew: the
+ * new row takes an id past every watermark, and the delete trigger keeps the old vector in the
+ * cache). A row given the hash of the text it was embedded from holds that text's vector for the
+ * cache too (cacheGet): a cache row with the very same bytes is then a second copy, and goes.
+ */
+export function putVectors(db: Database, model: string, rows: ReadonlyArray<VectorRow>): void {
   const nsOf = stmt(db, 'SELECT namespace FROM entries WHERE seq = ?').pluck();
-  const upsert = stmt(db, 
-    `INSERT OR REPLACE INTO vectors (entry_seq, namespace, model, dim, vector, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-  );
+  const drop = stmt(db, 'DELETE FROM vectors WHERE entry_seq = ? AND model = ?');
+  const insert = stmt(db, 'INSERT INTO vectors (entry_seq, namespace, model, dim, vector, text_hash) VALUES (?, ?, ?, ?, ?, ?)');
+  const uncache = stmt(db, 'DELETE FROM embed_cache WHERE model = ? AND text_hash = ? AND vector = ?');
   db.transaction(() => {
     for (const r of rows) {
       const ns = nsOf.get(r.seq) as string | undefined;
       if (ns === undefined) continue; // entry vanished (purge): nothing to index
-      upsert.run(r.seq, ns, model, r.vector.length, encodeVector(r.vector), now);
+      const bytes = encodeVector(r.vector);
+      const key = r.textHash === undefined ? null : textHashKey(r.textHash);
+      drop.run(r.seq, model);
+      insert.run(r.seq, ns, model, r.vector.length, bytes, key);
+      if (key) uncache.run(model, key, bytes);
     }
   }).immediate();
 }
@@ -295,19 +306,30 @@ export function dropVectorsExcept(db: Database, keep: readonly string[]): number
   return stmt(db, 'DELETE FROM vectors WHERE model NOT IN (SELECT value FROM json_each(?))').run(JSON.stringify(keep)).changes;
 }
 
-// With int8 vectors a cache row is ~600 bytes and sits in its b-tree page beside others (schema V15).
+/**
+ * Cached vectors by text hash: a cache row's, or a stored vector made of that very text (schema
+ * V17: the cache holds only what no vector row does).
+ */
 export function cacheGet(db: Database, model: string, hashes: readonly string[]): Map<string, Float32Array> {
   const out = new Map<string, Float32Array>();
   if (hashes.length === 0) return out;
-  const rows = stmt(db, 'SELECT text_hash, vector FROM embed_cache WHERE model = ? AND text_hash IN (SELECT value FROM json_each(?))')
-    .all(model, JSON.stringify(hashes)) as Array<{ text_hash: string; vector: Buffer }>;
-  for (const r of rows) out.set(r.text_hash, decodeVector(r.vector));
+  const { keys, hashesOf } = keysOf(hashes);
+  const rows = stmt(db,
+    // From the keys into the hash index: by model first, the planner would walk every row of the model.
+    `SELECT v.text_hash AS key, v.vector FROM json_each(@keys) AS k CROSS JOIN vectors v ON v.text_hash = unhex(k.value) WHERE v.model = @model
+     UNION ALL
+     SELECT text_hash, vector FROM embed_cache WHERE model = @model AND text_hash IN (SELECT unhex(value) FROM json_each(@keys))`)
+    .all({ model, keys: JSON.stringify(keys.map((k) => k.toString('hex'))) }) as Array<{ key: Buffer; vector: Buffer }>;
+  for (const r of rows) {
+    const vector = decodeVector(r.vector);
+    for (const h of hashesOf.get(r.key.toString('hex')) ?? []) out.set(h, vector);
+  }
   return out;
 }
 
 export function cachePut(db: Database, model: string, entries: ReadonlyArray<{ textHash: string; vector: Float32Array }>): void {
   const put = stmt(db, 'INSERT OR IGNORE INTO embed_cache (model, text_hash, vector) VALUES (?, ?, ?)');
   db.transaction(() => {
-    for (const e of entries) put.run(model, e.textHash, encodeVector(e.vector));
+    for (const e of entries) put.run(model, textHashKey(e.textHash), encodeVector(e.vector));
   }).immediate();
 }

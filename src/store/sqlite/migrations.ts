@@ -1,7 +1,8 @@
 // Versioned schema. Each step runs once, inside an immediate transaction, keyed by user_version,
 // so several processes opening the same file at once migrate it exactly once.
 import type { Database } from 'better-sqlite3';
-import { encodeVector, float32BlobToVector } from '../vector-codec.js';
+import { textHashKey } from '../text-hash-key.js';
+import { encodeVector, float32BlobToVector, withoutFirstVector } from '../vector-codec.js';
 
 const V1 = `
 CREATE TABLE namespaces (
@@ -449,12 +450,64 @@ CREATE TABLE leases (
 ) WITHOUT ROWID;
 `;
 
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16];
+// Bytes per captured turn (issue 29). (1) A vector row made of a text's own embedding keeps that
+// text's hash (text_hash, store/text-hash-key.ts: 16 bytes), so the embedding cache no longer
+// holds a second copy of every stored vector: cacheGet reads both. A row that goes (its entry
+// deleted or its text changed, a vector replaced, another model) leaves its vector in the cache
+// (trigger), as its own cache row kept it before, unless another row still holds that text.
+// Existing rows take the hash of the cache row with their very bytes; that cache row goes.
+// (2) Cache keys are the same 16 bytes instead of 64 hex characters. (3) A '#windows' passage row
+// holds the windows after the first: the first is the entry's own vector, which readers prepend
+// (embed/passages.ts). A row of a width that does not split into whole quantisation blocks is
+// dropped instead; the next index pass writes it again from the cache, without the model.
+// (4) Vector rows lose created_at, which nothing read (24 bytes a row).
+// Lookups by hash name the model as +model: the (model, namespace, id) index would walk every row of the model.
+const V17 = `
+ALTER TABLE vectors ADD COLUMN text_hash BLOB;
+CREATE TEMP TABLE v17_cache AS SELECT model, text_hash, vector FROM embed_cache;
+CREATE INDEX temp.v17_cache_vector ON v17_cache (model, vector);
+UPDATE vectors SET text_hash = cairn_text_hash_key((SELECT c.text_hash FROM temp.v17_cache c
+    WHERE c.model = vectors.model AND c.vector = vectors.vector ORDER BY c.text_hash LIMIT 1))
+  WHERE length(vector) > 0;
+DROP TABLE temp.v17_cache;
+CREATE INDEX vectors_text_hash ON vectors (text_hash) WHERE text_hash IS NOT NULL;
+CREATE TABLE embed_cache_v17 (
+  model TEXT NOT NULL,
+  text_hash BLOB NOT NULL,
+  vector BLOB NOT NULL,
+  PRIMARY KEY (model, text_hash)
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO embed_cache_v17 (model, text_hash, vector)
+  SELECT c.model, cairn_text_hash_key(c.text_hash), c.vector FROM embed_cache c
+  WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.text_hash = cairn_text_hash_key(c.text_hash) AND +v.model = c.model AND v.vector = c.vector);
+DROP TABLE embed_cache;
+ALTER TABLE embed_cache_v17 RENAME TO embed_cache;
+CREATE TRIGGER vectors_keep_cached AFTER DELETE ON vectors
+WHEN old.text_hash IS NOT NULL AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.text_hash = old.text_hash AND +v.model = old.model)
+BEGIN
+  INSERT OR IGNORE INTO embed_cache (model, text_hash, vector) VALUES (old.model, old.text_hash, old.vector);
+END;
+CREATE TEMP TABLE v17_own AS
+  SELECT p.id, o.dim AS own FROM vectors p LEFT JOIN vectors o ON o.entry_seq = p.entry_seq AND o.model = substr(p.model, 1, length(p.model) - 8)
+  WHERE p.model LIKE '%#windows' AND length(p.vector) > 0;
+DELETE FROM vectors WHERE id IN (SELECT id FROM temp.v17_own WHERE own IS NULL OR own % 128 <> 0);
+UPDATE vectors SET vector = cairn_vector_tail(vector, (SELECT own FROM temp.v17_own t WHERE t.id = vectors.id)),
+    dim = dim - (SELECT own FROM temp.v17_own t WHERE t.id = vectors.id)
+  WHERE id IN (SELECT id FROM temp.v17_own);
+UPDATE vectors SET dim = 0 WHERE id IN (SELECT id FROM temp.v17_own) AND length(vector) = 0;
+DROP TABLE temp.v17_own;
+ALTER TABLE vectors DROP COLUMN created_at;
+`;
+
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** The schema version from which vectors are stored int8 (a home upgraded past it is vacuumed once: see open.ts). */
 export const COMPACT_VECTORS_VERSION = MIGRATIONS.indexOf(V15) + 1;
+
+/** The schema version from which stored vectors are not copied into the cache (a home upgraded past it is vacuumed once too). */
+export const COMPACT_CACHE_VERSION = MIGRATIONS.indexOf(V17) + 1;
 
 /**
  * Migrates to SCHEMA_VERSION; returns the version the database had (0: a new one).
@@ -463,6 +516,8 @@ export function migrate(db: Database): number {
   // Already current: take no write lock, so readers open while another process is writing (WAL).
   if ((db.pragma('user_version', { simple: true }) as number) === SCHEMA_VERSION) return SCHEMA_VERSION;
   db.function('cairn_quantise_f32', { deterministic: true }, (blob: unknown) => encodeVector(float32BlobToVector(blob as Buffer)));
+  db.function('cairn_text_hash_key', { deterministic: true }, (hash: unknown) => (typeof hash === 'string' ? textHashKey(hash) : hash));
+  db.function('cairn_vector_tail', { deterministic: true }, (blob: unknown, dim: unknown) => withoutFirstVector(blob as Buffer, Number(dim)));
   let from = 0;
   const step = db.transaction(() => {
     const version = db.pragma('user_version', { simple: true }) as number;

@@ -5,7 +5,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from '
 import { dirname } from 'node:path';
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../core/private-files.js';
-import { COMPACT_VECTORS_VERSION, SCHEMA_VERSION, migrate } from './migrations.js';
+import { COMPACT_CACHE_VERSION, COMPACT_VECTORS_VERSION, SCHEMA_VERSION, migrate } from './migrations.js';
 import { registerIndexText } from './fts-text.js';
 
 const SQLITE_HEADER = 'SQLite format 3\0';
@@ -91,7 +91,8 @@ function assertCurrentSchema(db: Database.Database, path: string): void {
 const CACHE_KIB = 16 * 1024;
 
 /**
- * Gives back the pages the int8 vectors freed (a home upgraded to V15 shrinks to about a fifth).
+ * Gives back the pages the int8 vectors (V15: a home shrinks to about a fifth) and the cache that
+ * no longer copies stored vectors (V17) freed.
  * Best effort: another process holding the file open makes VACUUM fail, and the space is then
  * reused by later writes instead.
  */
@@ -131,7 +132,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database.
     db.pragma(`cache_size = -${CACHE_KIB}`);
     if (!options.readonly) {
       const from = migrate(db);
-      if (from > 0 && from < COMPACT_VECTORS_VERSION && path !== ':memory:') vacuumOnce(db);
+      if (from > 0 && Math.max(COMPACT_VECTORS_VERSION, COMPACT_CACHE_VERSION) > from && path !== ':memory:') vacuumOnce(db);
     } else assertCurrentSchema(db, path);
     return db;
   } catch (err) {

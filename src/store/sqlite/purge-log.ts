@@ -4,6 +4,7 @@
 import type { Database } from 'better-sqlite3';
 import type { PurgeRecord } from '../purge.js';
 import { purgeFromRow, type PurgeRow } from '../purge-log-rows.js';
+import { textHashKey } from '../text-hash-key.js';
 import { stmt } from './statements.js';
 
 export function startPurge(db: Database, entry: { namespace: string | null; via: string; rule: Record<string, unknown> }, now: string): PurgeRecord {
@@ -39,12 +40,20 @@ export function lastPurgeId(db: Database): number {
                                     (SELECT MAX(id) FROM purge_log WHERE finished_at IS NOT NULL), 0)`).pluck().get(LAST_FINISHED) as number) ?? 0;
 }
 
+/**
+ * Forgets cached embeddings of these texts: their cache rows, and the text hash of vector rows
+ * made of them (the rows stay: an entry that is not purged keeps its vector, but the cache no
+ * longer knows the text). Returns how many of either.
+ */
 export function dropCachedVectors(db: Database, hashes: readonly string[]): number {
   let dropped = 0;
+  const keys = [...new Set(hashes)].map(textHashKey);
   db.transaction(() => {
-    for (let i = 0; i < hashes.length; i += 500) {
-      const chunk = hashes.slice(i, i + 500);
-      dropped += stmt(db, `DELETE FROM embed_cache WHERE text_hash IN (${chunk.map(() => '?').join(',')})`).run(...chunk).changes;
+    for (let i = 0; i < keys.length; i += 500) {
+      const chunk = keys.slice(i, i + 500);
+      const list = chunk.map(() => '?').join(',');
+      dropped += stmt(db, `UPDATE vectors SET text_hash = NULL WHERE text_hash IN (${list})`).run(...chunk).changes;
+      dropped += stmt(db, `DELETE FROM embed_cache WHERE text_hash IN (${list})`).run(...chunk).changes;
     }
   }).immediate();
   return dropped;

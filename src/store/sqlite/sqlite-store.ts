@@ -23,6 +23,7 @@ import type {
   EntityListFilter,
   FactFilter,
   KnowledgeBatch,
+  VectorRow,
 } from '../store.js';
 import { useEntryKeys } from './keys.js';
 import { openDatabase, mapSqliteError, type OpenOptions } from './open.js';
@@ -273,8 +274,8 @@ export class SqliteStore implements Store {
   entryFor(kind: Kind, refId: string) {
     return this.run(() => entries.entryFor(this.db, kind, refId));
   }
-  putVectors(model: string, rows: ReadonlyArray<{ seq: number; vector: Float32Array }>) {
-    return this.run(() => entries.putVectors(this.db, model, rows, nowIso()));
+  putVectors(model: string, rows: ReadonlyArray<VectorRow>) {
+    return this.run(() => entries.putVectors(this.db, model, rows));
   }
   vectorsAfter(namespace: string, model: string, afterId: number, limit: number) {
     return this.run(() => entries.vectorsAfter(this.db, namespace, model, afterId, limit));

@@ -51,4 +51,19 @@ describe('cosines stage', () => {
     assert.equal(out.cosines.has(7), false);
     assert.equal(cos.get(1), 0.2);
   });
+
+  it('windows rows hold the windows after the first: the own cosine is window 0, a tie stays with it, an empty row leaves the text alone', () => {
+    const q = v(1, 0);
+    const passages = new Map([[1, packVectors([v(0.6, 0.8), v(0.9, 0.1)])], [2, packVectors([v(0.1, 1)])], [3, packVectors([v(0.5, 0)])], [4, new Float32Array(0)], [5, new Float32Array(3)]]);
+    const cos = new Map([[1, 0.5], [2, 0.3], [3, 0.5], [4, 0.7], [5, 0.6]]);
+    const out = blendPassages(cos, q, passages, 0.5, true);
+    assert.ok(Math.abs(out.cosines.get(1)! - (0.5 * 0.5 + 0.5 * 0.9)) < 1e-6);
+    assert.equal(out.focus.get(1), 2, 'the second stored window is the text\'s third');
+    assert.ok(Math.abs(out.cosines.get(2)! - 0.3) < 1e-7);
+    assert.equal(out.focus.get(2), 0, 'the own vector is closer: window 0');
+    assert.equal(out.focus.get(3), 0, 'a tie goes to the earlier window');
+    assert.equal(out.cosines.get(4), 0.7);
+    assert.equal(out.cosines.get(5), 0.6, 'a malformed row is not read');
+    assert.deepEqual([...out.focus.keys()].sort(), [1, 2, 3]);
+  });
 });
