@@ -52,7 +52,7 @@ async function seed(pool: pg.Pool): Promise<void> {
         [kind, refs, texts, terms.map((t) => t.terms), AT, terms.map((t) => t.length)],
       )).rows.map((r) => r.seq);
       // Through the store: the int8 bytes and the halfvec embedding its HNSW index is built over.
-      await putVectors(pool, 'bench', seqs.map((seq, k) => ({ seq, vector: vector(ids[k]!) })), AT);
+      await putVectors(pool, 'bench', seqs.map((seq, k) => ({ seq, vector: vector(ids[k]!) })));
     }
   }
 }

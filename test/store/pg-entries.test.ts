@@ -265,7 +265,7 @@ describe('PostgreSQL vectors', () => {
     const a = await store.pool.connect();
     try {
       await a.query('BEGIN');
-      await entries.putVectors(a, model, seqs.slice(0, 6).map((seq, i) => ({ seq, vector: unitVector(8, i + 1) })), at(0));
+      await entries.putVectors(a, model, seqs.slice(0, 6).map((seq, i) => ({ seq, vector: unitVector(8, i + 1) })));
       // Connection B writes and commits six more: their ids are higher than A's.
       await writerB.putVectors(model, seqs.slice(6).map((seq, i) => ({ seq, vector: unitVector(8, i + 7) })));
       const committed = (await reader.vectorsAfter('wm', model, 0, 100)).length;

@@ -70,7 +70,7 @@ describe('PostgreSQL migration step 3', () => {
       reopened = await PgStore.open({ url, schema, max: 4 });
       assert.deepEqual(await snapshot(reopened), before, 'vectors and cached vectors as before');
       for (const [id, v2] of v2Rows) {
-        const now = (await reopened.pool.query<{ vector: Buffer; dim: number }>('SELECT vector, dim FROM vectors WHERE id = $1', [id])).rows[0]!;
+        const now: { vector: Buffer; dim: number } = (await reopened.pool.query<{ vector: Buffer; dim: number }>('SELECT vector, dim FROM vectors WHERE id = $1', [id])).rows[0]!;
         assert.deepEqual(now.vector, withoutFirstVector(v2, DIMS), 'the first window cut off byte for byte');
         assert.equal(now.dim, decodeVector(now.vector).length);
       }
