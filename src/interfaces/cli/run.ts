@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { CairnError, EXIT_CODES, isCairnError } from '../../core/errors.js';
 import type { Cairn, OpenOptions } from '../../service/cairn.js';
+import { takeEarlyModel } from './early-model.js';
 
 export interface GlobalOptions {
   home?: string;
@@ -44,7 +45,7 @@ async function openWithModelLoading(g: GlobalOptions, threads: number): Promise<
   ]);
   const paths = resolveHome(g.home);
   const config = loadConfigFile(paths.config);
-  const embedder = createThreadedEmbedder(config.embedder, threads, { cacheDir: paths.cacheDir });
+  const embedder = (threads === THREADS.oneShot ? takeEarlyModel(config.embedder, paths.cacheDir) : null) ?? createThreadedEmbedder(config.embedder, threads, { cacheDir: paths.cacheDir });
   try {
     const { Cairn } = await import('../../service/cairn.js');
     return await Cairn.open({ home: g.home, namespace: g.namespace, config, embedder });
