@@ -18,7 +18,8 @@ export function globals(cmd: Command): GlobalOptions {
 
 /**
  * Embedding threads per job. Bulk jobs use every core. A one-shot query (a cold `cairn search`)
- * loads the model in one thread started before the service is even imported (openCairn), so the
+ * loads the model in one thread started before commander and the service are even imported
+ * (early-model.ts; openCairn starts it if that could not), so the
  * load (~150 ms CPU: onnxruntime, the graph, the tokenizer) runs on the second core while this one
  * imports ~1 MB of code, opens the store and runs BM25: 100–200 ms less on the main thread for
  * ~50 ms more CPU in all. A query in a long-lived process (serve, mcp) or one that may not embed
