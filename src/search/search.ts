@@ -142,7 +142,8 @@ export async function searchNamespace(deps: SearchDeps, ns: string, input: Searc
         speakers,
         now,
         timeWindow,
-        timeZone: deps.timeZone,
+        // Read only for a time window: the system's zone costs ICU's start-up (core/config.ts).
+        ...(timeWindow ? { timeZone: deps.timeZone } : {}),
         ...(entityMemories?.size ? { entityMemories } : {}),
         ...(rewrite?.status === 'used' ? { expansion: [...rewrite.keywords, ...rewrite.queries] } : {}),
         filter: plainFilter(f),

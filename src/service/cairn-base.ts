@@ -199,11 +199,14 @@ export abstract class CairnBase {
     // The query may go to a chat model (rewrite) or an embedding API, and is echoed back: gated.
     const input = { ...parsed, query: gateText(parsed.query) };
     const embedder = this.embedder;
+    const config = this.config;
     const out = await searchNamespace(
       {
         store: this.store,
         ranking: this.config.search,
-        timeZone: this.config.timezone,
+        get timeZone() {
+          return config.timezone; // read only when the query names a time (core/config.ts: lazy)
+        },
         passages: this.config.index.passages,
         clock: Date.now,
         embedder: embedder && {

@@ -62,7 +62,13 @@ describe('use-lite tokenizer', () => {
     const pick = () => WORDS[(state = (state * 48271) % 2147483647) % WORDS.length]!;
     const chat = Array.from({ length: 500 }, (_, i) => Array.from({ length: 1 + (i % 40) }, pick).join(i % 3 ? ' ' : '  '));
     const texts = [...HOSTILE, ...randomTexts(3000, alphabet, 80, 7), ...chat];
+    // One tokenizer for all: after its first texts it matches through its trie.
     for (const text of texts) assert.deepEqual(ours.encode(text), theirs.encode(text), JSON.stringify(text.slice(0, 60)));
+    // A new tokenizer per text, as a one-shot query has: matched piece by piece, without the trie
+    // (except the hostile texts longer than 512 characters).
+    for (const text of [...HOSTILE, ...texts.filter((_, i) => i % 20 === 0)]) {
+      assert.deepEqual(new UseLiteTokenizer(vocabulary).encode(text), theirs.encode(text), `first text: ${JSON.stringify(text.slice(0, 60))}`);
+    }
     // Sanity: the comparison is not between two empty outputs.
     assert.ok(ours.encode('We decided to use PostgreSQL').length >= 5);
     assert.deepEqual(ours.encode(''), []);
@@ -85,7 +91,9 @@ describe('use-lite tokenizer', () => {
       const ours = new UseLiteTokenizer(vocabulary);
       const theirs = reference(vocabulary);
       for (const text of [...randomTexts(1500, alphabet, 14, 3), 'zzz', 'a zz b', '😀😀a']) {
-        assert.deepEqual(ours.encode(text), theirs.encode(text), `${JSON.stringify(vocabulary.slice(6))} ${JSON.stringify(text)}`);
+        const expected = theirs.encode(text);
+        assert.deepEqual(ours.encode(text), expected, `${JSON.stringify(vocabulary.slice(6))} ${JSON.stringify(text)}`);
+        assert.deepEqual(new UseLiteTokenizer(vocabulary).encode(text), expected, `first text: ${JSON.stringify(vocabulary.slice(6))} ${JSON.stringify(text)}`);
       }
     }
   });
@@ -93,6 +101,8 @@ describe('use-lite tokenizer', () => {
   test('merges a run of unknown characters into one unknown token', () => {
     const ours = new UseLiteTokenizer([['\uFFFD', 0], ['<s>', 0], ['</s>', 0], ['r1', 0], ['r2', 0], ['r3', 0], ['\u2581', -1], ['a', -1]]);
     assert.deepEqual(ours.encode('a zzz a'), [6, 7, 6, 0, 6, 7]);
+    // The same through the trie, built for a text longer than 512 characters.
+    assert.deepEqual(ours.encode(`a zzz a ${'a'.repeat(600)}`).slice(0, 6), [6, 7, 6, 0, 6, 7]);
   });
 
   test('refuses a damaged vocabulary with a clear error', () => {

@@ -5,6 +5,7 @@ import { EXIT_CODES } from '../../core/errors.js';
 import { usePrivateUmask } from '../../core/private-files.js';
 import { CAIRN_VERSION } from '../../core/version.js';
 import { COMMAND_MODULES, modulesFor, type CommandModule } from './command-table.js';
+import { releaseEarlyModel, startModelEarly } from './early-model.js';
 import { discardOutputOnceReaderLeaves } from './closed-output.js';
 import { reportError } from './run.js';
 
@@ -36,8 +37,10 @@ export async function buildProgram(modules: readonly CommandModule[] = COMMAND_M
 async function main(argv: string[]): Promise<number> {
   // Whatever the data directory gets from here on (and what libraries write into it) is private.
   usePrivateUmask();
-  const program = await buildProgram(modulesFor(argv.slice(2)));
+  // Before commander's program, zod and the service load: the model takes longest.
+  startModelEarly(argv.slice(2));
   try {
+    const program = await buildProgram(modulesFor(argv.slice(2)));
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (err) {
@@ -49,6 +52,8 @@ async function main(argv: string[]): Promise<number> {
       return EXIT_CODES.USAGE;
     }
     return reportError(err, argv.includes('--json'));
+  } finally {
+    await releaseEarlyModel();
   }
 }
 

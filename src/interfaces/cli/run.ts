@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { CairnError, EXIT_CODES, isCairnError } from '../../core/errors.js';
 import type { Cairn, OpenOptions } from '../../service/cairn.js';
+import { takeEarlyModel } from './early-model.js';
 
 export interface GlobalOptions {
   home?: string;
@@ -17,7 +18,8 @@ export function globals(cmd: Command): GlobalOptions {
 
 /**
  * Embedding threads per job. Bulk jobs use every core. A one-shot query (a cold `cairn search`)
- * loads the model in one thread started before the service is even imported (openCairn), so the
+ * loads the model in one thread started before commander and the service are even imported
+ * (early-model.ts; openCairn starts it if that could not), so the
  * load (~150 ms CPU: onnxruntime, the graph, the tokenizer) runs on the second core while this one
  * imports ~1 MB of code, opens the store and runs BM25: 100–200 ms less on the main thread for
  * ~50 ms more CPU in all. A query in a long-lived process (serve, mcp) or one that may not embed
@@ -44,7 +46,7 @@ async function openWithModelLoading(g: GlobalOptions, threads: number): Promise<
   ]);
   const paths = resolveHome(g.home);
   const config = loadConfigFile(paths.config);
-  const embedder = createThreadedEmbedder(config.embedder, threads, { cacheDir: paths.cacheDir });
+  const embedder = (threads === THREADS.oneShot ? takeEarlyModel(config.embedder, paths.cacheDir) : null) ?? createThreadedEmbedder(config.embedder, threads, { cacheDir: paths.cacheDir, oneShot: threads === THREADS.oneShot });
   try {
     const { Cairn } = await import('../../service/cairn.js');
     return await Cairn.open({ home: g.home, namespace: g.namespace, config, embedder });

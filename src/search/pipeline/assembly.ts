@@ -102,6 +102,7 @@ export function assemble(
     results.push(result);
     if (session !== undefined && o.groupHits > 1) groups.set(session, { result, hits: 1 });
   }
-  for (const r of results) r.context.sort((a, b) => a.time.localeCompare(b.time) || a.offset - b.offset);
+  // ISO times: code-unit order is time order (no ICU collation, rankScored says why).
+  for (const r of results) r.context.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0) || a.offset - b.offset);
   return results;
 }

@@ -1,0 +1,105 @@
+// A cold `cairn search` (or `cairn context --query`) ends when the query's vector is ready, and the
+// model thread that makes it needs ~150 ms CPU before its first vector (onnxruntime, the graph, the
+// tokenizer). Started only once commander, zod, the config schema and the service were loaded, it
+// was the last thing the search waited for. Here it starts first: from the command line, the home
+// and the raw config file, read without the config schema. The thread is a guess until the command
+// has the validated config: run.ts takes it only when it matches, and main.ts releases it otherwise.
+import { existsSync, readFileSync } from 'node:fs';
+import type { EmbedderConfig } from '../../core/config.js';
+import { resolveHome } from '../../core/home.js';
+import type { Embedder } from '../../embed/embedder.js';
+import { USE_LITE_MODEL_ID } from '../../embed/use-lite.js';
+import { WorkerEmbedder } from '../../embed/worker-embedder.js';
+import { socketPath } from '../local/protocol.js';
+import { commandWord } from './command-table.js';
+
+type UseLiteConfig = Extract<EmbedderConfig, { provider: 'use-lite' }>;
+
+interface EarlyModel {
+  config: UseLiteConfig;
+  cacheDir: string;
+  embedder: Embedder;
+}
+
+let early: EarlyModel | null = null;
+
+/** The value of an option given as `--name value` or `--name=value` before "--"; the last one wins, as in commander. */
+function optionValue(args: readonly string[], names: readonly string[]): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') break;
+    for (const name of names) {
+      if (arg === name) value = args[++i];
+      else if (arg.startsWith(`${name}=`)) value = arg.slice(name.length + 1);
+    }
+  }
+  return value;
+}
+
+/** Whether the command line embeds a query in this process: the commands that load the model on a thread (THREADS.oneShot). */
+export function embedsQuery(args: readonly string[]): boolean {
+  const word = commandWord(args);
+  if (args.includes('-h') || args.includes('--help')) return false;
+  if (word === 'search') return optionValue(args, ['--mode']) !== 'bm25';
+  if (word === 'context') return Boolean(optionValue(args, ['-q', '--query']));
+  return false;
+}
+
+/**
+ * The use-lite settings of the raw config file, as the schema would read them; null when the file
+ * names another embedder or cannot be read as plain JSON (the command then finds out properly).
+ */
+function rawUseLiteConfig(path: string): UseLiteConfig | null {
+  if (!existsSync(path)) return { provider: 'use-lite' };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return null;
+  const embedder = (raw as { embedder?: unknown }).embedder;
+  if (embedder === undefined) return { provider: 'use-lite' };
+  if (typeof embedder !== 'object' || embedder === null) return null;
+  const { provider, runtime, ...rest } = embedder as { provider?: unknown; runtime?: unknown };
+  if (provider !== 'use-lite' || Object.keys(rest).length > 0) return null;
+  if (runtime === undefined) return { provider };
+  return runtime === 'auto' || runtime === 'onnxruntime' || runtime === 'tfjs' ? { provider, runtime } : null;
+}
+
+/**
+ * Starts loading the query model on a thread when the command line will embed a query in this
+ * process: not when a daemon's socket is there (it answers, warm), unless --no-daemon says so.
+ */
+export function startModelEarly(args: readonly string[]): void {
+  if (early || !embedsQuery(args)) return;
+  try {
+    const paths = resolveHome(optionValue(args, ['--home']));
+    const socket = socketPath(paths.root);
+    if (socket && existsSync(socket) && !args.includes('--no-daemon')) return;
+    const config = rawUseLiteConfig(paths.config);
+    if (!config) return;
+    early = { config, cacheDir: paths.cacheDir, embedder: new WorkerEmbedder(USE_LITE_MODEL_ID, config, 1, { cacheDir: paths.cacheDir, oneShot: true }) };
+  } catch {
+    // No home, an unreadable one…: the command reports it; it simply starts without a head start.
+  }
+}
+
+/** The early thread when it runs the model the command's validated config asks for; the command then owns it. */
+export function takeEarlyModel(config: EmbedderConfig, cacheDir: string): Embedder | null {
+  if (!early || config.provider !== 'use-lite' || config.runtime !== early.config.runtime || cacheDir !== early.cacheDir) return null;
+  const { embedder } = early;
+  early = null;
+  return embedder;
+}
+
+/**
+ * Lets an early thread nobody took go. It may be inside a native call (creating the session), and
+ * a process that ends under it aborts (embed-worker.ts): close() waits for the call to return.
+ */
+export async function releaseEarlyModel(): Promise<void> {
+  const left = early;
+  early = null;
+  await left?.embedder.close();
+}
