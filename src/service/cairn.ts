@@ -136,7 +136,7 @@ export class Cairn extends CairnKnowledge {
 
   /** What capture needs from the facade; `embed` is null without an embedder or when disabled. */
   captureDeps(): CaptureDeps {
-    const embed: CaptureDeps['embed'] = this.embedder && this.config.capture.embed ? async (ns, onProgress, part) => (await this.embedPending({ namespace: ns, onProgress, part })).done : null;
+    const embed = this.embedder && this.config.capture.embed ? async (ns: string, onProgress?: (p: IndexProgress) => void) => (await this.embedPending({ namespace: ns, onProgress })).done : null;
     const judge = async (ns: string, onProgress?: (done: number) => void) => (await this.judging().judgePending(ns, { onProgress })).judged;
     // Capture redacts every turn and chunk itself (the same redact, counted per source).
     const learn = async (ns: string) => (await this.learn({ namespace: ns })).memories;

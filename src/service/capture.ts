@@ -10,17 +10,12 @@ import { updateRealtimeView } from '../consolidate/realtime-view.js';
 import { captureUnit, type UnitOptions, type UnitResult } from '../capture/sources/capture-unit.js';
 import { listUnits, type CaptureUnit } from '../capture/sources/units.js';
 
-export type EmbedPart = 'vectors' | 'passages';
-
 export interface CaptureDeps {
   store: Store;
   paths: HomePaths;
   timeZone: string;
-  /**
-   * Embeds what is missing in a namespace (`part`: only entries' own vectors, or only passage rows;
-   * absent: both); null without an embedder or when capture must not embed.
-   */
-  embed: ((namespace: string, onProgress?: (p: { done: number; total: number }) => void, part?: EmbedPart) => Promise<number>) | null;
+  /** Embeds what is missing in a namespace; null without an embedder or when capture must not embed. */
+  embed: ((namespace: string, onProgress?: (p: { done: number; total: number }) => void) => Promise<number>) | null;
   /** Judges the namespace's unjudged turns (turning the important ones into memories); null: not here. */
   judge: ((namespace: string, onProgress?: (done: number) => void) => Promise<number>) | null;
   /** The model `embed` makes vectors with (to count a backlog before capture); null or absent: none. */
@@ -88,18 +83,12 @@ export interface StageTargets {
 /**
  * Runs the stages after capture for the namespaces named: realtime view, judge, vectors, then knowledge.
  * Judging and embedding take everything pending in a namespace, new or left by an earlier run.
- * The model runs in other threads, so this one does not wait for it: the captured entries' own
- * vectors are made while it judges, and passage vectors while the knowledge pass runs (which
- * needs the new memories' own vectors, for near-duplicates by meaning). Each part is one
- * embedding pass at a time, so memory stays bounded by its batch; an entry a failed or killed
- * pass left without a vector is picked up by the next pass, as before.
  */
 export async function runStages(deps: CaptureDeps, targets: StageTargets): Promise<AfterCapture & { byNamespace: Map<string, { judged: number; embedded: number }> }> {
   const out: AfterCapture = { judged: 0, embedded: 0, viewed: 0 };
   const byNamespace = new Map<string, { judged: number; embedded: number }>();
   const tally = (ns: string) => byNamespace.get(ns) ?? byNamespace.set(ns, { judged: 0, embedded: 0 }).get(ns)!;
   const warnings: string[] = [];
-  const judgeTargets = [...targets.judge];
   for (const ns of targets.view) {
     try {
       out.viewed += await updateRealtimeView(deps.store, deps.paths, parseNamespace(ns), deps.timeZone);
@@ -107,10 +96,8 @@ export async function runStages(deps: CaptureDeps, targets: StageTargets): Promi
       warnings.push(`realtime view of ${ns} not updated: ${(err as Error).message}`);
     }
   }
-  const vectors = new EmbedRuns(deps, [...targets.embed]);
-  let embedding = vectors.run('vectors');
   if (deps.judge) {
-    for (const ns of judgeTargets) {
+    for (const ns of targets.judge) {
       try {
         const judged = await deps.judge(ns);
         out.judged += judged;
@@ -121,13 +108,23 @@ export async function runStages(deps: CaptureDeps, targets: StageTargets): Promi
         break;
       }
     }
-    // The memories judging made get their own vectors (mostly their turn's, from the cache).
-    embedding = embedding.then(() => vectors.run('vectors'));
   }
-  await embedding;
-  const passages = vectors.run('passages');
+  if (deps.embed) {
+    for (const ns of targets.embed) {
+      try {
+        const embedded = await deps.embed(ns);
+        out.embedded += embedded;
+        tally(ns).embedded += embedded;
+      } catch (err) {
+        // The turns are stored and searchable by keyword; vectors can be rebuilt with reembed.
+        warnings.push(`captured, but not embedded: ${(err as Error).message}; run "cairn reembed"`);
+        break;
+      }
+    }
+  }
   if (deps.learn) {
-    for (const ns of judgeTargets) {
+    // After vectors, so near-duplicates are also compared by meaning.
+    for (const ns of targets.judge) {
       try {
         out.learned = (out.learned ?? 0) + (await deps.learn(ns));
       } catch (err) {
@@ -137,47 +134,6 @@ export async function runStages(deps: CaptureDeps, targets: StageTargets): Promi
       }
     }
   }
-  await passages;
-  for (const [ns, embedded] of vectors.embedded()) {
-    out.embedded += embedded;
-    tally(ns).embedded += embedded;
-  }
-  if (vectors.warning) warnings.push(vectors.warning);
   if (warnings.length) out.warning = warnings.join('; ');
   return { ...out, byNamespace };
-}
-
-/** The embedding parts of one run of the stages: never rejects, stops at the first failure. */
-class EmbedRuns {
-  private readonly counts = new Map<EmbedPart, Map<string, number>>([['vectors', new Map()], ['passages', new Map()]]);
-  warning: string | undefined;
-
-  constructor(
-    private readonly deps: CaptureDeps,
-    private readonly namespaces: readonly string[],
-  ) {}
-
-  async run(part: EmbedPart): Promise<void> {
-    if (!this.deps.embed) return;
-    const counts = this.counts.get(part)!;
-    for (const ns of this.namespaces) {
-      if (this.warning) return;
-      try {
-        counts.set(ns, (counts.get(ns) ?? 0) + (await this.deps.embed(ns, undefined, part)));
-      } catch (err) {
-        // The turns are stored and searchable by keyword; vectors can be rebuilt with reembed.
-        this.warning = `captured, but not embedded: ${(err as Error).message}; run "cairn reembed"`;
-      }
-    }
-  }
-
-  /**
-   * Entries embedded per namespace: an entry gets its own vector and its passage row, so the larger
-   * of the two counts (as the backlog is counted: indexer.ts missingVectors).
-   */
-  embedded(): Map<string, number> {
-    const out = new Map<string, number>();
-    for (const counts of this.counts.values()) for (const [ns, n] of counts) out.set(ns, Math.max(out.get(ns) ?? 0, n));
-    return out;
-  }
 }

@@ -23,12 +23,6 @@ export interface IndexerOptions {
   onProgress?: (p: IndexProgress) => void;
   /** The index's passage policy (config `index.passages`). */
   passages?: PassagePolicy;
-  /**
-   * Only part of the work: 'vectors', each entry's own vector (what search and the knowledge
-   * pass's near-duplicate test read); 'passages', the passage rows of entries that have their own
-   * vector. Capture runs them apart so passages are embedded while the knowledge pass runs.
-   */
-  part?: 'vectors' | 'passages';
 }
 
 async function countMissing(store: Store, model: string, namespace?: string): Promise<number> {
@@ -112,17 +106,14 @@ export async function embedPending(store: Store, embedder: Embedder, options: In
   // with anything missing. Index-only counts: with nothing missing, no scan at all.
   const policy = options.passages ?? DEFAULT_PASSAGE_POLICY;
   const passageModel = policy === 'none' ? null : passageModelId(embedder.modelId, policy);
-  const ownPart = options.part !== 'passages';
-  const passagePart = passageModel !== null && options.part !== 'vectors';
-  const missing = await Promise.all([ownPart ? countMissing(store, embedder.modelId, options.namespace) : 0, passagePart ? countMissing(store, passageModel, options.namespace) : 0]);
+  const missing = await Promise.all([countMissing(store, embedder.modelId, options.namespace), passageModel ? countMissing(store, passageModel, options.namespace) : 0]);
   const total = Math.max(...missing);
   const progress: IndexProgress = { done: 0, total, cached: 0 };
   if (total === 0) return progress;
-  const passes: Array<{ model: string; run: (batch: Batch) => Promise<number> }> = [];
-  if (ownPart) passes.push({ model: embedder.modelId, run: (batch) => embedEntries(store, embedder, batch, passagePart ? policy : 'none') });
-  // Entries embedded before this policy's rows existed (or by the 'vectors' part): their own vector
-  // is stored, so under 'windows' it stands in for the first window again (read back, not recomputed).
-  if (passagePart) passes.push({ model: passageModel, run: async (batch) => (await embedPassages(store, embedder, batch, policy, await ownVectors(store, embedder.modelId, batch)), 0) });
+  const passes: Array<{ model: string; run: (batch: Batch) => Promise<number> }> = [{ model: embedder.modelId, run: (batch) => embedEntries(store, embedder, batch, policy) }];
+  // Entries embedded before this policy's rows existed: their own vector is stored, so under
+  // 'windows' it stands in for the first window again (read back, not recomputed).
+  if (passageModel) passes.push({ model: passageModel, run: async (batch) => (await embedPassages(store, embedder, batch, policy, await ownVectors(store, embedder.modelId, batch)), 0) });
   for (const pass of passes) {
     let cursor = 0;
     for (;;) {

@@ -174,15 +174,13 @@ function withProgress(deps: CaptureDeps, options: IngestOptions, namespaces: str
       judged += n;
       return n;
     }),
-    embed: embed && (async (ns, _onProgress, part) => {
-      // Passage rows go to entries the 'vectors' part counted already.
-      if (part === 'passages') return embed(ns, undefined, part);
+    embed: embed && (async (ns) => {
       const base = { done: embedded, total: embedTotal };
       let seen = 0;
       const n = await embed(ns, (p) => {
         seen = Math.max(p.total, p.done);
         report({ phase: 'embed', done: base.done + p.done, total: base.total + seen });
-      }, part);
+      });
       embedded += n;
       embedTotal += Math.max(seen, n);
       return n;
