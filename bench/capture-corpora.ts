@@ -4,8 +4,8 @@
 //   traces, as a coding agent and its user write them), where passages cost the most;
 // - chat turns (20–300 characters, a few speakers), where memories the judge makes of turns used
 //   to cost a second embedded text each.
-// Each row is a child process on a fresh home, the model loaded (by a one-message warm-up ingest)
-// before the clock starts. CPU time is the whole process's (worker threads included); "idle
+// Each row is a child process on a fresh home, the model, the gazetteer and every stage's modules
+// loaded (by a warm-up ingest of a few messages of the same shape) before the clock starts. CPU time is the whole process's (worker threads included); "idle
 // machine" divides it by the threads, as a machine with nothing else running would.
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -93,7 +93,7 @@ export interface CorpusRow {
 export async function phaseCorpus(p: { file: string; warmup: string; home: string; corpus: CorpusName; passages: PassagePolicy }): Promise<CorpusRow> {
   const threads = cpus().length;
   const cairn = await Cairn.open({ home: p.home, embedThreads: threads, config: { index: { passages: p.passages } } });
-  await cairn.ingest([p.warmup], { format: 'jsonl', namespace: 'warmup', final: true }); // loads the model in every thread
+  await cairn.ingest([p.warmup], { format: 'jsonl', namespace: 'warmup', final: true }); // loads the model in every thread, and every stage
   // Every text through the model is cached once (and an ingest deletes no cache row): the cache's growth counts them.
   const cacheRows = () => {
     const db = new Database(join(p.home, 'cairn.db'), { readonly: true, fileMustExist: true });
@@ -138,7 +138,7 @@ export async function phaseCorpus(p: { file: string; warmup: string; home: strin
   }
 }
 
-/** The rows to run: every policy on long messages (the old one is the baseline), the default on chat turns. */
+/** The rows to run: every policy on long messages (the old one is the baseline), the default on chat turns (no passages under any policy). */
 export function corpusPlan(quick: boolean): Array<{ corpus: CorpusName; count: number; passages: PassagePolicy }> {
   const long = quick ? 60 : 300;
   const chat = quick ? 400 : 2000;
@@ -146,8 +146,7 @@ export function corpusPlan(quick: boolean): Array<{ corpus: CorpusName; count: n
     { corpus: 'long agent messages', count: long, passages: 'sentences' },
     { corpus: 'long agent messages', count: long, passages: 'windows' },
     { corpus: 'long agent messages', count: long, passages: 'none' },
-    { corpus: 'chat turns', count: chat, passages: 'sentences' },
-    { corpus: 'chat turns', count: chat, passages: 'windows' },
+    { corpus: 'chat turns', count: chat, passages: 'none' },
   ];
 }
 
@@ -160,7 +159,7 @@ export function renderCorpora(rows: readonly CorpusRow[]): string {
   const out = [
     '## Ingest by corpus (embeddings on, passage policies side by side)',
     '',
-    '`cairn ingest` of a generated generic-JSONL transcript into a fresh home, use-lite on onnxruntime in one worker thread per core, model loaded before the clock starts; judge (heuristic) and knowledge pass included. "per CPU s": messages per second of the process\'s CPU time (threads included); "idle machine": CPU time divided by the threads. "model texts": texts through the model per message (cache misses: own texts, memories\' texts, passages); "before": what the indexer before issue 29 embedded for the same entries (each entry\'s index body, a memory\'s tags and names included, plus every sentence run), counted, not timed. Passage policy `sentences` is that indexer\'s policy; `windows` is the default.',
+    '`cairn ingest` of a generated generic-JSONL transcript into a fresh home, use-lite on onnxruntime in one worker thread per core, the model and every stage warmed up (8 messages of the same shape) before the clock starts; judge (heuristic) and knowledge pass included. "per CPU s": messages per second of the process\'s CPU time (threads included); "idle machine": CPU time divided by the threads. "model texts": texts through the model per message (cache misses: own texts, memories\' texts, passages); "before": what the indexer before issue 29 embedded for the same entries (each entry\'s index body, a memory\'s tags and names included, plus every sentence run), counted, not timed. Passage policy `sentences` is that indexer\'s policy; `none` is the default (`windows` until 2026-11-27). Chat turns (300 characters at most) have no passages under any policy.',
     '',
     '| corpus | passages | messages | chars mean / max | memories | msgs/s wall | per CPU s | idle machine | model texts / msg | of which passages | before / msg |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',

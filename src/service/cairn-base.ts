@@ -231,7 +231,7 @@ export abstract class CairnBase {
   }
 
   /** Embeds every entry that lacks a vector for the active model. */
-  async embedPending(options: { namespace?: string; limit?: number; onProgress?: (p: IndexProgress) => void } = {}): Promise<IndexProgress> {
+  async embedPending(options: { namespace?: string; limit?: number; onProgress?: (p: IndexProgress) => void; throughSeq?: number } = {}): Promise<IndexProgress> {
     if (!this.embedder) throw new CairnError(ERROR_CODES.EMBEDDER, 'No embedder configured (embedder.provider is "none")');
     return embedPending(this.store, this.embedder, { ...options, passages: this.config.index.passages });
   }

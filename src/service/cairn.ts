@@ -136,8 +136,8 @@ export class Cairn extends CairnKnowledge {
 
   /** What capture needs from the facade; `embed` is null without an embedder or when disabled. */
   captureDeps(): CaptureDeps {
-    const embed = this.embedder && this.config.capture.embed ? async (ns: string, onProgress?: (p: IndexProgress) => void) => (await this.embedPending({ namespace: ns, onProgress })).done : null;
-    const judge = async (ns: string, onProgress?: (done: number) => void) => (await this.judging().judgePending(ns, { onProgress })).judged;
+    const embed: CaptureDeps['embed'] = this.embedder && this.config.capture.embed ? async (ns, onProgress, throughSeq) => (await this.embedPending({ namespace: ns, onProgress, throughSeq })).done : null;
+    const judge: CaptureDeps['judge'] = async (ns, onProgress, onJudged) => (await this.judging().judgePending(ns, { onProgress, onJudged })).judged;
     // Capture redacts every turn and chunk itself (the same redact, counted per source).
     const learn = async (ns: string) => (await this.learn({ namespace: ns })).memories;
     return { store: this.rawStore, paths: this.paths, timeZone: this.config.timezone, embed, judge, learn, vectorModel: embed ? this.embedder!.modelId : null, passages: this.config.index.passages };

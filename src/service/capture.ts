@@ -14,10 +14,16 @@ export interface CaptureDeps {
   store: Store;
   paths: HomePaths;
   timeZone: string;
-  /** Embeds what is missing in a namespace; null without an embedder or when capture must not embed. */
-  embed: ((namespace: string, onProgress?: (p: { done: number; total: number }) => void) => Promise<number>) | null;
-  /** Judges the namespace's unjudged turns (turning the important ones into memories); null: not here. */
-  judge: ((namespace: string, onProgress?: (done: number) => void) => Promise<number>) | null;
+  /**
+   * Embeds what is missing in a namespace (only entries up to `throughSeq` when given); null
+   * without an embedder or when capture must not embed.
+   */
+  embed: ((namespace: string, onProgress?: (p: { done: number; total: number }) => void, throughSeq?: number) => Promise<number>) | null;
+  /**
+   * Judges the namespace's unjudged turns (turning the important ones into memories); `onJudged`
+   * hears the entry seq up to which every turn is judged (JudgeRunOptions.onJudged); null: not here.
+   */
+  judge: ((namespace: string, onProgress?: (done: number) => void, onJudged?: (throughEntrySeq: number) => void) => Promise<number>) | null;
   /** The model `embed` makes vectors with (to count a backlog before capture); null or absent: none. */
   vectorModel?: string | null;
   /** The index's passage policy, to count a backlog of passage rows under it (absent: the default). */
@@ -83,6 +89,9 @@ export interface StageTargets {
 /**
  * Runs the stages after capture for the namespaces named: realtime view, judge, vectors, then knowledge.
  * Judging and embedding take everything pending in a namespace, new or left by an earlier run.
+ * The model runs in other threads: while the judge runs, the turns it has judged so far get their
+ * vectors (never one it has not: it decides what is embedded, and noise is not). The knowledge
+ * pass comes after every vector, as it compares near-duplicates by meaning.
  */
 export async function runStages(deps: CaptureDeps, targets: StageTargets): Promise<AfterCapture & { byNamespace: Map<string, { judged: number; embedded: number }> }> {
   const out: AfterCapture = { judged: 0, embedded: 0, viewed: 0 };
@@ -96,21 +105,32 @@ export async function runStages(deps: CaptureDeps, targets: StageTargets): Promi
       warnings.push(`realtime view of ${ns} not updated: ${(err as Error).message}`);
     }
   }
+  const toEmbed = [...targets.embed];
+  let embedFailed: Error | null = null;
   if (deps.judge) {
     for (const ns of targets.judge) {
+      const early: JudgedVectors | null = deps.embed && !embedFailed && toEmbed.includes(ns) ? new JudgedVectors(deps.embed, ns) : null;
       try {
-        const judged = await deps.judge(ns);
+        const judged = await deps.judge(ns, undefined, early ? (seq) => early.advance(seq) : undefined);
         out.judged += judged;
         tally(ns).judged += judged;
       } catch (err) {
         // Unjudged turns stay searchable and are judged on the next pass (the daemon, `cairn judge`).
         warnings.push(`captured, but not judged: ${(err as Error).message}; run "cairn judge"`);
         break;
+      } finally {
+        if (early) {
+          const { embedded, error } = await early.finish();
+          out.embedded += embedded;
+          tally(ns).embedded += embedded;
+          embedFailed ??= error;
+        }
       }
     }
   }
-  if (deps.embed) {
-    for (const ns of targets.embed) {
+  if (embedFailed) warnings.push(`captured, but not embedded: ${embedFailed.message}; run "cairn reembed"`);
+  else if (deps.embed) {
+    for (const ns of toEmbed) {
       try {
         const embedded = await deps.embed(ns);
         out.embedded += embedded;
@@ -136,4 +156,45 @@ export async function runStages(deps: CaptureDeps, targets: StageTargets): Promi
   }
   if (warnings.length) out.warning = warnings.join('; ');
   return { ...out, byNamespace };
+}
+
+/**
+ * Vectors for a namespace's judged turns while its judge runs: one embedding pass at a time (so
+ * memory stays bounded by its batch), each up to the judge's latest frontier. What is left (the
+ * memories judging made, turns past the last frontier) is the embed stage's, after the judge.
+ */
+class JudgedVectors {
+  private frontier = 0;
+  private embedded = 0;
+  private running: Promise<void> | null = null;
+  private error: Error | null = null;
+
+  constructor(
+    private readonly embed: NonNullable<CaptureDeps['embed']>,
+    private readonly namespace: string,
+  ) {}
+
+  advance(throughSeq: number): void {
+    this.frontier = Math.max(this.frontier, throughSeq);
+    if (this.running || this.error) return;
+    this.running = this.drain().finally(() => (this.running = null));
+  }
+
+  private async drain(): Promise<void> {
+    let through = 0;
+    try {
+      while (through < this.frontier) {
+        through = this.frontier;
+        this.embedded += await this.embed(this.namespace, undefined, through);
+      }
+    } catch (err) {
+      this.error = err as Error;
+    }
+  }
+
+  /** Waits for the pass under way; the first failure, if any, stops the embedding of this run. */
+  async finish(): Promise<{ embedded: number; error: Error | null }> {
+    while (this.running) await this.running;
+    return { embedded: this.embedded, error: this.error };
+  }
 }

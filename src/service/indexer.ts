@@ -23,6 +23,8 @@ export interface IndexerOptions {
   onProgress?: (p: IndexProgress) => void;
   /** The index's passage policy (config `index.passages`). */
   passages?: PassagePolicy;
+  /** Only entries up to this seq (the judge's frontier while it runs: runStages). */
+  throughSeq?: number;
 }
 
 async function countMissing(store: Store, model: string, namespace?: string): Promise<number> {
@@ -113,12 +115,15 @@ export async function embedPending(store: Store, embedder: Embedder, options: In
     let cursor = 0;
     for (;;) {
       if (options.limit !== undefined && progress.done >= options.limit) return progress;
-      const batch = await store.entriesMissingVector(pass.model, batchSize, options.namespace, cursor);
+      const page = await store.entriesMissingVector(pass.model, batchSize, options.namespace, cursor);
+      const through = options.throughSeq;
+      const batch = through === undefined ? page : page.filter((b) => b.seq <= through);
       if (batch.length === 0) break;
       cursor = batch[batch.length - 1]!.seq;
       progress.cached += await pass.run(batch);
       progress.done += batch.length;
       options.onProgress?.({ ...progress, total: Math.max(progress.total, progress.done) });
+      if (batch.length < page.length) break; // the rest is past the bound
     }
   }
   return progress;

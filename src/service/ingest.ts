@@ -166,21 +166,21 @@ function withProgress(deps: CaptureDeps, options: IngestOptions, namespaces: str
   let embedTotal = 0;
   return {
     ...deps,
-    judge: judge && (async (ns) => {
+    judge: judge && (async (ns, _onProgress, onJudged) => {
       judgeTotal ??= deps.store.judgeStats().then((all) => all.filter((s) => namespaces.includes(s.namespace)).reduce((n, s) => n + s.pending, 0));
       const total = await judgeTotal;
       const base = judged;
-      const n = await judge(ns, (d) => report({ phase: 'judge', done: base + d, total: Math.max(total, base + d) }));
+      const n = await judge(ns, (d) => report({ phase: 'judge', done: base + d, total: Math.max(total, base + d) }), onJudged);
       judged += n;
       return n;
     }),
-    embed: embed && (async (ns) => {
+    embed: embed && (async (ns, _onProgress, throughSeq) => {
       const base = { done: embedded, total: embedTotal };
       let seen = 0;
       const n = await embed(ns, (p) => {
         seen = Math.max(p.total, p.done);
         report({ phase: 'embed', done: base.done + p.done, total: base.total + seen });
-      });
+      }, throughSeq);
       embedded += n;
       embedTotal += Math.max(seen, n);
       return n;

@@ -43,6 +43,13 @@ export interface JudgeRunOptions {
   limit?: number;
   signal?: AbortSignal;
   onProgress?: (done: number) => void;
+  /**
+   * Told after each stored batch of `judgePending`: every turn of the namespace whose index entry
+   * is at or before this entry seq now has its judgment (turns are read in order), so its vector
+   * may be made (the judge decides which turns are embedded: noise is not). Given, the judge also
+   * lets the event loop run between batches, so the model's answers are taken while it judges.
+   */
+  onJudged?: (throughEntrySeq: number) => void;
 }
 
 /** Turns to read next: a page, or what is left of the caller's limit (a daemon slice stays a slice). */
@@ -112,7 +119,8 @@ export class Judging {
       const page = await this.store.judgedTurns(namespace, after, pageSize(report, options), { since: options.since, onlyNeedsRejudge: options.fallbacksOnly });
       if (page.length === 0) break;
       after = page[page.length - 1]!.seq;
-      await this.judgeTurns(namespace, page, feedback, report, options);
+      // Turns judged again were embedded (or not) already: no frontier to report.
+      await this.judgeTurns(namespace, page, feedback, report, { ...options, onJudged: undefined });
     }
     return report;
   }
@@ -157,6 +165,11 @@ export class Judging {
       }
       report.judged += items.length;
       options.onProgress?.(report.judged);
+      if (options.onJudged) {
+        const last = await this.store.entryFor('turn', batch[batch.length - 1]!.turn.id);
+        if (last) options.onJudged(last.seq);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     }
   }
 

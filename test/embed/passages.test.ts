@@ -52,43 +52,44 @@ describe('passagesOf, sentences (every run)', () => {
   });
 });
 
-describe('passagesOf, windows (the default) and none', () => {
+describe('passagesOf, windows and none (the default)', () => {
   const sentence = (i: number) => `Sentence number ${i} of this long answer says something new about the plan.`; // 75 chars
 
-  it('windows is the default policy, and the config\'s', () => {
-    assert.equal(DEFAULT_PASSAGE_POLICY, 'windows');
-    assert.equal(parseConfig({}).index.passages, 'windows');
-    assert.deepEqual(passagesOf(Array.from({ length: 40 }, (_, i) => sentence(i)).join(' ')), passagesOf(Array.from({ length: 40 }, (_, i) => sentence(i)).join(' '), 'windows'));
+  it('none is the default policy, and the config\'s (passages did not earn their place: docs/SEARCH.md)', () => {
+    assert.equal(DEFAULT_PASSAGE_POLICY, 'none');
+    assert.equal(parseConfig({}).index.passages, 'none');
+    assert.deepEqual(passagesOf(Array.from({ length: 40 }, (_, i) => sentence(i)).join(' ')), []);
+    assert.equal(parseConfig({ index: { passages: 'windows' } }).index.passages, 'windows');
     assert.throws(() => parseConfig({ index: { passages: 'paragraphs' } }));
   });
 
   it('a text of PASSAGE_CHARS or less, or of one window, has none', () => {
-    assert.deepEqual(passagesOf('x '.repeat(PASSAGE_CHARS / 2)), []);
-    assert.deepEqual(passagesOf(`${sentence(1)} ${sentence(2)}`), []);
+    assert.deepEqual(passagesOf('x '.repeat(PASSAGE_CHARS / 2), 'windows'), []);
+    assert.deepEqual(passagesOf(`${sentence(1)} ${sentence(2)}`, 'windows'), []);
   });
 
   it('at most MAX_WINDOWS windows: the start, the end and evenly between, each within PASSAGE_CHARS', () => {
     const all = Array.from({ length: 60 }, (_, i) => sentence(i));
     const runs = passagesOf(all.join(' '), 'sentences').length; // 60 sentences, 5 per run
     assert.ok(runs > MAX_WINDOWS);
-    const windows = passagesOf(all.join(' '));
+    const windows = passagesOf(all.join(' '), 'windows');
     assert.equal(windows.length, MAX_WINDOWS);
     for (const w of windows) assert.ok(w.length <= PASSAGE_CHARS, w);
     assert.ok(windows[0]!.startsWith(sentence(0)), 'the start');
     assert.ok(windows.at(-1)!.endsWith(sentence(59)), 'the end');
     assert.ok(windows[1]!.includes('number 2') || windows[1]!.includes('number 3'), windows[1]);
     // A text of a few windows keeps them all.
-    assert.equal(passagesOf(all.slice(0, 8).join(' ')).length, 2);
+    assert.equal(passagesOf(all.slice(0, 8).join(' '), 'windows').length, 2);
   });
 
   it('a sentence past PASSAGE_CHARS (code, a log line) is cut at spaces into windows the model reads whole', () => {
     const log = `error: ${'at module.function (src/file.ts:12:5) '.repeat(40)}`.trim();
-    const windows = passagesOf(`${log}\n${sentence(1)}`);
+    const windows = passagesOf(`${log}\n${sentence(1)}`, 'windows');
     assert.ok(windows.length >= 2 && windows.length <= MAX_WINDOWS);
     for (const w of windows) assert.ok(w.length <= PASSAGE_CHARS && w.length > 0, w);
     assert.ok(windows.at(-1)!.endsWith(sentence(1)));
     // No space at all: cut at the limit (the last piece holds the rest).
-    assert.deepEqual(passagesOf('y'.repeat(5_000)).map((w) => w.length), [PASSAGE_CHARS, PASSAGE_CHARS, 5_000 % PASSAGE_CHARS]);
+    assert.deepEqual(passagesOf('y'.repeat(5_000), 'windows').map((w) => w.length), [PASSAGE_CHARS, PASSAGE_CHARS, 5_000 % PASSAGE_CHARS]);
   });
 
   it('none: never any passage', () => {
@@ -115,7 +116,8 @@ describe('packed passage vectors', () => {
 
   it('each policy\'s rows are stored under their own model id, told apart from the model, and the policy read back from it', () => {
     assert.equal(passageModelId('use-lite@1', 'sentences'), 'use-lite@1#passages', 'rows stored before windows keep their id');
-    assert.equal(passageModelId('use-lite@1'), 'use-lite@1#windows');
+    assert.equal(passageModelId('use-lite@1', 'windows'), 'use-lite@1#windows');
+    assert.equal(passageModelId('use-lite@1'), 'use-lite@1#no-passages', 'the default names rows that never exist');
     for (const policy of PASSAGE_POLICIES) {
       assert.ok(isPassageModel(passageModelId('x', policy)));
       assert.equal(passagePolicyOf(passageModelId('use-lite@1', policy)), policy);

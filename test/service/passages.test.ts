@@ -40,7 +40,8 @@ describe('passage vectors', () => {
   let cairn: Cairn;
   // The query vector is the query's own (no blend with its focus), so cosines can be checked by hand.
   let embedder: HashEmbedder;
-  const open = async (search: Record<string, number> = {}, index: CairnConfigInput['index'] = {}) =>
+  // Windows unless a test names another policy (the default is none: docs/SEARCH.md).
+  const open = async (search: Record<string, number> = {}, index: CairnConfigInput['index'] = { passages: 'windows' }) =>
     Cairn.open({ home: tmp.dir, embedder: (embedder = new HashEmbedder({ modelId: MODEL, dims: 256 })), config: { search: { focusWeight: 0, ...search }, index } });
 
   beforeEach(async () => {
@@ -59,11 +60,11 @@ describe('passage vectors', () => {
     return { long: await seqOf(long.memory.id), short: await seqOf(short.memory.id) };
   }
 
-  it('windows (the default): the first window is the whole text\'s vector, neither embedded nor stored again; the others their own; a short text an empty row', async () => {
+  it('windows: the first window is the whole text\'s vector, neither embedded nor stored again; the others their own; a short text an empty row', async () => {
     const { long, short } = await storeBoth();
-    const passages = passagesOf(LONG);
+    const passages = passagesOf(LONG, 'windows');
     assert.equal(passages.length, 2);
-    const rows = await cairn.store.getVectors(passageModelId(MODEL), [long, short]);
+    const rows = await cairn.store.getVectors(passageModelId(MODEL, 'windows'), [long, short]);
     assert.equal(rows.get(long)!.length, (passages.length - 1) * 256, 'the windows after the first');
     assert.equal(rows.get(short)!.length, 0);
     assertNear(rows.get(long)!, embedder.vector(passages[1]!));
@@ -80,7 +81,7 @@ describe('passage vectors', () => {
     assert.equal(rows.get(short)!.length, 0);
     assert.equal((await cairn.store.getVectors(passageModelId(MODEL, 'windows'), [long])).size, 0, 'no rows of another policy');
     await cairn.close();
-    cairn = await open({}, { passages: 'none' });
+    cairn = await open({}, {}); // the default: none
     const other = await cairn.remember({ text: OTHER_LONG });
     const seq = (await cairn.store.entryFor('memory', other.memory.id))!.seq;
     assert.deepEqual(embedder.calls, [[OTHER_LONG]]);
@@ -98,9 +99,9 @@ describe('passage vectors', () => {
     cairn = await open();
     const pass = await cairn.embedPending();
     assert.deepEqual({ done: pass.done, total: pass.total }, { done: 2, total: 2 });
-    assert.deepEqual(embedder.calls.flat(), [passagesOf(LONG)[1]!], 'only the later window goes through the model');
-    const row = (await cairn.store.getVectors(passageModelId(MODEL), [long])).get(long)!;
-    assertNear(row, embedder.vector(passagesOf(LONG)[1]!));
+    assert.deepEqual(embedder.calls.flat(), [passagesOf(LONG, 'windows')[1]!], 'only the later window goes through the model');
+    const row = (await cairn.store.getVectors(passageModelId(MODEL, 'windows'), [long])).get(long)!;
+    assertNear(row, embedder.vector(passagesOf(LONG, 'windows')[1]!));
   });
 
   it('search: the closest sentence lifts a long text above the whole-text vector alone', async () => {
@@ -118,7 +119,7 @@ describe('passage vectors', () => {
     const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
     assert.ok(Math.abs(whole - dot(q, embedder.vector(LONG))) < 5e-3);
     // The first window's vector is the whole text's.
-    const best = Math.max(dot(q, embedder.vector(LONG)), ...passagesOf(LONG).slice(1).map((p) => dot(q, embedder.vector(p))));
+    const best = Math.max(dot(q, embedder.vector(LONG)), ...passagesOf(LONG, 'windows').slice(1).map((p) => dot(q, embedder.vector(p))));
     assert.ok(Math.abs(withPassages - (0.5 * whole + 0.5 * best)) < 5e-3, `${withPassages} vs ${whole} / ${best}`);
     assert.ok(withPassages > whole + 0.05, `${withPassages} vs ${whole} / ${best}`);
     assert.ok(long > 0);
@@ -127,14 +128,14 @@ describe('passage vectors', () => {
   it('entries embedded before passages existed get them on the next pass; nothing is left to do after', async () => {
     const { long, short } = await storeBoth();
     await cairn.store.dropVectorsExcept([MODEL]);
-    assert.equal((await cairn.store.getVectors(passageModelId(MODEL), [long, short])).size, 0);
+    assert.equal((await cairn.store.getVectors(passageModelId(MODEL, 'windows'), [long, short])).size, 0);
     const first = await cairn.embedPending();
     assert.deepEqual({ done: first.done, total: first.total }, { done: 2, total: 2 });
-    assert.equal((await cairn.store.getVectors(passageModelId(MODEL), [long, short])).get(long)!.length, 256);
+    assert.equal((await cairn.store.getVectors(passageModelId(MODEL, 'windows'), [long, short])).get(long)!.length, 256);
     const again = await cairn.embedPending();
     assert.deepEqual({ done: again.done, total: again.total }, { done: 0, total: 0 });
     // The other way round (own vectors gone, passage rows kept): the own vectors come back.
-    await cairn.store.dropVectorsExcept([passageModelId(MODEL)]);
+    await cairn.store.dropVectorsExcept([passageModelId(MODEL, 'windows')]);
     const own = await cairn.embedPending();
     assert.deepEqual({ done: own.done, total: own.total }, { done: 2, total: 2 });
     assert.equal((await cairn.store.getVectors(MODEL, [long, short])).size, 2);
@@ -144,12 +145,12 @@ describe('passage vectors', () => {
     const { long } = await storeBoth();
     const report = await cairn.reembed({ force: true });
     assert.equal(report.done, 2);
-    assert.equal((await cairn.store.getVectors(passageModelId(MODEL), [long])).get(long)!.length, 256);
+    assert.equal((await cairn.store.getVectors(passageModelId(MODEL, 'windows'), [long])).get(long)!.length, 256);
     const status = await cairn.status();
     assert.deepEqual(status.warnings.filter((w) => /other models/.test(w)), []);
     // A model switch drops the old model's passages with its vectors.
     await cairn.close();
-    cairn = await Cairn.open({ home: tmp.dir, embedder: new HashEmbedder({ modelId: 'test-hash-b@2', dims: 32, salt: 'b' }) });
+    cairn = await Cairn.open({ home: tmp.dir, embedder: new HashEmbedder({ modelId: 'test-hash-b@2', dims: 32, salt: 'b' }), config: { index: { passages: 'windows' } } });
     const switched = await cairn.reembed();
     assert.ok(switched.dropped >= 4, `dropped ${switched.dropped}`);
     const models = (await cairn.store.vectorModels()).map((m) => m.model);

@@ -71,7 +71,7 @@ describe('assembly stage', () => {
     assert.match(r!.snippet, /port 6543/);
     assert.equal(r!.text, text);
     // Found by meaning alone (no query word in it), it shows the passage closest to the query.
-    const passages = passagesOf(text);
+    const passages = passagesOf(text, 'windows');
     const [byMeaning] = assemble([hit(entry(1, { text }), 1)], new Map(), new Map(), options({ terms: ['zebra'], focusOf: () => passages.at(-1) }));
     assert.ok(byMeaning!.snippet.length <= 300);
     assert.ok(!byMeaning!.snippet.startsWith('We talked'), byMeaning!.snippet);

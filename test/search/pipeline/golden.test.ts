@@ -97,7 +97,8 @@ describe('search pipeline: the same results as before', () => {
     const dir = join(tmp.dir, `home-${homes.size}`);
     await seedKnowledge(dir);
     // The recorded ranking is every result's, the confidence cut left out (pipeline/confidence tests it).
-    const cairn = await Cairn.open({ home: dir, embedder: new HashEmbedder({ dims: 64 }), config: { search: { minConfidence: 0, ...search } } });
+    // Passage windows on (off by default since issue 29), so the passage stages stay covered.
+    const cairn = await Cairn.open({ home: dir, embedder: new HashEmbedder({ dims: 64 }), config: { search: { minConfidence: 0, ...search }, index: { passages: 'windows' } } });
     homes.set(key, cairn);
     await cairn.ingest([file], { format: 'jsonl', namespace: 'default', final: true });
     const old = (await cairn.list({ limit: 100 })).find((m) => m.text.includes('port 5433'))!;
