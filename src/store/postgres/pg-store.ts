@@ -296,6 +296,9 @@ export class PgStore implements Store {
   getVectors(model: string, seqs: readonly number[]) {
     return this.run((db) => entries.getVectors(db, model, seqs));
   }
+  getQuantisedVectors(model: string, seqs: readonly number[]) {
+    return this.run((db) => entries.getQuantisedVectors(db, model, seqs));
+  }
   vectorStats(model: string) {
     return this.run((db) => entries.vectorStats(db, model));
   }
