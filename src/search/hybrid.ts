@@ -142,8 +142,9 @@ async function storedCosines(store: Store, side: VectorSide, namespace: string, 
   const missing = seqs.filter((s) => !held.has(s));
   let fresh: Map<number, number>;
   if (store.getQuantisedVectors) {
+    const mark = side.index.keepMark(namespace);
     const stored = await store.getQuantisedVectors(side.model, missing);
-    side.index.keepVectors(namespace, stored);
+    side.index.keepVectors(mark, stored);
     fresh = new Map();
     for (const [seq, bytes] of stored) {
       // A vector of another length (another model's) is left out, as cosinesOf does.

@@ -42,6 +42,13 @@ export const MEMORY_BUDGET_BYTES = 256 * 1024 * 1024;
 /** HNSW bytes per vector beyond its i8 row: level-0 links (2 × connectivity × 4 B) and bookkeeping. */
 const GRAPH_BYTES_PER_VECTOR = 320;
 
+/** What keepVectors checks: the namespace's index and watermark before its vectors were read. */
+export interface KeepMark {
+  readonly namespace: string;
+  readonly entry: object;
+  readonly watermark: number;
+}
+
 export interface AnnHit {
   seq: number;
   /** Cosine distance (1 − similarity) as computed on quantised vectors. */
@@ -334,15 +341,23 @@ export class VectorIndex {
     return out;
   }
 
+  /** Where a namespace stands before its stored vectors are read for keepVectors (null: nothing to keep into). */
+  keepMark(namespace: string): KeepMark | null {
+    const entry = this.loaded.get(namespace);
+    return entry?.index && this.residentBudget !== 0 ? { namespace, entry, watermark: entry.watermark } : null;
+  }
+
   /**
    * Keeps stored vectors (their quantised bytes) a search read of a namespace in an HNSW graph (its
    * graph holds usearch's own copy, not the store's), so the next search rescores them without
-   * reading them again.
-   * Caught up like the graph: a re-embedded entry's row is replaced; a purge drops them all.
+   * reading them again. Caught up like the graph: a re-embedded entry's row is forgotten, a purge
+   * drops them all. Rows read before a catch-up that came in between (`mark` is from before the
+   * read) may be older than what it saw: then none are kept.
    */
-  keepVectors(namespace: string, vectors: ReadonlyMap<number, Uint8Array>): void {
-    const entry = this.loaded.get(namespace);
-    if (!entry?.index || vectors.size === 0 || this.residentBudget === 0) return;
+  keepVectors(mark: KeepMark | null, vectors: ReadonlyMap<number, Uint8Array>): void {
+    if (!mark || vectors.size === 0) return;
+    const entry = this.loaded.get(mark.namespace);
+    if (entry !== mark.entry || entry.watermark !== mark.watermark || !entry.index) return;
     entry.resident ??= new ResidentRows(entry.dimensions, this.residentBudget);
     for (const [seq, v] of vectors) entry.resident.keep(seq, v);
   }
