@@ -9,13 +9,20 @@ import { holdsValues, quantisedBytes, quantisedDot } from '../store/vector-codec
 /** What one process keeps per namespace: ~63k rows of 512-d, all of a 50k-turn home. */
 export const RESIDENT_BUDGET_BYTES = 32 * 1024 * 1024;
 
-/** One namespace's kept rows, all of one width, in a slab that grows up to its budget. */
+/** Rows per chunk: ~1 MiB at 512-d. Chunks are added, never grown and copied, as rows come. */
+const CHUNK_ROWS = 2048;
+
+interface Chunk {
+  bytes: Uint8Array;
+  codes: Int8Array;
+  view: DataView;
+}
+
+/** One namespace's kept rows, all of one width, in chunks added up to its budget. */
 export class ResidentRows {
   private readonly rowBytes: number;
   private readonly capacity: number;
-  private bytesHeld = new Uint8Array(0);
-  private codes = new Int8Array(0);
-  private view = new DataView(new ArrayBuffer(0));
+  private readonly chunks: Chunk[] = [];
   /** Which seq each slot holds (slot → seq, -1 for none), in the order filled. */
   private readonly slots: number[] = [];
   private readonly rows = new Map<number, number>();
@@ -34,9 +41,11 @@ export class ResidentRows {
     return this.rows.size;
   }
 
-  /** Bytes the slab takes. */
+  /** Bytes the chunks take. */
   get bytes(): number {
-    return this.bytesHeld.byteLength;
+    let total = 0;
+    for (const c of this.chunks) total += c.bytes.byteLength;
+    return total;
   }
 
   has(seq: number): boolean {
@@ -47,14 +56,15 @@ export class ResidentRows {
   dot(seq: number, query: Float32Array): number | undefined {
     const slot = this.rows.get(seq);
     if (slot === undefined || query.length !== this.dimensions) return undefined;
-    return quantisedDot(query, this.codes, this.view, slot * this.rowBytes);
+    const chunk = this.chunks[Math.floor(slot / CHUNK_ROWS)]!;
+    return quantisedDot(query, chunk.codes, chunk.view, (slot % CHUNK_ROWS) * this.rowBytes);
   }
 
   /** Keeps a stored row (quantised bytes) as the row of `seq`, replacing what it held; a row of another width is not kept. */
   keep(seq: number, stored: Uint8Array): void {
     if (!holdsValues(stored.byteLength, this.dimensions) || this.capacity === 0) return;
     const slot = this.rows.get(seq) ?? this.freeSlot();
-    this.bytesHeld.set(stored, slot * this.rowBytes);
+    this.chunks[Math.floor(slot / CHUNK_ROWS)]!.bytes.set(stored, (slot % CHUNK_ROWS) * this.rowBytes);
     this.rows.set(seq, slot);
     this.slots[slot] = seq;
   }
@@ -70,7 +80,7 @@ export class ResidentRows {
   private freeSlot(): number {
     const used = this.slots.length;
     if (used < this.capacity) {
-      if ((used + 1) * this.rowBytes > this.bytesHeld.byteLength) this.grow(Math.min(this.capacity, Math.max(256, Math.ceil(used * 1.5))));
+      if (used === this.chunks.length * CHUNK_ROWS) this.addChunk(Math.min(CHUNK_ROWS, this.capacity - used));
       this.slots.push(-1);
       return used;
     }
@@ -82,11 +92,9 @@ export class ResidentRows {
     return slot;
   }
 
-  private grow(rows: number): void {
-    const grown = new Uint8Array(rows * this.rowBytes);
-    grown.set(this.bytesHeld);
-    this.bytesHeld = grown;
-    this.codes = new Int8Array(grown.buffer);
-    this.view = new DataView(grown.buffer);
+  private addChunk(rows: number): void {
+    // The last chunk may be short (the budget's remainder); slots past it are never handed out.
+    const bytes = new Uint8Array(rows * this.rowBytes);
+    this.chunks.push({ bytes, codes: new Int8Array(bytes.buffer), view: new DataView(bytes.buffer) });
   }
 }

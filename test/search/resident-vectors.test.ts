@@ -59,14 +59,14 @@ describe('rescoring from quantised bytes', () => {
 
 describe('ResidentRows', () => {
   const rand = seeded(21);
-  const vectors = Array.from({ length: 700 }, () => randomVector(rand, 64));
+  const vectors = Array.from({ length: 2100 }, () => randomVector(rand, 64));
   const q = randomVector(rand, 64);
   const want = (i: number) => dot(q, decodeVector(encodeVector(vectors[i]!)));
 
-  it('keeps rows as stored and rescores them exactly, past the slab\'s first growth', () => {
+  it('keeps rows as stored and rescores them exactly, across more than one chunk', () => {
     const rows = new ResidentRows(64);
     vectors.forEach((v, i) => rows.keep(i + 1, encodeVector(v)));
-    assert.equal(rows.size, 700);
+    assert.equal(rows.size, 2100);
     for (let i = 0; i < vectors.length; i++) assert.ok(Object.is(rows.dot(i + 1, q), want(i)), `row ${i}`);
     assert.equal(rows.dot(9999, q), undefined, 'a seq never kept');
     assert.equal(rows.dot(1, randomVector(rand, 32)), undefined, 'a query of another width');
