@@ -951,6 +951,20 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         assert.equal((await store.getQuantisedVectors('m', [])).size, 0);
       });
 
+      it('changeMark, where offered, changes with every write through the store', async () => {
+        if (!store.changeMark) return;
+        const marks = [await store.changeMark()];
+        await add('mark one');
+        marks.push(await store.changeMark());
+        const [a] = await store.entriesMissingVector('m', 10, NS);
+        await store.putVectors('m', [{ seq: a!.seq, vector: vec(1, 2) }]);
+        marks.push(await store.changeMark());
+        await store.putVectors('m', [{ seq: a!.seq, vector: vec(2, 1) }]);
+        marks.push(await store.changeMark());
+        for (let i = 1; i < marks.length; i++) assert.notEqual(marks[i], marks[i - 1], `write ${i}`);
+        assert.equal(typeof marks[0], 'string');
+      });
+
       it('putVectors for an unknown entry is skipped', async () => {
         await store.putVectors('m', [{ seq: 999999, vector: vec(1) }]);
         assert.deepEqual(await store.vectorModels(), []);

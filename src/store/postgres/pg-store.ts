@@ -415,6 +415,9 @@ export class PgStore implements Store {
   lastPurgeId() {
     return this.run((db) => purgeLog.lastPurgeId(db));
   }
+  changeMark() {
+    return this.run((db) => purgeLog.changeMark(db));
+  }
 
   acquireLease(name: string, holder: string, ttlMs: number, now?: string) {
     return this.run((db) => leases.acquireLease(db, name, holder, ttlMs, now));
