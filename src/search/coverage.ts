@@ -109,14 +109,19 @@ export function windowCoverage(finder: TermFinder, text: string, around: readonl
   const n = finder.terms.length;
   if (n === 0) return 1;
   const own = finder.in(text);
-  const near = aroundWeight > 0 ? around.map((a) => finder.in(a)) : [];
+  // Runs for every candidate and neighbour of every search: no arrays or closures made per call.
+  const nearCount = aroundWeight > 0 ? around.length : 0;
+  const near0 = nearCount > 0 ? finder.in(around[0]!) : null;
+  const near1 = nearCount > 1 ? finder.in(around[1]!) : null;
+  const more = nearCount > 2 ? around.slice(2).map((a) => finder.in(a)) : null;
   let sum = 0;
   let total = 0;
   for (let i = 0; i < n; i++) {
     const w = weights ? weights[i]! : 1;
     if (w === 0) continue;
     total += w;
-    sum += w * (own[i] === 1 ? 1 : near.some((x) => x[i] === 1) ? aroundWeight : 0);
+    const nearby = near0?.[i] === 1 || near1?.[i] === 1 || (more !== null && more.some((x) => x[i] === 1));
+    sum += w * (own[i] === 1 ? 1 : nearby ? aroundWeight : 0);
   }
   return total > 0 ? sum / total : 1;
 }
