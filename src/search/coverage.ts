@@ -48,22 +48,31 @@ export class TermFinder {
  * the oldest dropped first.
  */
 const TERM_CACHE_CHARS = 8_000_000;
-const termCache = new Map<string, ReadonlySet<string>>();
+/**
+ * Per language, keyed by the text itself: a text's hash is kept in the string once computed, where
+ * a key joining language and text was a new string to build and hash at every lookup (~1,000 a
+ * search at 50k chat turns).
+ */
+const termCache = new Map<Language, Map<string, ReadonlySet<string>>>();
 let termCacheChars = 0;
 
 /** The distinct index-form terms of a text read in `language`, from the cache when it has them. */
 export function termSet(text: string, language: Language): ReadonlySet<string> {
-  const key = `${language}\u0000${text}`;
-  const hit = termCache.get(key);
+  let byText = termCache.get(language);
+  if (!byText) termCache.set(language, (byText = new Map()));
+  const hit = byText.get(text);
   if (hit) return hit;
   const terms = new Set(analyse(text, language));
-  if (key.length <= TERM_CACHE_CHARS / 100) {
-    termCache.set(key, terms);
-    termCacheChars += key.length;
-    for (const old of termCache.keys()) {
-      if (termCacheChars <= TERM_CACHE_CHARS) break;
-      termCache.delete(old);
-      termCacheChars -= old.length;
+  if (text.length + 1 <= TERM_CACHE_CHARS / 100) {
+    byText.set(text, terms);
+    termCacheChars += text.length + 1;
+    // The oldest first, language by language (searches rarely switch language).
+    for (const texts of termCache.values()) {
+      for (const old of texts.keys()) {
+        if (termCacheChars <= TERM_CACHE_CHARS) return terms;
+        texts.delete(old);
+        termCacheChars -= old.length + 1;
+      }
     }
   }
   return terms;
@@ -100,14 +109,19 @@ export function windowCoverage(finder: TermFinder, text: string, around: readonl
   const n = finder.terms.length;
   if (n === 0) return 1;
   const own = finder.in(text);
-  const near = aroundWeight > 0 ? around.map((a) => finder.in(a)) : [];
+  // Runs for every candidate and neighbour of every search: no arrays or closures made per call.
+  const nearCount = aroundWeight > 0 ? around.length : 0;
+  const near0 = nearCount > 0 ? finder.in(around[0]!) : null;
+  const near1 = nearCount > 1 ? finder.in(around[1]!) : null;
+  const more = nearCount > 2 ? around.slice(2).map((a) => finder.in(a)) : null;
   let sum = 0;
   let total = 0;
   for (let i = 0; i < n; i++) {
     const w = weights ? weights[i]! : 1;
     if (w === 0) continue;
     total += w;
-    sum += w * (own[i] === 1 ? 1 : near.some((x) => x[i] === 1) ? aroundWeight : 0);
+    const nearby = near0?.[i] === 1 || near1?.[i] === 1 || (more !== null && more.some((x) => x[i] === 1));
+    sum += w * (own[i] === 1 ? 1 : nearby ? aroundWeight : 0);
   }
   return total > 0 ? sum / total : 1;
 }

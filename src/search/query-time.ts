@@ -101,7 +101,7 @@ function windowOf(r: ParsedResult, text: string): TimeWindow | null {
 
 /** Whether `iso` falls in the window (read in `timeZone`), or up to `graceDays` after it. */
 export function inTimeWindow(w: TimeWindow, iso: string, timeZone: string, graceDays: number): boolean {
-  const local = localDayTime(iso, timeZone)?.day;
+  const local = localDay(iso, timeZone);
   if (!local) return false;
   if (w.kind === 'days') return local >= w.from && local <= shiftDay(w.to, graceDays);
   for (let back = 0; back <= graceDays; back++) {
@@ -109,6 +109,25 @@ export function inTimeWindow(w: TimeWindow, iso: string, timeZone: string, grace
     if (m === w.month && (w.day === null || d === w.day)) return true;
   }
   return false;
+}
+
+/**
+ * Local days of entry times, per time zone: a search whose query names a time places every scored
+ * entry (~300) in it, and Intl's formatToParts for each was ~3 % of a LoCoMo search; the same
+ * entries come back search after search. Bounded: emptied when full.
+ */
+const LOCAL_DAYS_MAX = 50_000;
+const localDays = new Map<string, Map<string, string | null>>();
+
+function localDay(iso: string, timeZone: string): string | null {
+  let days = localDays.get(timeZone);
+  if (!days) localDays.set(timeZone, (days = new Map()));
+  let day = days.get(iso);
+  if (day === undefined) {
+    if (days.size >= LOCAL_DAYS_MAX) days.clear();
+    days.set(iso, (day = localDayTime(iso, timeZone)?.day ?? null));
+  }
+  return day;
 }
 
 function isoDay(y: number, m: number, d: number): string {

@@ -25,12 +25,12 @@ export function namedSpeakers(query: string, speakers: readonly SpeakerCount[]):
   const names = new Set<string>();
   const tokens = new Set<string>();
   for (const s of speakers) {
-    const parts = nameTokens(s.name);
-    // A speaker called "user" or "assistant" is a role, not a person a question is about.
-    if (parts.length === 0 || ROLE_WORDS.has(parts.join(' '))) continue;
-    if (parts.some((p) => words.has(p))) {
+    const parts = personTokens(s.name);
+    if (parts === null) continue;
+    for (const p of parts) {
+      if (!words.has(p)) continue;
       names.add(s.name);
-      for (const p of parts) if (words.has(p)) tokens.add(p);
+      tokens.add(p);
     }
   }
   return { names, tokens, role: names.size > 0 ? null : pronounRole(all) };
@@ -39,17 +39,20 @@ export function namedSpeakers(query: string, speakers: readonly SpeakerCount[]):
 /**
  * Speakers' names as tokens, kept across searches: a namespace of chat turns has hundreds or
  * thousands of speakers, and tokenizing every name twice per search (the query's focus, the
- * speaker factor) cost ~1 ms of a search on 50k turns. Tokenizing is a pure function of the name.
+ * speaker factor) cost ~1 ms of a search on 50k turns. Null for a speaker called "user" or
+ * "assistant" (a role, not a person a question is about) and for a name without tokens. A pure
+ * function of the name.
  */
 const NAME_TOKENS_MAX = 20_000;
-const nameTokenCache = new Map<string, readonly string[]>();
+const personCache = new Map<string, readonly string[] | null>();
 
-function nameTokens(name: string): readonly string[] {
-  let parts = nameTokenCache.get(name);
-  if (!parts) {
-    parts = tokenize(name);
-    nameTokenCache.set(name, parts);
-    if (nameTokenCache.size > NAME_TOKENS_MAX) nameTokenCache.delete(nameTokenCache.keys().next().value!);
+function personTokens(name: string): readonly string[] | null {
+  let parts = personCache.get(name);
+  if (parts === undefined) {
+    const tokens = tokenize(name);
+    parts = tokens.length === 0 || ROLE_WORDS.has(tokens.join(' ')) ? null : tokens;
+    personCache.set(name, parts);
+    if (personCache.size > NAME_TOKENS_MAX) personCache.delete(personCache.keys().next().value!);
   }
   return parts;
 }

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/private-files.js';
 import { createRequire } from 'node:module';
 import type { Store } from '../store/store.js';
+import { dot } from './pipeline/cosines.js';
+import { ResidentRows } from './resident-vectors.js';
 
 type UsearchModule = typeof import('usearch');
 type UsearchIndex = InstanceType<UsearchModule['Index']>;
@@ -40,6 +42,13 @@ export const MEMORY_BUDGET_BYTES = 256 * 1024 * 1024;
 /** HNSW bytes per vector beyond its i8 row: level-0 links (2 × connectivity × 4 B) and bookkeeping. */
 const GRAPH_BYTES_PER_VECTOR = 320;
 
+/** What keepVectors checks: the namespace's index and watermark before its vectors were read. */
+export interface KeepMark {
+  readonly namespace: string;
+  readonly entry: object;
+  readonly watermark: number;
+}
+
 export interface AnnHit {
   seq: number;
   /** Cosine distance (1 − similarity) as computed on quantised vectors. */
@@ -66,6 +75,8 @@ interface Loaded {
   remote?: number;
   /** The store's change mark when this was last caught up (see caughtUp). */
   mark?: string;
+  /** A graph's stored vectors that searches read, kept (resident-vectors.ts). */
+  resident?: ResidentRows;
 }
 
 /**
@@ -91,6 +102,8 @@ export interface VectorIndexOptions {
   exactMax?: number;
   /** Memory for indexes of other namespaces than the one being searched (default MEMORY_BUDGET_BYTES). */
   memoryBudgetBytes?: number;
+  /** Stored vectors kept per graph namespace (default RESIDENT_BUDGET_BYTES; 0 keeps none). */
+  residentBudgetBytes?: number;
 }
 
 export class VectorIndex {
@@ -101,6 +114,7 @@ export class VectorIndex {
   private purgeCheckedAt: string | undefined;
   private readonly exactMax: number;
   private readonly memoryBudget: number;
+  private readonly residentBudget: number | undefined;
 
   constructor(
     private readonly store: Store,
@@ -111,6 +125,7 @@ export class VectorIndex {
   ) {
     this.exactMax = options.exactMax ?? EXACT_MAX_VECTORS;
     this.memoryBudget = options.memoryBudgetBytes ?? MEMORY_BUDGET_BYTES;
+    this.residentBudget = options.residentBudgetBytes;
   }
 
   private modelDir(): string | null {
@@ -241,6 +256,8 @@ export class VectorIndex {
         if (entry.flat.seqs.length > this.exactMax) this.growIntoGraph(entry);
       } else {
         addToGraph(entry.index!, fresh, entry.dimensions);
+        // A re-embedded entry's kept row is its old vector: read again when next needed.
+        if (entry.resident) for (const v of fresh) entry.resident.forget(v.seq);
       }
       entry.watermark = page[page.length - 1]!.id;
       added += fresh.length;
@@ -302,21 +319,47 @@ export class VectorIndex {
   }
 
   /**
-   * The vectors of `seqs` held in memory for a namespace searched exactly, as views of its rows
-   * (valid until its next catch-up): the floats the store's copy decodes to, so a cosine from them
-   * equals one from the store's. None for a namespace in an HNSW graph (usearch keeps its own i8
-   * copy) or not loaded; a seq not held is left out.
+   * The cosine of `query` with each stored vector of `seqs` held in memory (a namespace searched
+   * exactly holds all, a graph's those kept by keepVectors), equal to the one from the store's
+   * copy; a seq not held is left out. Valid until the namespace's next catch-up.
    */
-  heldVectors(namespace: string, seqs: readonly number[]): Map<number, Float32Array> {
-    const out = new Map<number, Float32Array>();
-    const flat = this.loaded.get(namespace)?.flat;
-    if (!flat) return out;
-    const dims = this.loaded.get(namespace)!.dimensions;
+  heldCosines(namespace: string, query: Float32Array, seqs: readonly number[]): Map<number, number> {
+    const out = new Map<number, number>();
+    const entry = this.loaded.get(namespace);
+    if (!entry || query.length !== entry.dimensions) return out;
+    const { flat, resident } = entry;
+    const dims = entry.dimensions;
     for (const seq of seqs) {
-      const row = flat.rows.get(seq);
-      if (row !== undefined) out.set(seq, flat.data.subarray(row * dims, (row + 1) * dims));
+      if (flat) {
+        const row = flat.rows.get(seq);
+        if (row !== undefined) out.set(seq, dot(query, flat.data.subarray(row * dims, (row + 1) * dims)));
+      } else {
+        const cos = resident?.dot(seq, query);
+        if (cos !== undefined) out.set(seq, cos);
+      }
     }
     return out;
+  }
+
+  /** Where a namespace stands before its stored vectors are read for keepVectors (null: nothing to keep into). */
+  keepMark(namespace: string): KeepMark | null {
+    const entry = this.loaded.get(namespace);
+    return entry?.index && this.residentBudget !== 0 ? { namespace, entry, watermark: entry.watermark } : null;
+  }
+
+  /**
+   * Keeps stored vectors (their quantised bytes) a search read of a namespace in an HNSW graph (its
+   * graph holds usearch's own copy, not the store's), so the next search rescores them without
+   * reading them again. Caught up like the graph: a re-embedded entry's row is forgotten, a purge
+   * drops them all. Rows read before a catch-up that came in between (`mark` is from before the
+   * read) may be older than what it saw: then none are kept.
+   */
+  keepVectors(mark: KeepMark | null, vectors: ReadonlyMap<number, Uint8Array>): void {
+    if (!mark || vectors.size === 0) return;
+    const entry = this.loaded.get(mark.namespace);
+    if (entry !== mark.entry || entry.watermark !== mark.watermark || !entry.index) return;
+    entry.resident ??= new ResidentRows(entry.dimensions, this.residentBudget);
+    for (const [seq, v] of vectors) entry.resident.keep(seq, v);
   }
 
   size(namespace: string): number {
@@ -411,7 +454,7 @@ function entryCount(entry: Loaded): number {
 
 function bytesOf(entry: Loaded): number {
   if (entry.flat) return entry.flat.data.byteLength + entry.flat.seqs.length * 16;
-  return (entry.index?.size() ?? 0) * (entry.dimensions + GRAPH_BYTES_PER_VECTOR);
+  return (entry.index?.size() ?? 0) * (entry.dimensions + GRAPH_BYTES_PER_VECTOR) + (entry.resident?.bytes ?? 0);
 }
 
 /** Appends vectors (a re-embedded entry's replaces its row), growing the buffer by doubling. */

@@ -140,6 +140,12 @@ export interface Store {
    */
   nearestVectors?(namespace: string, model: string, query: Float32Array, k: number): Promise<Array<{ seq: number; distance: number }>>;
   getVectors(model: string, seqs: readonly number[]): Promise<Map<number, Float32Array>>;
+  /**
+   * Optional: the vectors of `seqs` as stored, each the bytes of store/vector-codec.ts's encoding,
+   * undecoded (search keeps them in memory that way and rescores from them: a quarter of the
+   * bytes of decoded floats, the same cosines).
+   */
+  getQuantisedVectors?(model: string, seqs: readonly number[]): Promise<Map<number, Uint8Array>>;
   vectorStats(model: string): Promise<VectorStats[]>;
   /** Vector counts per model, across namespaces (detects a model switch). */
   vectorModels(): Promise<Array<{ model: string; dimensions: number; vectors: number }>>;

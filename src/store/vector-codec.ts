@@ -78,6 +78,37 @@ export function withoutFirstVector(blob: Uint8Array, dim: number): Buffer {
   return Buffer.concat([blob.subarray(SCALE_BYTES * (dim / QUANT_BLOCK), SCALE_BYTES * blocks), blob.subarray(SCALE_BYTES * blocks + dim)]);
 }
 
+/** Whether `bytes` is a quantised vector of exactly `values` floats. */
+export function holdsValues(bytes: number, values: number): boolean {
+  return quantisedBytes(values) === bytes;
+}
+
+/**
+ * The dot product of `query` with the vector quantised at byte `at` of a buffer (`codes` and
+ * `view` over the same bytes), its length the query's: the same number, bit for bit, as
+ * dot(query, decodeVector(…)) in search/pipeline/cosines.ts, since each value is rounded to
+ * float32 as decodeVector stores it and the products are added in index order. Rescoring from
+ * the stored bytes spares a Float32Array per vector.
+ */
+export function quantisedDot(query: Float32Array, codes: Int8Array, view: DataView, at: number): number {
+  const n = query.length;
+  const blocks = blockCount(n);
+  const first = at + SCALE_BYTES * blocks;
+  let s = 0;
+  for (let b = 0; b < blocks; b++) {
+    const scale = view.getFloat32(at + b * SCALE_BYTES, true);
+    const to = Math.min(n, (b + 1) * QUANT_BLOCK);
+    for (let i = b * QUANT_BLOCK; i < to; i++) s += query[i]! * Math.fround(codes[first + i]! * scale);
+  }
+  return s;
+}
+
+/** quantisedDot of one stored blob; null when it is not a vector of the query's length. */
+export function quantisedBlobDot(query: Float32Array, blob: Uint8Array): number | null {
+  if (!holdsValues(blob.byteLength, query.length)) return null;
+  return quantisedDot(query, new Int8Array(blob.buffer, blob.byteOffset, blob.byteLength), new DataView(blob.buffer, blob.byteOffset, blob.byteLength), 0);
+}
+
 /** A float32 blob as schema V14 and earlier stored it (read once, by the V15 migration). */
 export function float32BlobToVector(blob: Uint8Array): Float32Array {
   const out = new Float32Array(Math.floor(blob.byteLength / 4));

@@ -7,6 +7,7 @@ import { CairnError } from '../../src/core/errors.js';
 import type { Memory, NewMemory, NewTurn } from '../../src/core/types.js';
 import type { ReplaceDocumentInput, Store } from '../../src/store/store.js';
 import { collect, rejectsCode } from '../helpers/store-fixtures.js';
+import { decodeVector, quantisedBytes } from '../../src/store/vector-codec.js';
 import { purgeConformance } from './conformance-purge.js';
 import { digestConformance } from './conformance-digests.js';
 import { knowledgeConformance } from './conformance-knowledge.js';
@@ -929,6 +930,40 @@ export function runStoreConformance(name: string, makeStore: StoreFactory): void
         assertVectorNear((await store.getVectors('other-model', [a!.seq])).get(a!.seq), [0.5, 0.25, 0.125, 0.0625]);
         assert.equal((await store.getVectors('nope', [a!.seq])).size, 0);
         assert.equal((await store.getVectors('m', [])).size, 0);
+      });
+
+      it('getQuantisedVectors returns the stored bytes, decoding to what getVectors returns', async () => {
+        await add('q one');
+        await add('q two');
+        const [a, b] = await store.entriesMissingVector('m', 10, NS);
+        await store.putVectors('m', [{ seq: a!.seq, vector: vec(0.1, -0.25, 1e-7, 3.4e38) }, { seq: b!.seq, vector: vec(1, 2, 3, 4, 5) }]);
+        await store.putVectors('other-model', [{ seq: a!.seq, vector: vec(0.5, 0.25) }]);
+        assert.ok(store.getQuantisedVectors, 'both backends read stored bytes');
+        const got = await store.getQuantisedVectors('m', [a!.seq, b!.seq, 424242, a!.seq]);
+        const decoded = await store.getVectors('m', [a!.seq, b!.seq]);
+        assert.deepEqual([...got.keys()].sort(), [a!.seq, b!.seq].sort());
+        for (const [seq, bytes] of got) {
+          assert.ok(bytes instanceof Uint8Array);
+          assert.deepEqual([...decodeVector(bytes)], [...decoded.get(seq)!], `seq ${seq}`);
+        }
+        assert.equal(got.get(b!.seq)!.byteLength, quantisedBytes(5));
+        assert.deepEqual([...decodeVector((await store.getQuantisedVectors('other-model', [a!.seq])).get(a!.seq)!)], [...(await store.getVectors('other-model', [a!.seq])).get(a!.seq)!]);
+        assert.equal((await store.getQuantisedVectors('nope', [a!.seq])).size, 0);
+        assert.equal((await store.getQuantisedVectors('m', [])).size, 0);
+      });
+
+      it('changeMark, where offered, changes with every write through the store', async () => {
+        if (!store.changeMark) return;
+        const marks = [await store.changeMark()];
+        await add('mark one');
+        marks.push(await store.changeMark());
+        const [a] = await store.entriesMissingVector('m', 10, NS);
+        await store.putVectors('m', [{ seq: a!.seq, vector: vec(1, 2) }]);
+        marks.push(await store.changeMark());
+        await store.putVectors('m', [{ seq: a!.seq, vector: vec(2, 1) }]);
+        marks.push(await store.changeMark());
+        for (let i = 1; i < marks.length; i++) assert.notEqual(marks[i], marks[i - 1], `write ${i}`);
+        assert.equal(typeof marks[0], 'string');
       });
 
       it('putVectors for an unknown entry is skipped', async () => {

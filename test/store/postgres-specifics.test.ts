@@ -127,6 +127,27 @@ describe('PostgreSQL store: transactions and concurrent writers', () => {
     await made.cleanup();
   });
 
+  it('changeMark moves with a write through another handle, and with one that was in progress when it was read', async () => {
+    // A schema of its own: the other tests here count what this one would write.
+    const own = await freshPgStore();
+    try {
+      const other = await own.connect();
+      const m1 = await own.store.changeMark();
+      await other.addMemory({ namespace: 'marks', text: 'written by another handle' });
+      const m2 = await own.store.changeMark();
+      assert.notEqual(m2, m1);
+      // A transaction that took its id before the mark was read and commits after it.
+      await admin.query('BEGIN');
+      await admin.query('SELECT pg_current_xact_id()');
+      const m3 = await own.store.changeMark();
+      await admin.query('COMMIT');
+      assert.notEqual(await own.store.changeMark(), m3);
+    } finally {
+      await own.store.close();
+      await own.cleanup();
+    }
+  });
+
   it('importance 42 is refused (INVALID_INPUT) and leaves no memory, entry or namespace', async () => {
     await rejectsCode(store.addMemory({ namespace: 'lone', text: 'out of range', importance: 42 }), 'INVALID_INPUT');
     await rejectsCode(store.addMemory({ namespace: 'lone', text: 'out of range too', importance: 0 }), 'INVALID_INPUT');

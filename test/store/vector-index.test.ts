@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync,
 import { join } from 'node:path';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { VectorIndex } from '../../src/search/vector-index.js';
+import { dot } from '../../src/search/pipeline/cosines.js';
 import { HashEmbedder, tempDir } from '../helpers/store-fixtures.js';
 
 const MODEL = 'test-hash@1';
@@ -231,13 +232,14 @@ describe('VectorIndex exact search', () => {
     });
   });
 
-  it('hands out the vectors it holds for an exact namespace, equal to the store\'s, a re-embedded one too; none for a graph', async () => {
+  it('rescores with the vectors it holds for an exact namespace, equal to the store\'s, a re-embedded one too; none for a graph until kept', async () => {
     await withStore(async (store, dir) => {
       await seed(store, 'notes', 60);
       await seed(store, 'other', 5);
       await seed(store, 'big', 150);
       const index = graphIndex(store, dir);
-      assert.equal(index.heldVectors('notes', [1, 2]).size, 0, 'nothing before the namespace is loaded');
+      const probe = embedder.vector('billing retry note');
+      assert.equal(index.heldCosines('notes', probe, [1, 2]).size, 0, 'nothing before the namespace is loaded');
       await index.catchUp('notes');
       await index.catchUp('big');
       const seqs = (await store.entriesMissingVector('none@1', 1000, 'notes')).map((e) => e.seq);
@@ -245,15 +247,28 @@ describe('VectorIndex exact search', () => {
       await store.putVectors(MODEL, [{ seq: seqs[7]!, vector: fresh }]);
       await index.catchUp('notes');
       const otherSeq = (await store.entriesMissingVector('none@1', 10, 'other'))[0]!.seq;
-      const held = index.heldVectors('notes', [...seqs, otherSeq, 999_999]);
+      const held = index.heldCosines('notes', probe, [...seqs, otherSeq, 999_999]);
       const stored = await store.getVectors(MODEL, seqs);
       assert.deepEqual([...held.keys()], seqs, 'every asked seq of the namespace, in the order asked; another namespace\'s and unknown ones left out');
-      for (const seq of seqs) assert.deepEqual([...held.get(seq)!], [...stored.get(seq)!], `seq ${seq}`);
-      assert.deepEqual([...held.get(seqs[7]!)!], [...stored.get(seqs[7]!)!]);
+      for (const seq of seqs) assert.ok(Object.is(held.get(seq), dot(probe, stored.get(seq)!)), `seq ${seq}`);
+      assert.equal(index.heldCosines('notes', embedder.vector('x').subarray(1), seqs).size, 0, 'a query of another width');
       const bigSeqs = (await store.entriesMissingVector('none@1', 10, 'big')).map((e) => e.seq);
       assert.equal(index.isExact('big'), false);
-      assert.equal(index.heldVectors('big', bigSeqs).size, 0);
-      assert.equal(index.heldVectors('notes', []).size, 0);
+      assert.equal(index.heldCosines('big', probe, bigSeqs).size, 0);
+      const before = index.keepMark('big');
+      await store.putVectors(MODEL, [{ seq: bigSeqs[5]!, vector: fresh }]);
+      await index.catchUp('big');
+      index.keepVectors(before, await store.getQuantisedVectors(MODEL, bigSeqs.slice(0, 6)));
+      assert.equal(index.heldCosines('big', probe, bigSeqs).size, 0, 'rows read across a catch-up are not kept');
+      index.keepVectors(index.keepMark('big'), await store.getQuantisedVectors(MODEL, bigSeqs.slice(0, 4)));
+      const kept = index.heldCosines('big', probe, bigSeqs);
+      const bigStored = await store.getVectors(MODEL, bigSeqs);
+      assert.deepEqual([...kept.keys()], bigSeqs.slice(0, 4), 'a graph holds the rows kept');
+      for (const [seq, c] of kept) assert.ok(Object.is(c, dot(probe, bigStored.get(seq)!)), `big seq ${seq}`);
+      assert.equal(index.keepMark('notes'), null, 'an exact namespace holds every vector already');
+      assert.equal(index.heldCosines('notes', probe, []).size, 0);
+      index.reset();
+      assert.equal(index.heldCosines('big', probe, bigSeqs).size, 0, 'a reset drops kept rows');
     });
   });
 

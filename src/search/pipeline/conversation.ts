@@ -26,7 +26,10 @@ export function neighbourRadius(r: Pick<SearchRanking, 'neighbourReach' | 'conte
 
 /** Every neighbour turn that has an index entry, in the order the rows list them (before, then after). */
 export function* indexedNeighbours(neighbours: ReadonlyMap<string, NeighbourTurns>): Generator<NeighbourTurn & { entrySeq: number }> {
-  for (const n of neighbours.values()) for (const x of [...n.before, ...n.after]) if (x.entrySeq !== null) yield x as NeighbourTurn & { entrySeq: number };
+  for (const n of neighbours.values()) {
+    for (const x of n.before) if (x.entrySeq !== null) yield x as NeighbourTurn & { entrySeq: number };
+    for (const x of n.after) if (x.entrySeq !== null) yield x as NeighbourTurn & { entrySeq: number };
+  }
 }
 
 /** The text of every candidate and of every neighbour with an entry (a candidate's own text wins). */

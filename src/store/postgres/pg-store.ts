@@ -297,6 +297,9 @@ export class PgStore implements Store {
   getVectors(model: string, seqs: readonly number[]) {
     return this.run((db) => entries.getVectors(db, model, seqs));
   }
+  getQuantisedVectors(model: string, seqs: readonly number[]) {
+    return this.run((db) => entries.getQuantisedVectors(db, model, seqs));
+  }
   vectorStats(model: string) {
     return this.run((db) => entries.vectorStats(db, model));
   }
@@ -412,6 +415,9 @@ export class PgStore implements Store {
   }
   lastPurgeId() {
     return this.run((db) => purgeLog.lastPurgeId(db));
+  }
+  changeMark() {
+    return this.run((db) => purgeLog.changeMark(db));
   }
 
   acquireLease(name: string, holder: string, ttlMs: number, now?: string) {

@@ -39,6 +39,17 @@ export async function listPurges(db: Db, limit: number): Promise<PurgeRecord[]> 
  * last finish (LAST_FINISHED) moves to 5 instead. A store that never finished a purge here (one
  * migrated from SQLite) has no such row: its highest finished id stands in.
  */
+/**
+ * Store.changeMark: the server's current snapshot as text (xmin:xmax:in-progress ids). A writing
+ * transaction holds a transaction id: one that began after a mark was read makes xmax larger, one
+ * in progress then leaves the in-progress list once it ends, so a write committed since the last
+ * mark always changes it. Reads take no id and leave it. Server-wide (other schemas' writes change
+ * it too), so it may change with nothing written here: a reader then asks what changed, as before.
+ */
+export async function changeMark(db: Db): Promise<string> {
+  return (await db.query<{ mark: string }>('SELECT pg_current_snapshot()::text AS mark')).rows[0]!.mark;
+}
+
 export async function lastPurgeId(db: Db): Promise<number> {
   return (await db.query<{ id: number }>(
     `SELECT COALESCE((SELECT value::bigint FROM store_meta WHERE key = $1 AND value ~ '^[0-9]{1,18}$'),

@@ -132,6 +132,14 @@ export async function getVectors(db: Db, model: string, seqs: readonly number[])
   return out;
 }
 
+export async function getQuantisedVectors(db: Db, model: string, seqs: readonly number[]): Promise<Map<number, Uint8Array>> {
+  const out = new Map<number, Uint8Array>();
+  if (seqs.length === 0) return out;
+  const rows = (await db.query<{ seq: number; vector: Buffer }>('SELECT entry_seq AS seq, vector FROM vectors WHERE model = $1 AND entry_seq = ANY($2::bigint[])', [model, [...new Set(seqs)]])).rows;
+  for (const r of rows) out.set(r.seq, r.vector);
+  return out;
+}
+
 export async function vectorStats(db: Db, model: string): Promise<VectorStats[]> {
   return (await db.query<VectorStats>(
     `SELECT n.id AS namespace, $1::text AS model,

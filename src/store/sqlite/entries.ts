@@ -280,6 +280,17 @@ export function getVectors(db: Database, model: string, seqs: readonly number[])
   return out;
 }
 
+export function getQuantisedVectors(db: Database, model: string, seqs: readonly number[]): Map<number, Uint8Array> {
+  const out = new Map<number, Uint8Array>();
+  if (seqs.length === 0) return out;
+  // Its own statement text: stmt() shares a prepared statement per text, and this one is raw.
+  const rows = stmt(db, 'SELECT entry_seq, vector FROM vectors WHERE model = ? AND entry_seq IN (SELECT value FROM json_each(?)) /* raw */')
+    .raw()
+    .all(model, JSON.stringify(seqs)) as Array<[number, Buffer]>;
+  for (const [seq, vector] of rows) out.set(seq, vector);
+  return out;
+}
+
 export function vectorStats(db: Database, model: string): VectorStats[] {
   return stmt(db, 
       `SELECT n.id AS namespace, @model AS model,

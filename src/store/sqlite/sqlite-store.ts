@@ -283,6 +283,9 @@ export class SqliteStore implements Store {
   getVectors(model: string, seqs: readonly number[]) {
     return this.run(() => entries.getVectors(this.db, model, seqs));
   }
+  getQuantisedVectors(model: string, seqs: readonly number[]) {
+    return this.run(() => entries.getQuantisedVectors(this.db, model, seqs));
+  }
   vectorStats(model: string) {
     return this.run(() => entries.vectorStats(this.db, model));
   }
