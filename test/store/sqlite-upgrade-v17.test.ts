@@ -44,7 +44,7 @@ function toV16(path: string, cachedTexts: readonly string[]): void {
   try {
     db.transaction(() => {
       const rows = db.prepare(`SELECT p.id, p.vector AS passages, o.vector AS own FROM vectors p JOIN vectors o ON o.entry_seq = p.entry_seq AND o.model = ?
-                               WHERE p.model = ? AND length(p.vector) > 0`).all(MODEL, passageModelId(MODEL)) as Array<{ id: number; passages: Buffer; own: Buffer }>;
+                               WHERE p.model = ? AND length(p.vector) > 0`).all(MODEL, passageModelId(MODEL, 'windows')) as Array<{ id: number; passages: Buffer; own: Buffer }>;
       const put = db.prepare('UPDATE vectors SET vector = ?, dim = dim + ? WHERE id = ?');
       for (const r of rows) put.run(joinRows(r.own, r.passages), DIMS, r.id);
       const bytesOf = db.prepare(`SELECT vector FROM vectors WHERE text_hash = ? AND model = ? UNION ALL SELECT vector FROM embed_cache WHERE text_hash = ? AND model = ? LIMIT 1`).pluck();
@@ -70,7 +70,7 @@ function vectorBytes(db: Database.Database): number {
 async function snapshot(cairn: Cairn, texts: readonly string[]) {
   const seqs = (cairn.store as unknown as { db: Database.Database }).db.prepare('SELECT seq FROM entries ORDER BY seq').pluck().all() as number[];
   const own = await cairn.store.getVectors(MODEL, seqs);
-  const passages = await cairn.store.getVectors(passageModelId(MODEL), seqs);
+  const passages = await cairn.store.getVectors(passageModelId(MODEL, 'windows'), seqs);
   const cached = await cairn.store.cacheGet(MODEL, texts.map(sha));
   const searches = [];
   for (const q of QUERIES) {
@@ -93,11 +93,11 @@ describe('schema V17 upgrade', () => {
     const path = join(tmp.dir, 'cairn.db');
     try {
       const embedder = new HashEmbedder({ modelId: MODEL, dims: DIMS });
-      let cairn = await Cairn.open({ home: tmp.dir, embedder, config: { search: { focusWeight: 0 } } });
+      let cairn = await Cairn.open({ home: tmp.dir, embedder, config: { search: { focusWeight: 0 }, index: { passages: 'windows' } } });
       for (const text of [...LONG_TEXTS, ...SHORT_TEXTS]) await cairn.remember({ text });
       // A text whose vector only the cache holds (its entry is long gone).
       await cairn.store.cachePut(MODEL, [{ textHash: sha('a text no entry holds'), vector: embedder.vector('a text no entry holds') }]);
-      const windows = LONG_TEXTS.flatMap((t) => passagesOf(t).slice(1));
+      const windows = LONG_TEXTS.flatMap((t) => passagesOf(t, 'windows').slice(1));
       const texts = [...LONG_TEXTS, ...SHORT_TEXTS, ...windows, 'a text no entry holds'];
       const before = await snapshot(cairn, texts);
       assert.equal(before.cached.length, new Set(texts).size, 'every embedded text is cached');
@@ -105,15 +105,15 @@ describe('schema V17 upgrade', () => {
 
       toV16(path, texts);
       const v16 = new Database(path, { readonly: true });
-      const v16Rows = v16.prepare('SELECT id, vector FROM vectors WHERE model = ? AND length(vector) > 0').all(passageModelId(MODEL)) as Array<{ id: number; vector: Buffer }>;
+      const v16Rows = v16.prepare('SELECT id, vector FROM vectors WHERE model = ? AND length(vector) > 0').all(passageModelId(MODEL, 'windows')) as Array<{ id: number; vector: Buffer }>;
       assert.equal(v16Rows.length, LONG_TEXTS.length);
       const perVector = DIMS + (DIMS / QUANT_BLOCK) * 4;
-      assert.deepEqual(v16Rows.map((r) => r.vector.length / perVector), LONG_TEXTS.map((t) => passagesOf(t).length), 'V16: the own vector, then the later windows');
+      assert.deepEqual(v16Rows.map((r) => r.vector.length / perVector), LONG_TEXTS.map((t) => passagesOf(t, 'windows').length), 'V16: the own vector, then the later windows');
       assert.equal(v16.prepare('SELECT COUNT(*) FROM embed_cache').pluck().get(), new Set(texts).size);
       const v16Bytes = vectorBytes(v16);
       v16.close();
 
-      cairn = await Cairn.open({ home: tmp.dir, embedder, config: { search: { focusWeight: 0 } } });
+      cairn = await Cairn.open({ home: tmp.dir, embedder, config: { search: { focusWeight: 0 }, index: { passages: 'windows' } } });
       const db = (cairn.store as unknown as { db: Database.Database }).db;
       assert.equal(db.pragma('user_version', { simple: true }), 17);
       assert.equal(db.pragma('freelist_count', { simple: true }), 0, 'vacuumed once after the upgrade: the freed pages are given back');
@@ -144,7 +144,7 @@ describe('schema V17 upgrade', () => {
     const path = join(tmp.dir, 'cairn.db');
     try {
       const embedder = new HashEmbedder({ modelId: MODEL, dims: 100 });
-      let cairn = await Cairn.open({ home: tmp.dir, embedder });
+      let cairn = await Cairn.open({ home: tmp.dir, embedder, config: { index: { passages: 'windows' } } });
       await cairn.remember({ text: LONG_TEXTS[0]! });
       await cairn.close();
       const db = new Database(path);
@@ -152,14 +152,14 @@ describe('schema V17 upgrade', () => {
       db.exec("DROP TRIGGER vectors_keep_cached; DROP INDEX vectors_text_hash; ALTER TABLE vectors DROP COLUMN text_hash; ALTER TABLE vectors ADD COLUMN created_at TEXT NOT NULL DEFAULT '2026-11-01T09:00:00.000Z'");
       db.pragma('user_version = 16');
       db.close();
-      cairn = await Cairn.open({ home: tmp.dir, embedder });
+      cairn = await Cairn.open({ home: tmp.dir, embedder, config: { index: { passages: 'windows' } } });
       const raw = (cairn.store as unknown as { db: Database.Database }).db;
-      assert.equal(raw.prepare('SELECT COUNT(*) FROM vectors WHERE model = ?').pluck().get(passageModelId(MODEL)), 0);
+      assert.equal(raw.prepare('SELECT COUNT(*) FROM vectors WHERE model = ?').pluck().get(passageModelId(MODEL, 'windows')), 0);
       const calls = embedder.calls.length;
       const pass = await cairn.embedPending();
       assert.equal(pass.done, 1);
       assert.equal(embedder.calls.length, calls, 'the windows come from the cache');
-      assert.equal(raw.prepare('SELECT COUNT(*) FROM vectors WHERE model = ?').pluck().get(passageModelId(MODEL)), 1);
+      assert.equal(raw.prepare('SELECT COUNT(*) FROM vectors WHERE model = ?').pluck().get(passageModelId(MODEL, 'windows')), 1);
       await cairn.close();
     } finally {
       tmp.cleanup();
