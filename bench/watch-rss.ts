@@ -1,6 +1,6 @@
 // `npm run bench:watch-rss`: resident memory of a real `cairn watch` serving a large home after
 // searches. The home (default 100k memories) has synthetic vectors recorded under use-lite's model
-// id (as bench/cold-start.ts does), empty passage rows and its knowledge pass done, so the daemon
+// id (as bench/cold-start.ts does; no passage rows: passages are off by default) and its knowledge pass done, so the daemon
 // starts with no backlog: what it holds is what serving searches costs. What a home that has lived
 // a while already did once is done in the seeding too: its HNSW index built and saved (a daemon
 // saves it every 1,000 added vectors) and use-lite's ONNX graph built into the home's cache; and
@@ -20,7 +20,6 @@ import { fileURLToPath } from 'node:url';
 import { Cairn } from '../src/service/cairn.js';
 import type { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { USE_LITE_MODEL_ID, UseLiteEmbedder } from '../src/embed/use-lite.js';
-import { passageModelId } from '../src/embed/passages.js';
 import { Corpus, generateQueries } from './corpus.js';
 import { SyntheticEmbedder } from './synthetic-embedder.js';
 import { int, mb, parseScale, scaleLabel, table } from './stats.js';
@@ -46,8 +45,6 @@ async function seedHome(n: number, corpus: Corpus): Promise<string> {
     const rows = page.all(after, 5000) as Array<{ seq: number; body: string }>;
     if (rows.length === 0) break;
     await cairn.store.putVectors(USE_LITE_MODEL_ID, rows.map((r) => ({ seq: r.seq, vector: synth.embedOne(r.body) })));
-    // Short memories have no passages: an empty row, as the indexer writes one.
-    await cairn.store.putVectors(passageModelId(USE_LITE_MODEL_ID), rows.map((r) => ({ seq: r.seq, vector: new Float32Array(0) })));
     after = rows[rows.length - 1]!.seq;
   }
   // The knowledge pass has taken every memory in (a home of this size had months to).
