@@ -4,13 +4,12 @@
 // keeps one in memory, loads the newest saved HNSW copy, and catches up from the store past its
 // watermark (the highest vector row id it has). Saved files carry the watermark in their name and
 // are written temp-then-rename, so concurrent savers can never pair an index with the wrong watermark.
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/private-files.js';
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Store } from '../store/store.js';
 import { dot } from './pipeline/cosines.js';
 import { ResidentRows } from './resident-vectors.js';
+import { modelDirOf, newestSavedFile, removeModelDirsExcept, removeQuietly, savedRows, writeSavedFile } from './vector-index-files.js';
 
 type UsearchModule = typeof import('usearch');
 type UsearchIndex = InstanceType<UsearchModule['Index']>;
@@ -79,24 +78,6 @@ interface Loaded {
   resident?: ResidentRows;
 }
 
-/**
- * Saved file name: `<namespace>.<dims>d.<watermark>.<bytes>b.usearch`. usearch crashes the process
- * (segfault, heap corruption) on a truncated or garbled file instead of throwing, so a file is
- * loaded only when its size is the one written and its layout checks out (see plausible()).
- */
-export const FILE_PATTERN = /^(.+)\.(\d+)d\.(\d+)\.(\d+)b\.usearch$/;
-/** Files of earlier versions, saved without their size: never loaded, removed when seen. */
-export const LEGACY_PATTERN = /^(.+)\.(\d+)d\.(\d+)\.usearch$/;
-/** A save in progress (or abandoned by a writer that died): `<namespace>.<dims>d.<watermark>.tmp-<pid>`. */
-const TEMP_PATTERN = /\.\d+d\.\d+\.tmp-\d+$/;
-const STALE_TEMP_MS = 10 * 60_000;
-/** What usearch writes after the stored vectors, before the graph. */
-const USEARCH_MAGIC = 'usearch';
-
-function slug(model: string): string {
-  return model.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100);
-}
-
 export interface VectorIndexOptions {
   /** Namespaces with up to this many vectors are searched exactly (default EXACT_MAX_VECTORS). */
   exactMax?: number;
@@ -129,7 +110,7 @@ export class VectorIndex {
   }
 
   private modelDir(): string | null {
-    return this.dir === null ? null : join(this.dir, slug(this.model));
+    return this.dir === null ? null : modelDirOf(this.dir, this.model);
   }
 
   private create(dimensions: number): UsearchIndex {
@@ -147,24 +128,6 @@ export class VectorIndex {
     });
   }
 
-  /** Newest saved file for a namespace; legacy files of the namespace are removed on the way. */
-  private newestFile(namespace: string): SavedFile | null {
-    const dir = this.modelDir();
-    if (dir === null || !existsSync(dir)) return null;
-    let best: SavedFile | null = null;
-    for (const name of readdirSync(dir)) {
-      const m = FILE_PATTERN.exec(name);
-      if (!m) {
-        if (LEGACY_PATTERN.exec(name)?.[1] === namespace) removeQuietly(join(dir, name));
-        continue;
-      }
-      if (m[1] !== namespace) continue;
-      const watermark = Number(m[3]);
-      if (!best || watermark > best.watermark) best = { path: join(dir, name), watermark, dimensions: Number(m[2]), bytes: Number(m[4]) };
-    }
-    return best;
-  }
-
   private load(namespace: string): Loaded {
     let entry = this.loaded.get(namespace);
     if (entry) {
@@ -174,7 +137,8 @@ export class VectorIndex {
       return entry;
     }
     entry = { index: null, flat: null, dimensions: 0, watermark: 0, addedSinceSave: 0 };
-    const file = this.newestFile(namespace);
+    const dir = this.modelDir();
+    const file = dir === null ? null : newestSavedFile(dir, namespace);
     const rows = file ? savedRows(file) : null;
     if (file && (rows === null || rows <= this.exactMax)) {
       // Damaged derived data, or a namespace now searched exactly (a file of an earlier version):
@@ -375,23 +339,10 @@ export class VectorIndex {
 
   private save(namespace: string, entry: Loaded): void {
     const dir = this.modelDir();
-    if (dir === null || !entry.index) return;
-    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-    const tmp = join(dir, `${namespace}.${entry.dimensions}d.${entry.watermark}.tmp-${process.pid}`);
-    entry.index.save(tmp);
-    // usearch writes with the process umask.
-    chmodSync(tmp, PRIVATE_FILE_MODE);
-    const finalPath = join(dir, `${namespace}.${entry.dimensions}d.${entry.watermark}.${statSync(tmp).size}b.usearch`);
-    renameSync(tmp, finalPath);
+    const index = entry.index;
+    if (dir === null || !index) return;
+    writeSavedFile(dir, namespace, entry.dimensions, entry.watermark, (path) => index.save(path));
     entry.addedSinceSave = 0;
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      const m = FILE_PATTERN.exec(name);
-      // Older saves go; so does another save of the same watermark (only one is ever loaded).
-      if (m && m[1] === namespace && path !== finalPath && Number(m[3]) <= entry.watermark) rmSync(path, { force: true });
-      // A temp file a writer left when it died mid-save, long enough ago that no writer still owns it.
-      else if (TEMP_PATTERN.test(name) && ageMs(path) > STALE_TEMP_MS) rmSync(path, { force: true });
-    }
   }
 
   /** Saves every HNSW index that changed (exactly searched namespaces are read from the store). */
@@ -403,8 +354,7 @@ export class VectorIndex {
 
   /** Forgets everything for this model on disk and in memory (after a re-embed). */
   static removeOtherModels(dir: string, keepModel: string): void {
-    if (!existsSync(dir)) return;
-    for (const name of readdirSync(dir)) if (name !== slug(keepModel)) rmSync(join(dir, name), { recursive: true, force: true });
+    removeModelDirsExcept(dir, keepModel);
   }
 
   /** Drops saved files and memory for this model, e.g. before vectors are recomputed. */
@@ -412,39 +362,6 @@ export class VectorIndex {
     this.loaded.clear();
     const dir = this.modelDir();
     if (dir !== null) rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-interface SavedFile {
-  path: string;
-  watermark: number;
-  dimensions: number;
-  bytes: number;
-}
-
-/**
- * The vectors a saved file holds, or null when it is not whole: the size it was written with, then
- * usearch's layout of it (row count and bytes per row of the i8 vectors, which fill the file up
- * to the index's magic word).
- */
-function savedRows(file: SavedFile): number | null {
-  let fd: number | null = null;
-  try {
-    if (statSync(file.path).size !== file.bytes) return null;
-    fd = openSync(file.path, 'r');
-    const head = Buffer.alloc(8);
-    if (readSync(fd, head, 0, 8, 0) !== 8) return null;
-    const rows = head.readUInt32LE(0);
-    const rowBytes = head.readUInt32LE(4);
-    if (rowBytes !== file.dimensions) return null;
-    const at = 8 + rows * rowBytes;
-    const magic = Buffer.alloc(USEARCH_MAGIC.length);
-    if (at + magic.length > file.bytes || readSync(fd, magic, 0, magic.length, at) !== magic.length) return null;
-    return magic.toString('latin1') === USEARCH_MAGIC ? rows : null;
-  } catch {
-    return null;
-  } finally {
-    if (fd !== null) closeSync(fd);
   }
 }
 
@@ -491,21 +408,4 @@ function addToGraph(index: UsearchIndex, vectors: ReadonlyArray<{ seq: number; v
     i++;
   }
   index.add(keys, data, 0);
-}
-
-function ageMs(path: string): number {
-  try {
-    return Date.now() - statSync(path).mtimeMs;
-  } catch {
-    return 0;
-  }
-}
-
-/** Removing derived files is housekeeping: a search in a read-only home goes on without it. */
-function removeQuietly(path: string): void {
-  try {
-    rmSync(path, { force: true });
-  } catch {
-    // left for a process that may write here
-  }
 }
