@@ -31,7 +31,7 @@ const USE_LITE_RUN = 8;
 // Only the one embedder module is loaded: a worker's start-up is on the cold-search path.
 const embedderPromise: Promise<Embedder> = (async () => {
   if (config.provider === 'use-lite') {
-    return new (await import('./use-lite.js')).UseLiteEmbedder({ runtime: config.runtime, cacheDir: options.cacheDir, batchSize: USE_LITE_RUN, ...(options.oneShot ? { oneShot: true } : {}) });
+    return new (await import('./use-lite.js')).UseLiteEmbedder({ runtime: config.runtime, cacheDir: options.cacheDir, batchSize: USE_LITE_RUN });
   }
   if (config.provider === 'transformers') return new (await import('./transformers.js')).TransformersEmbedder(config);
   throw new Error(`embedder provider "${config.provider}" does not run in a worker`);

@@ -11,11 +11,6 @@ import { WorkerEmbedder } from './worker-embedder.js';
 export interface LocalModelOptions {
   /** A folder for files derived from a local model (the home's cache folder). */
   cacheDir?: string;
-  /**
-   * The process embeds a query or two and ends (a cold `cairn search`): use-lite on onnxruntime
-   * then loads its session ~25 ms CPU faster and runs each text ~3 ms slower (use-lite-ort.ts).
-   */
-  oneShot?: boolean;
 }
 
 /**

@@ -14,13 +14,6 @@ export interface UseLiteOrtOptions {
   threads?: number;
   /** Where the built graph is kept between processes (the home's cache folder); none: rebuilt each time. */
   cacheDir?: string;
-  /**
-   * Whether the session repacks the matrix weights for its kernels as it loads (default true):
-   * ~25 ms CPU more to load, ~40 % less per text after (one chat-length query: 5 ms against 8,
-   * 3.5 against 6 once warm, on this machine). Off only for a process that embeds a
-   * query or two and ends.
-   */
-  prepackWeights?: boolean;
 }
 
 /** What a user runs to add the onnxruntime runtime (beside a global Cairn: with -g). */
@@ -62,7 +55,6 @@ export class UseLiteOrtRunner {
       interOpNumThreads: 1,
       graphOptimizationLevel: 'all',
       executionMode: 'sequential',
-      ...(options.prepackWeights === false ? { extra: { session: { disable_prepacking: '1' } } } : {}),
     };
     let session: Ort.InferenceSession | null = null;
     let maxTokens = 0;

@@ -34,8 +34,6 @@ export interface UseLiteOptions {
   runtime?: UseLiteRuntime;
   /** Where onnxruntime keeps the built graph between processes (the home's cache folder). */
   cacheDir?: string;
-  /** A few texts, then the process ends: a session quicker to load, slower per text (LocalModelOptions). */
-  oneShot?: boolean;
 }
 
 export type UseLiteRuntime = 'auto' | 'onnxruntime' | 'tfjs';
@@ -64,7 +62,6 @@ export class UseLiteEmbedder implements Embedder {
   private readonly maxChars: number;
   private readonly runtimeChoice: UseLiteRuntime;
   private readonly cacheDir: string | undefined;
-  private readonly oneShot: boolean;
   private backendPromise: Promise<Backend> | undefined;
   private loaded: Backend | undefined;
   /** Embeds in progress: close() waits for them before it releases the model they run on. */
@@ -77,7 +74,6 @@ export class UseLiteEmbedder implements Embedder {
     this.maxChars = Math.max(1, options.maxChars ?? USE_LITE_MAX_CHARS);
     this.runtimeChoice = options.runtime ?? 'auto';
     this.cacheDir = options.cacheDir;
-    this.oneShot = options.oneShot ?? false;
   }
 
   /** The runtime in use once loaded ("onnxruntime" or "tfjs"). */
@@ -156,7 +152,7 @@ export class UseLiteEmbedder implements Embedder {
   private async loadBackend(): Promise<Backend> {
     if (this.runtimeChoice === 'tfjs') return loadTfjs();
     try {
-      return await loadOnnxRuntime(this.cacheDir, this.oneShot);
+      return await loadOnnxRuntime(this.cacheDir);
     } catch (err) {
       if (this.runtimeChoice === 'onnxruntime') throw err;
       this.fallbackReason = (err as Error).message;
@@ -165,9 +161,9 @@ export class UseLiteEmbedder implements Embedder {
   }
 }
 
-async function loadOnnxRuntime(cacheDir: string | undefined, oneShot: boolean): Promise<Backend> {
+async function loadOnnxRuntime(cacheDir: string | undefined): Promise<Backend> {
   const { UseLiteOrtRunner } = await import('./use-lite-ort.js');
-  const runner = await UseLiteOrtRunner.load({ ...(cacheDir ? { cacheDir } : {}), prepackWeights: !oneShot });
+  const runner = await UseLiteOrtRunner.load(cacheDir ? { cacheDir } : {});
   return { name: 'onnxruntime', embed: (batch) => runner.embed(batch), dispose: () => runner.dispose() };
 }
 

@@ -80,7 +80,7 @@ export function startModelEarly(args: readonly string[]): void {
     if (socket && existsSync(socket) && !args.includes('--no-daemon')) return;
     const config = rawUseLiteConfig(paths.config);
     if (!config) return;
-    early = { config, cacheDir: paths.cacheDir, embedder: new WorkerEmbedder(USE_LITE_MODEL_ID, config, 1, { cacheDir: paths.cacheDir, oneShot: true }) };
+    early = { config, cacheDir: paths.cacheDir, embedder: new WorkerEmbedder(USE_LITE_MODEL_ID, config, 1, { cacheDir: paths.cacheDir }) };
   } catch {
     // No home, an unreadable one…: the command reports it; it simply starts without a head start.
   }

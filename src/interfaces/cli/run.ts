@@ -46,7 +46,7 @@ async function openWithModelLoading(g: GlobalOptions, threads: number): Promise<
   ]);
   const paths = resolveHome(g.home);
   const config = loadConfigFile(paths.config);
-  const embedder = (threads === THREADS.oneShot ? takeEarlyModel(config.embedder, paths.cacheDir) : null) ?? createThreadedEmbedder(config.embedder, threads, { cacheDir: paths.cacheDir, oneShot: threads === THREADS.oneShot });
+  const embedder = (threads === THREADS.oneShot ? takeEarlyModel(config.embedder, paths.cacheDir) : null) ?? createThreadedEmbedder(config.embedder, threads, { cacheDir: paths.cacheDir });
   try {
     const { Cairn } = await import('../../service/cairn.js');
     return await Cairn.open({ home: g.home, namespace: g.namespace, config, embedder });
