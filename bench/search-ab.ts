@@ -17,7 +17,7 @@
 // The tree asked first may also pay for what it leaves on disk for both (an HNSW index it builds
 // and saves): compare first searches only on a home whose index is already saved.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, copyFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -139,9 +139,11 @@ async function compare(name: string, h: Home, BaseCairn: typeof Cairn): Promise<
   const moment = realNow();
   Date.now = () => moment;
   // The base searches a copy of the home as it was stored, this tree the home itself: a tree with a
-  // newer schema migrates its copy on open, and the comparison then covers that upgrade too.
+  // newer schema migrates its copy on open, and the comparison then covers that upgrade too. The
+  // saved HNSW graphs go with it: a graph the base rebuilt would find other approximate neighbours.
   const baseHome = mkdtempSync(join(tmpdir(), 'cairn-search-ab-base-'));
   for (const f of ['cairn.db', 'cairn.db-wal']) if (existsSync(join(h.home, f))) copyFileSync(join(h.home, f), join(baseHome, f));
+  if (existsSync(join(h.home, 'index'))) cpSync(join(h.home, 'index'), join(baseHome, 'index'), { recursive: true });
   const base = (await BaseCairn.open({ home: baseHome, embedder: h.embedder, config: {} })) as CairnType;
   const current = await Cairn.open({ home: h.home, embedder: h.embedder, config: {} });
   const times = { current: { cpu: [] as number[], wall: [] as number[] }, base: { cpu: [] as number[], wall: [] as number[] } };
