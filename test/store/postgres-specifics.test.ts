@@ -209,7 +209,9 @@ describe('PostgreSQL store: transactions and concurrent writers', () => {
         }
       });
     await Promise.all([crossing(store, one, two, aHolds, bHolds), crossing(other, two, one, bHolds, aHolds)]);
-    assert.equal(runs, 3, 'one of the two ran twice');
+    // The victim runs again (3 runs). Its rerun can take the first row back before the winner, still
+    // waiting on it, wakes: a second deadlock and one more run. Each unit's effect lands exactly once.
+    assert.ok(runs >= 3, `one of the two ran again (runs: ${runs})`);
     assert.deepEqual([(await store.getMemory(NS, one.id))!.mentions, (await store.getMemory(NS, two.id))!.mentions], [3, 3]);
   });
 
