@@ -8,29 +8,16 @@ import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import type { Cairn } from '../../service/cairn.js';
 import type { Logger } from '../../daemon/logger.js';
-import { toOpenClawResults } from '../../service/openclaw-compat.js';
 import { authenticate, authorize, canAccess, seesAll, type AuthEnv, type Caller } from './auth.js';
-import { HttpError, errorResponse, validationError } from './errors.js';
+import { HttpError, errorResponse } from './errors.js';
 import { buildOpenApi } from './openapi.js';
 import { registerKnowledgeRoutes } from './knowledge-routes.js';
 import { registerBrowseRoutes } from './browse-routes.js';
+import { registerMemoryRoutes } from './memory-routes.js';
+import { ok, parseParam, parseWith, queryObject, readJson, stripUndefined, truncate } from './request-parsing.js';
 import type { RouteSpec } from './routes.js';
 import { mountWeb } from '../web/index.js';
-import {
-  contextQuery,
-  feedbackBody,
-  filesQuery,
-  idParam,
-  listQuery,
-  namespaceParam,
-  purgeBody,
-  purgeLogQuery,
-  searchBody,
-  searchQuery,
-  stateBody,
-  storeBody,
-  tagsBody,
-} from './schemas.js';
+import { contextQuery, filesQuery, idParam, namespaceParam, purgeBody, purgeLogQuery, stateBody, storeBody } from './schemas.js';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const MCP_NAMESPACE_HEADER = 'x-cairn-namespace';
@@ -75,7 +62,6 @@ export interface Reply {
   body: unknown;
 }
 
-const ok = (body: unknown): Reply => ({ status: 200, body });
 
 /** Registers a route (see createApp's `define`); route modules such as knowledge-routes.ts take it. */
 export type Define = <Q extends z.ZodObject = z.ZodObject<{}>, B extends z.ZodType = z.ZodNever>(
@@ -208,103 +194,7 @@ export function createApp(cairn: Cairn, options: AppOptions): Hono<Env> {
     async ({ caller }) => ok({ namespaces: (await cairn.namespaceIds()).filter((ns) => canAccess(caller, ns)) }),
   );
 
-  // ---- memories -----------------------------------------------------------------------------
-
-  define(
-    {
-      operationId: 'storeMemory', method: 'post', path: `${NS}/memories`, tag: 'memories', auth: 'namespace', body: storeSchema,
-      summary: 'Store a memory (an equal current memory is not duplicated: its mention count rises)',
-      success: { status: 201, description: 'stored', schema: 'StoreResult' },
-      alsoSuccess: { status: 200, description: 'an equal memory already existed (duplicate: true)', schema: 'StoreResult' },
-      errors: [400, 413, 415],
-    },
-    async ({ ns, rawBody }) => {
-      const res = await cairn.remember({ ...withProvenance(rawBody), namespace: ns });
-      return { status: res.duplicate ? 200 : 201, body: res };
-    },
-  );
-
-  define(
-    {
-      operationId: 'listMemories', method: 'get', path: `${NS}/memories`, tag: 'memories', auth: 'namespace', query: listQuery,
-      summary: 'List recent memories, newest first', success: { status: 200, description: 'memories', schema: 'MemoryList' }, errors: [400],
-    },
-    async ({ ns, query }) => ok({ namespace: ns, memories: await cairn.list({ namespace: ns, limit: query.limit ?? 50, includeSuperseded: query.includeSuperseded ?? false }) }),
-  );
-
-  define(
-    {
-      operationId: 'getMemory', method: 'get', path: `${NS}/memories/:id`, tag: 'memories', auth: 'namespace', params: idOnly,
-      summary: 'One memory by id', success: { status: 200, description: 'the memory', schema: 'Memory' }, errors: [400, 404],
-    },
-    async ({ ns, id }) => ok(await cairn.get(id, ns)),
-  );
-
-  define(
-    {
-      operationId: 'memoryHistory', method: 'get', path: `${NS}/memories/:id/history`, tag: 'memories', auth: 'namespace', params: idOnly,
-      summary: 'The supersede chain of a memory, oldest first', success: { status: 200, description: 'the chain', schema: 'MemoryHistory' }, errors: [400, 404],
-    },
-    async ({ ns, id }) => ok({ namespace: ns, id, history: await cairn.history(id, ns) }),
-  );
-
-  define(
-    {
-      operationId: 'supersedeMemory', method: 'post', path: `${NS}/memories/:id/supersede`, tag: 'memories', auth: 'namespace', params: idOnly, body: storeSchema,
-      summary: 'Replace a memory with a newer statement; the old one stays as history',
-      success: { status: 201, description: 'previous and current versions', schema: 'SupersedeResult' }, errors: [400, 404, 409, 413, 415],
-    },
-    async ({ ns, id, rawBody }) => ({ status: 201, body: await cairn.supersede(id, { ...withProvenance(rawBody), namespace: ns }) }),
-  );
-
-  define(
-    {
-      operationId: 'memoryFeedback', method: 'post', path: `${NS}/memories/:id/feedback`, tag: 'memories', auth: 'namespace',
-      params: { id: idParam.describe('Memory (m_…) or turn (t_…) id') }, body: feedbackBody,
-      summary: 'Label a memory (or captured turn) important or not: shapes later judgments and sets its importance now',
-      success: { status: 200, description: 'the feedback and what changed', schema: 'FeedbackResult' }, errors: [400, 404, 413, 415],
-    },
-    async ({ ns, id, body }) => ok(await cairn.feedback(id, body.important, ns)),
-  );
-
-  define(
-    {
-      operationId: 'setMemoryTags', method: 'put', path: `${NS}/memories/:id/tags`, tag: 'memories', auth: 'namespace', params: idOnly, body: tagsBody,
-      summary: "Replace a current memory's tags (the whole list; duplicates dropped)", success: { status: 200, description: 'the memory with its new tags', schema: 'Memory' }, errors: [400, 404, 409, 413, 415],
-    },
-    async ({ ns, id, body }) => ok(await cairn.setTags(id, body.tags, ns)),
-  );
-
-  // ---- search -------------------------------------------------------------------------------
-
-  const search = async (ns: string, input: z.output<typeof searchBody>): Promise<Reply> => {
-    const { query, maxResults, minScore, format, limit, ...rest } = input;
-    const res = await cairn.search(query, { ...rest, limit: maxResults ?? limit, namespace: ns });
-    const results = minScore === undefined ? res.results : res.results.filter((r) => r.score >= minScore);
-    if (format === 'openclaw') return ok({ results: toOpenClawResults(results), provider: 'cairn', model: cairn.modelId, mode: res.mode, noGoodMatch: res.noGoodMatch });
-    return ok({ ...res, results });
-  };
-
-  define(
-    {
-      operationId: 'search', method: 'post', path: `${NS}/search`, tag: 'search', auth: 'namespace', body: searchBody,
-      summary: 'Hybrid (BM25 + vector) search in the namespace', success: { status: 200, description: 'results', schema: 'SearchResponse' }, errors: [400, 413, 415],
-    },
-    async ({ ns, body }) => search(ns, body),
-  );
-
-  define(
-    {
-      operationId: 'searchGet', method: 'get', path: `${NS}/search`, tag: 'search', auth: 'namespace', query: searchQuery,
-      summary: 'Search with a query string (?q=…)', success: { status: 200, description: 'results', schema: 'SearchResponse' }, errors: [400],
-    },
-    async ({ ns, query }) => {
-      const { q, category, kind, layer, ...rest } = query;
-      const lists = { ...(category ? { categories: category } : {}), ...(kind ? { kinds: kind } : {}), ...(layer ? { layers: layer } : {}) };
-      const input = parseWith(searchBody, { ...stripUndefined(rest), query: q, ...lists }, 'query string');
-      return search(ns, input);
-    },
-  );
+  registerMemoryRoutes(define, cairn, NS, storeSchema);
 
   // ---- hot state, context, files -------------------------------------------------------------
 
@@ -400,61 +290,6 @@ export function createApp(cairn: Cairn, options: AppOptions): Hono<Env> {
 }
 
 // ---- helpers ------------------------------------------------------------------------------------
-
-function truncate(s: string, n: number): string {
-  return s.length > n ? `${s.slice(0, n)}…` : s;
-}
-
-function parseParam<S extends z.ZodType>(schema: S, value: string | undefined, what: string, code: 'INVALID_INPUT' | 'INVALID_NAMESPACE'): z.output<S> {
-  const res = schema.safeParse(value);
-  if (res.success) return res.data;
-  const shown = value === undefined ? 'nothing' : JSON.stringify(truncate(value, 80));
-  throw new HttpError(400, code, `Invalid ${what} ${shown}: ${res.error.issues[0]?.message ?? 'invalid'}`);
-}
-
-function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const res = schema.safeParse(value);
-  if (!res.success) throw validationError(what, res.error);
-  return res.data;
-}
-
-/** The query string as an object: list parameters may repeat (joined by commas), others may not. */
-function queryObject(c: Ctx, schema: z.ZodObject): Record<string, string> {
-  const out: Record<string, string> = {};
-  const lists = new Set(['category', 'kind']);
-  for (const [key, values] of Object.entries(c.req.queries())) {
-    if (values.length > 1 && !lists.has(key) && key in schema.shape) {
-      throw new HttpError(400, 'INVALID_INPUT', `Query parameter "${truncate(key, 40)}" is given more than once`);
-    }
-    out[key] = values.join(',');
-  }
-  return out;
-}
-
-/** Reads a JSON body: must be application/json (415) and parse (400). Size is already limited. */
-async function readJson(c: Ctx): Promise<unknown> {
-  const type = c.req.header('content-type') ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(type.trim())) {
-    throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with "Content-Type: application/json"');
-  }
-  const text = await c.req.text();
-  if (text.trim() === '') throw new HttpError(400, 'MALFORMED_JSON', 'Request body is empty: expected a JSON object');
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw new HttpError(400, 'MALFORMED_JSON', `Request body is not valid JSON: ${truncate((err as Error).message, 200)}`);
-  }
-}
-
-function stripUndefined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
-}
-
-/** Memories stored over HTTP say so, unless the caller gave its own provenance. */
-function withProvenance(body: unknown): Parameters<Cairn['remember']>[0] {
-  const input = body as Parameters<Cairn['remember']>[0];
-  return input.provenance === undefined ? { ...input, provenance: [{ source: 'http' }] } : input;
-}
 
 /** A token sees only its namespaces; '*' (and open loopback mode) sees the whole report. */
 function filterStatus(report: Awaited<ReturnType<Cairn['status']>>, caller: Caller): unknown {

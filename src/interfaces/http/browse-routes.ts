@@ -9,6 +9,7 @@ import { LAYER_KINDS, LAYER_PATH_RE, LAYERS_MAX_LIMIT } from '../../service/brow
 import { HEALTH_MAX_DAYS } from '../../service/browse/health-view.js';
 import { GRAPH_MAX_ENTITIES } from '../../service/browse/entity-graph.js';
 import type { Define } from './app.js';
+import { ok, stripUndefined } from './request-parsing.js';
 import { idParam } from './schemas.js';
 import { entityParam } from './knowledge-routes.js';
 
@@ -41,10 +42,8 @@ export const graphQuery = z.strictObject({
   promoted: boolParam.optional().describe('true: only promoted entities; false: only candidates'),
 });
 
-const strip = <T extends object>(v: T): T => Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)) as T;
 
 export function registerBrowseRoutes(define: Define, cairn: Cairn, NS: string): void {
-  const ok = (body: unknown) => ({ status: 200 as const, body });
 
   define(
     {
@@ -52,7 +51,7 @@ export function registerBrowseRoutes(define: Define, cairn: Cairn, NS: string): 
       summary: 'Turns and memories of a range of days (at most 31), each day with its night window (22:00–07:00 by the home\'s config) attached to the day it started',
       success: { status: 200, description: 'the days, oldest first', schema: 'Timeline' }, errors: [400],
     },
-    async ({ ns, query }) => ok(await cairn.timeline({ ...strip(query), namespace: ns })),
+    async ({ ns, query }) => ok(await cairn.timeline({ ...stripUndefined(query), namespace: ns })),
   );
 
   define(
@@ -70,7 +69,7 @@ export function registerBrowseRoutes(define: Define, cairn: Cairn, NS: string): 
       summary: 'The pyramid: MEMORY.md, weekly distills, daily reviews, daily and last-night notes, topics, life/ pages (PARA); newest first per kind',
       success: { status: 200, description: 'the layer files', schema: 'LayerList' }, errors: [400],
     },
-    async ({ ns, query }) => ok({ namespace: ns, layers: await cairn.layers({ ...strip(query), namespace: ns }) }),
+    async ({ ns, query }) => ok({ namespace: ns, layers: await cairn.layers({ ...stripUndefined(query), namespace: ns }) }),
   );
 
   define(
@@ -97,7 +96,7 @@ export function registerBrowseRoutes(define: Define, cairn: Cairn, NS: string): 
       summary: "Capture sources with their figures, daemon, judge (LLM or fallback, breaker, today's spend), activity per day, importance, and what the daily reviews recorded",
       success: { status: 200, description: 'the health of the namespace', schema: 'NamespaceHealth' }, errors: [400, 503],
     },
-    async ({ ns, query }) => ok(await cairn.healthView({ ...strip(query), namespace: ns })),
+    async ({ ns, query }) => ok(await cairn.healthView({ ...stripUndefined(query), namespace: ns })),
   );
 
   define(
@@ -106,6 +105,6 @@ export function registerBrowseRoutes(define: Define, cairn: Cairn, NS: string): 
       summary: 'The entity graph: the most mentioned entities and an edge for each pair named by the same memories',
       success: { status: 200, description: 'nodes and edges', schema: 'EntityGraph' }, errors: [400],
     },
-    async ({ ns, query }) => ok(await cairn.entityGraph({ ...strip(query), namespace: ns })),
+    async ({ ns, query }) => ok(await cairn.entityGraph({ ...stripUndefined(query), namespace: ns })),
   );
 }

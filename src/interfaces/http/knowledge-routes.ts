@@ -6,6 +6,7 @@ import type { Cairn } from '../../service/cairn.js';
 import { entityRefSchema, MAX_ENTITY_NAME_CHARS } from '../../service/knowledge.js';
 import { ENTITY_TYPES, PARA_KINDS } from '../../core/types.js';
 import type { Define } from './app.js';
+import { ok, stripUndefined } from './request-parsing.js';
 
 const boolParam = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const intParam = (min: number, max: number) => z.string().regex(/^\d{1,9}$/, 'must be a non-negative integer').transform(Number).pipe(z.number().int().min(min).max(max));
@@ -37,11 +38,9 @@ export const splitBody = z.strictObject({
   type: z.enum(ENTITY_TYPES).optional(),
 });
 
-const strip = <T extends object>(v: T): T => Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)) as T;
 
 export function registerKnowledgeRoutes(define: Define, cairn: Cairn, NS: string): void {
   const ref = { id: entityParam };
-  const ok = (body: unknown) => ({ status: 200 as const, body });
 
   define(
     {
@@ -51,7 +50,7 @@ export function registerKnowledgeRoutes(define: Define, cairn: Cairn, NS: string
     },
     async ({ ns, query }) => {
       const { q, ...rest } = query;
-      return ok({ namespace: ns, entities: await cairn.entities({ ...strip(rest), ...(q !== undefined ? { query: q } : {}), namespace: ns }) });
+      return ok({ namespace: ns, entities: await cairn.entities({ ...stripUndefined(rest), ...(q !== undefined ? { query: q } : {}), namespace: ns }) });
     },
   );
 
@@ -88,7 +87,7 @@ export function registerKnowledgeRoutes(define: Define, cairn: Cairn, NS: string
       summary: 'Split names off into a new entity, with the memories that name only them',
       success: { status: 200, description: 'the new entity and what moved', schema: 'EntitySplitResult' }, errors: [400, 404, 409, 413, 415],
     },
-    async ({ ns, id, body }) => ok(await cairn.splitEntity(id, strip(body), { namespace: ns })),
+    async ({ ns, id, body }) => ok(await cairn.splitEntity(id, stripUndefined(body), { namespace: ns })),
   );
 
   define(
@@ -97,6 +96,6 @@ export function registerKnowledgeRoutes(define: Define, cairn: Cairn, NS: string
       summary: 'Facts (subject – attribute – value) with valid time and provenance; current ones unless includeSuperseded',
       success: { status: 200, description: 'facts, oldest valid time first', schema: 'FactList' }, errors: [400, 404],
     },
-    async ({ ns, query }) => ok({ namespace: ns, facts: await cairn.facts({ ...strip(query), namespace: ns }) }),
+    async ({ ns, query }) => ok({ namespace: ns, facts: await cairn.facts({ ...stripUndefined(query), namespace: ns }) }),
   );
 }
