@@ -1,39 +1,9 @@
-// The REST API's response shapes the client reads (the server's types live in src/, which the
-// client bundle must not import: it would pull Node code in).
-
-export interface Provenance {
-  source?: string;
-  sessionId?: string;
-  messageId?: string;
-  line?: number;
-  endLine?: number;
-  heading?: string;
-  path?: string;
-  role?: string;
-  speaker?: string;
-  timestamp?: string;
-  /** The captured turns the record was made from. */
-  turnIds?: string[];
-}
-
-export interface Memory {
-  id: string;
-  namespace: string;
-  text: string;
-  category: string;
-  importance: number;
-  tags: string[];
-  entities: string[];
-  eventTime: string | null;
-  createdAt: string;
-  updatedAt: string;
-  validFrom: string;
-  validTo: string | null;
-  supersededBy: string | null;
-  supersedes: string | null;
-  mentions: number;
-  provenance: Provenance[];
-}
+// The REST API's response shapes the client reads. The records themselves (memories, provenance,
+// categories) come from src/core/types.ts, which is plain data with no imports, so the bundle takes
+// only the constants it uses; the search response types below are restated because the server's
+// live beside Node code the client must not type-check or bundle.
+export { CATEGORIES, type Memory, type Provenance } from '../../../core/types.js';
+import type { Provenance } from '../../../core/types.js';
 
 export interface ScoreParts {
   bm25: number;
@@ -76,8 +46,6 @@ export interface SearchResponse {
   degraded?: string;
   asOf?: string;
 }
-
-export const CATEGORIES = ['decision', 'discovery', 'implementation', 'issue', 'success', 'preference', 'fact', 'plan', 'feeling', 'philosophy', 'acknowledgement', 'noise', 'note'] as const;
 
 export const LAYERS: ReadonlyArray<{ value: string; label: string }> = [
   { value: '1', label: '1 · MEMORY.md' },
