@@ -7,9 +7,10 @@
 // Each row is a child process on a fresh home, the model, the gazetteer and every stage's modules
 // loaded (by a warm-up ingest of a few messages of the same shape) before the clock starts. CPU time is the whole process's (worker threads included); "idle
 // machine" divides it by the threads, as a machine with nothing else running would.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { Cairn } from '../src/service/cairn.js';
 import { passagesOf, type PassagePolicy } from '../src/embed/passages.js';
@@ -82,6 +83,12 @@ export interface CorpusRow {
   wallMs: number;
   cpuMs: number;
   threads: number;
+  /**
+   * CPU time of the main thread alone (Linux: /proc; null elsewhere). The rest of cpuMs is the
+   * model's threads and V8's helper threads (garbage collection). An idle machine's wall time
+   * cannot go below it: the main thread's work is not shared out.
+   */
+  mainCpuMs: number | null;
   /** Texts that went through the model (cache misses). */
   modelTexts: number;
   /** Distinct passage texts among them (counted from the stored texts). */
@@ -90,15 +97,33 @@ export interface CorpusRow {
   formerTexts: number;
 }
 
-export async function phaseCorpus(p: { file: string; warmup: string; home: string; corpus: CorpusName; passages: PassagePolicy }): Promise<CorpusRow> {
+/** CPU milliseconds of this process's main thread so far, from /proc (null off Linux). */
+function mainThreadCpuMs(): number | null {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime (fields 14 and 15 of stat(5)), in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One corpus row. `src`: another tree's src/ folder to ingest with (bench/capture-ab.ts: the base
+ * commit's), else this tree's.
+ */
+export async function phaseCorpus(p: { file: string; warmup: string; home: string; corpus: CorpusName; passages: PassagePolicy; src?: string }): Promise<CorpusRow> {
   const threads = cpus().length;
-  const cairn = await Cairn.open({ home: p.home, embedThreads: threads, config: { index: { passages: p.passages } } });
+  const Open = p.src ? ((await import(pathToFileURL(join(p.src, 'service', 'cairn.ts')).href)) as { Cairn: typeof Cairn }).Cairn : Cairn;
+  const cairn = await Open.open({ home: p.home, embedThreads: threads, config: { index: { passages: p.passages } } });
   await cairn.ingest([p.warmup], { format: 'jsonl', namespace: 'warmup', final: true }); // loads the model in every thread, and every stage
-  // Every text through the model is cached once (and an ingest deletes no cache row): the cache's growth counts them.
+  // Every text through the model is kept once, by its hash: as an entry's vector row (schema V17)
+  // or as a cache row (passages, texts whose rows are gone). The distinct hashes' growth counts them.
   const cacheRows = () => {
     const db = new Database(join(p.home, 'cairn.db'), { readonly: true, fileMustExist: true });
     try {
-      return db.prepare('SELECT count(*) FROM embed_cache').pluck().get() as number;
+      return db.prepare('SELECT count(*) FROM (SELECT text_hash FROM vectors WHERE text_hash IS NOT NULL UNION SELECT text_hash FROM embed_cache)').pluck().get() as number;
     } finally {
       db.close();
     }
@@ -106,8 +131,10 @@ export async function phaseCorpus(p: { file: string; warmup: string; home: strin
   const before = cacheRows();
   const t0 = performance.now();
   const c0 = process.cpuUsage();
+  const m0 = mainThreadCpuMs();
   const res = await cairn.ingest([p.file], { format: 'jsonl', namespace: 'bench', final: true });
   const cpu = process.cpuUsage(c0);
+  const m1 = mainThreadCpuMs();
   const wallMs = performance.now() - t0;
   await cairn.close();
   if (res.warning) throw new Error(`ingest warning: ${res.warning}`);
@@ -128,6 +155,7 @@ export async function phaseCorpus(p: { file: string; warmup: string; home: strin
       memories: db.prepare("SELECT count(*) FROM memories WHERE namespace = 'bench'").pluck().get() as number,
       wallMs,
       cpuMs: (cpu.user + cpu.system) / 1000,
+      mainCpuMs: m0 === null || m1 === null ? null : m1 - m0,
       threads,
       modelTexts,
       passageTexts,
@@ -154,19 +182,25 @@ export function writeCorpus(file: string, corpus: CorpusName, count: number, see
   writeFileSync(file, corpusLines(corpus, count, seed).join('\n') + '\n');
 }
 
+/** CPU ms per message, all threads (the main thread's in brackets when known). */
+export function cpuPerMessage(r: CorpusRow): string {
+  const main = r.mainCpuMs ?? null;
+  return `${(r.cpuMs / r.messages).toFixed(1)}${main === null ? '' : ` (${(main / r.messages).toFixed(1)})`}`;
+}
+
 export function renderCorpora(rows: readonly CorpusRow[]): string {
   const f1 = (v: number) => v.toFixed(1);
   const out = [
     '## Ingest by corpus (embeddings on, passage policies side by side)',
     '',
-    '`cairn ingest` of a generated generic-JSONL transcript into a fresh home, use-lite on onnxruntime in one worker thread per core, the model and every stage warmed up (8 messages of the same shape) before the clock starts; judge (heuristic) and knowledge pass included. "per CPU s": messages per second of the process\'s CPU time (threads included); "idle machine": CPU time divided by the threads. "model texts": texts through the model per message (cache misses: own texts, memories\' texts, passages); "before": what the indexer before issue 29 embedded for the same entries (each entry\'s index body, a memory\'s tags and names included, plus every sentence run), counted, not timed. Passage policy `sentences` is that indexer\'s policy; `none` is the default (`windows` until 2026-11-27). Chat turns (300 characters at most) have no passages under any policy.',
+    '`cairn ingest` of a generated generic-JSONL transcript into a fresh home, use-lite on onnxruntime in one worker thread per core, the model and every stage warmed up (8 messages of the same shape) before the clock starts; judge (heuristic) and knowledge pass included. "per CPU s": messages per second of the process\'s CPU time (threads included); "idle machine": CPU time divided by the threads; "CPU ms / msg": all threads, and in brackets the main thread\'s (the rest is the model\'s threads and V8\'s garbage collection threads; an idle machine\'s wall time cannot go below the main thread\'s). "model texts": texts through the model per message (cache misses: own texts, memories\' texts, passages); "before": what the indexer before issue 29 embedded for the same entries (each entry\'s index body, a memory\'s tags and names included, plus every sentence run), counted, not timed. Passage policy `sentences` is that indexer\'s policy; `none` is the default (`windows` until 2026-11-27). Chat turns (300 characters at most) have no passages under any policy.',
     '',
-    '| corpus | passages | messages | chars mean / max | memories | msgs/s wall | per CPU s | idle machine | model texts / msg | of which passages | before / msg |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| corpus | passages | messages | chars mean / max | memories | msgs/s wall | per CPU s | idle machine | CPU ms / msg (main) | model texts / msg | of which passages | before / msg |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const r of rows) {
     const perCpu = r.messages / (r.cpuMs / 1000);
-    out.push(`| ${r.corpus} | ${r.passages} | ${r.messages} | ${Math.round(r.chars.mean)} / ${r.chars.max} | ${r.memories} | ${f1(r.messages / (r.wallMs / 1000))} | ${f1(perCpu)} | ${f1(perCpu * r.threads)} | ${(r.modelTexts / r.messages).toFixed(2)} | ${(r.passageTexts / r.messages).toFixed(2)} | ${(r.formerTexts / r.messages).toFixed(2)} |`);
+    out.push(`| ${r.corpus} | ${r.passages} | ${r.messages} | ${Math.round(r.chars.mean)} / ${r.chars.max} | ${r.memories} | ${f1(r.messages / (r.wallMs / 1000))} | ${f1(perCpu)} | ${f1(perCpu * r.threads)} | ${cpuPerMessage(r)} | ${(r.modelTexts / r.messages).toFixed(2)} | ${(r.passageTexts / r.messages).toFixed(2)} | ${(r.formerTexts / r.messages).toFixed(2)} |`);
   }
   return out.join('\n');
 }

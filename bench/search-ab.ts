@@ -32,6 +32,7 @@ import { SyntheticEmbedder } from './synthetic-embedder.js';
 import { chatTranscript } from './transcript-gen.js';
 import { dist, pair, table, type Dist } from './stats.js';
 import { DEFAULT_LOCOMO } from './transcript-bench.js';
+import { exportBase } from './base-tree.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const LIMIT = 10;
@@ -51,22 +52,6 @@ const cpuMs = (): number => {
   return (u.user + u.system) / 1000;
 };
 const log = (msg: string) => process.stderr.write(`[search-ab ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
-
-/** The base commit's src/ beside this tree's node_modules, importable by tsx. */
-function exportBase(rev: string): string {
-  const sha = execFileSync('git', ['rev-parse', '--short', rev], { cwd: ROOT, encoding: 'utf8' }).trim();
-  const dir = join(tmpdir(), `cairn-search-ab-${sha}`);
-  if (!existsSync(join(dir, 'src'))) {
-    mkdirSync(dir, { recursive: true });
-    execFileSync('sh', ['-c', `git archive ${sha} src | tar -x -C ${JSON.stringify(dir)}`], { cwd: ROOT });
-    for (const f of ['package.json', 'tsconfig.json']) copyFileSync(join(ROOT, f), join(dir, f));
-  }
-  // The export is kept between runs, possibly made from another checkout since removed: its
-  // packages are always this tree's.
-  rmSync(join(dir, 'node_modules'), { force: true });
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  return dir;
-}
 
 async function locomoHome(path: string, count: number, BuildCairn: typeof Cairn, built?: string): Promise<Home> {
   const conversations = loadLocomo(path);

@@ -9,7 +9,7 @@ import {
 import { isBareAcknowledgement } from './backchannel.js';
 import { judgeShort, TRIVIAL_CHARS } from './short-turns.js';
 import { type SentenceKind, type SentenceSignals, speakerNameSet, turnSignals } from './signals.js';
-import { coerceText, countWordChars, scanText } from './text.js';
+import { coerceText, hasWordChars, scanText } from './text.js';
 import { type HeuristicWeights, weightAdjustment } from './weights.js';
 
 export { learnWeights, emptyWeights, type HeuristicWeights } from './weights.js';
@@ -127,7 +127,7 @@ function oneLine(s: string): string {
 function judgeText(input: JudgeInput, text: string, rawLength: number): Scored {
   const role = coerceText(input.role).toLowerCase();
   const kind = input.kind;
-  if (text === '' || countWordChars(text) === 0) {
+  if (text === '' || !hasWordChars(text)) {
     return { importance: 1, category: 'noise', reason: text === '' ? 'empty turn' : 'no words (symbols or emoji only)' };
   }
   if (kind === 'tool' || role === 'tool') return judgeTool(text);
@@ -369,21 +369,35 @@ function lastOther(input: JudgeInput): { text: string } | null {
 /** Content words of the statements that the recent context has not mentioned yet: new information. */
 function novelTerms(statementText: string, context: JudgeInput['context']): number {
   if (statementText === '') return 0;
-  const seen = new Set<string>();
   const ctx = Array.isArray(context) ? context.slice(-CONTEXT_TURNS) : [];
-  for (const c of ctx) {
-    const t = typeof c?.text === 'string' ? c.text.slice(0, CONTEXT_CHARS).toLowerCase() : '';
-    for (const m of t.matchAll(/[a-z][a-z']{3,}/g)) seen.add(stem(m[0]));
-  }
+  const seen = ctx.map((c) => contextStems(typeof c?.text === 'string' ? c.text : ''));
   const fresh = new Set<string>();
   for (const m of statementText.toLowerCase().matchAll(/[a-z][a-z']{3,}/g)) {
     const w = m[0];
     if (STOPWORDS.has(w) || FILLER_WORDS.has(w)) continue;
     const s = stem(w);
-    if (!seen.has(s)) fresh.add(s);
+    if (!seen.some((set) => set.has(s))) fresh.add(s);
     if (fresh.size >= 12) break;
   }
   return fresh.size;
+}
+
+/**
+ * The stems of a context turn's words, kept for the turns judged after it: each turn is context of
+ * the CONTEXT_TURNS after it, and stemming a long message's 4,000 characters again for each was
+ * most of judging it (2.6 ms a long agent message). A few sessions' worth are kept, oldest dropped first.
+ */
+const recentContextStems = new Map<string, ReadonlySet<string>>();
+const CONTEXT_STEMS_KEPT = 64;
+
+function contextStems(text: string): ReadonlySet<string> {
+  const known = recentContextStems.get(text);
+  if (known) return known;
+  const stems = new Set<string>();
+  for (const m of text.slice(0, CONTEXT_CHARS).toLowerCase().matchAll(/[a-z][a-z']{3,}/g)) stems.add(stem(m[0]));
+  if (recentContextStems.size >= CONTEXT_STEMS_KEPT) recentContextStems.delete(recentContextStems.keys().next().value!);
+  recentContextStems.set(text, stems);
+  return stems;
 }
 
 const FILLER_WORDS = new Set(

@@ -55,6 +55,13 @@ function mergeFragments(parts: string[]): string[] {
   return out;
 }
 
+/** Whether the text has a letter or a digit: "is there any language here at all" (no array of every letter made). */
+export function hasWordChars(text: string): boolean {
+  return WORD_CHAR.test(text);
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
 /** Letters and digits in the text, a cheap proxy for "is there any language here at all". */
 export function countWordChars(text: string): number {
   const m = text.match(/[\p{L}\p{N}]/gu);

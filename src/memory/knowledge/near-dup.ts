@@ -58,8 +58,21 @@ const WORDS = new Intl.Segmenter('en', { granularity: 'word' });
 
 /** A word's comparable form: the Porter stem of a lower-case Latin word ("decided", "decides" → "decid"); other words as they are. */
 export function stemWord(word: string): string {
-  return /^[a-z]{3,}$/.test(word) ? stemmer(word) : word;
+  if (!/^[a-z]{3,}$/.test(word)) return word;
+  const known = stems.get(word);
+  if (known !== undefined) return known;
+  const stem = stemmer(word);
+  if (stems.size >= STEMS_KEPT) stems.clear();
+  stems.set(word, stem);
+  return stem;
 }
+
+/**
+ * Stems by word: a memory's words are stemmed for its features, its lookup terms and its names, and a
+ * namespace repeats its words, while the Porter stemmer runs a dozen regular expressions a word.
+ */
+const stems = new Map<string, string>();
+const STEMS_KEPT = 50_000;
 
 const WORDING_STEMS = new Set([...WORDING].map(stemWord));
 
