@@ -354,6 +354,7 @@ export async function runColdStart(options: ColdStartOptions): Promise<ColdStart
   // What an install without the optional onnxruntime-node pays: use-lite on TF.js (same vectors).
   writeFileSync(join(a.home, 'config.json'), JSON.stringify({ embedder: { provider: 'use-lite', runtime: 'tfjs' } }));
   measure(`search --json (hybrid), ${label} home, use-lite on TF.js (default install)`, a.home, rotate((q) => ['search', q, '--json']), checkSearch('hybrid'));
+  if (options.baselineCli) measure(`search --json (hybrid), ${label} home, use-lite on TF.js, baseline CLI ${options.baselineCli}`, a.home, rotate((q) => ['search', q, '--json']), checkSearch('hybrid'), options.baselineCli);
   rmSync(join(a.home, 'config.json'));
   measure(`status --json, ${label} home`, a.home, () => ['status', '--json'], (s) => (s.includes('"ok"') ? null : `unexpected output: ${s.slice(0, 200)}`));
   measure(`context --json (the session-start brief), ${label} home`, a.home, () => ['context', '--json'], checkBrief);
