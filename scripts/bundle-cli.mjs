@@ -76,7 +76,7 @@ const englishZodLocale = {
 export async function bundleCli() {
   await rm(OUT, { recursive: true, force: true }); // chunks are named by content: no stale ones left
   await build({
-    entryPoints: { cairn: join(DIST, 'interfaces', 'cli', 'main.js') },
+    entryPoints: { cairn: join(DIST, 'interfaces', 'cli', 'bin.js') },
     outdir: OUT,
     // Every chunk in the one folder: the paths the plugin below writes are relative to it.
     chunkNames: 'chunk-[hash]',

@@ -157,6 +157,9 @@ export const DIGEST_LAYER: Readonly<Record<DigestKind, 1 | 2 | 3>> = {
 /** The layer of an index entry: turns 4, memories and documents 3, digests by their kind. */
 export type Layer = 1 | 2 | 3 | 4;
 
+/** What each layer of the pyramid holds, as a person asking for one should read it. */
+export const LAYER_HELP = '1 (MEMORY.md), 2 (reviews, weeks, topics), 3 (daily notes, memories, documents) or 4 (conversation turns)';
+
 /** A record a digest line cites. */
 export interface DigestSource {
   kind: 'memory' | 'turn';

@@ -3,8 +3,17 @@
 // weights (~120 ms); ONNX Runtime maps the cached weights in less, which is most of what a cold
 // `cairn search` waits for (docs/BENCHMARKS.md). The files are derived data: missing, stale or
 // unreadable, they are rebuilt; a home that cannot be written to simply goes without.
+//
+// Beside it, once a session has run it, the same graph as ONNX Runtime prepared it for this
+// processor (use-lite-<key>-t<n>-<host>.prepacked/): its matrix weights already packed for the
+// CPU's kernels. Packing them again was most of creating a session (~20 MB of weights copied into
+// fresh memory); mapped from this file, a session is ready in about half the time, and it runs the
+// very same kernels on the very same packed numbers, so its vectors are bit for bit the same.
+// The packing belongs to the runtime's version and the processor: another of either makes another
+// folder, and the old one goes.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/private-files.js';
 
@@ -12,9 +21,13 @@ import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/private-files.js';
 export const USE_LITE_GRAPH_VERSION = 2;
 
 const NAME = /^use-lite-([0-9a-f]{16})-t(\d{1,4})\.onnx$/;
-/** Every file this cache writes, of any key: graphs, their weights, temp files. */
-const OWN_FILE = /^use-lite-[0-9a-f]{16}-t\d{1,4}\.(onnx|weights)$/;
+const PREPACKED = /^use-lite-([0-9a-f]{16})-t(\d{1,4})-([0-9a-f]{12})\.prepacked$/;
+/** Every file this cache writes, of any key: graphs, their weights, prepacked folders, temp files. */
+const OWN_FILE = /^use-lite-[0-9a-f]{16}-t\d{1,4}(\.(onnx|weights)|-[0-9a-f]{12}\.prepacked)$/;
 const TMP_FILE = /^use-lite-.*\.tmp$/;
+/** The two files of a prepacked folder: the graph names its data file relative to itself. */
+export const PREPACKED_GRAPH = 'graph.onnx';
+export const PREPACKED_DATA = 'graph.data';
 
 export interface CachedGraph {
   path: string;
@@ -71,7 +84,8 @@ export function saveCachedGraph(cacheDir: string, key: string, maxTokens: number
     for (const other of readdirSync(cacheDir)) {
       const path = join(cacheDir, other);
       // Files of other weights or builders go; so do temp files a crashed writer left long ago.
-      if ((other !== name && other !== weightsName && OWN_FILE.test(other)) || (TMP_FILE.test(other) && ageMs(path) > STALE_TMP_MS)) rmSync(path, { force: true });
+      const ownOther = other !== name && other !== weightsName && OWN_FILE.test(other) && !other.startsWith(`use-lite-${key}-t${maxTokens}-`);
+      if (ownOther || (TMP_FILE.test(other) && ageMs(path) > STALE_TMP_MS)) rmSync(path, { recursive: true, force: true });
     }
   });
   return true;
@@ -103,4 +117,86 @@ function ageMs(path: string): number {
 export function dropCachedGraph(graph: CachedGraph): void {
   quietly(() => rmSync(graph.path, { force: true }));
   quietly(() => rmSync(weightsFileOf(graph.path), { force: true }));
+}
+
+/**
+ * Names the runtime and processor a prepacked graph is for: ONNX Runtime's version, the
+ * architecture, and the CPU's model and feature flags (its kernels, and so the packing, are
+ * chosen by them).
+ */
+export function hostKey(runtimeVersion: string): string {
+  let cpu = '';
+  try {
+    const info = readFileSync('/proc/cpuinfo', 'utf8');
+    cpu = `${/^model name\s*:(.*)$/m.exec(info)?.[1] ?? ''}\n${/^(flags|Features)\s*:(.*)$/m.exec(info)?.[2] ?? ''}`;
+  } catch {
+    cpu = cpus()[0]?.model ?? ''; // no /proc (macOS, Windows): the model name
+  }
+  return createHash('sha256').update(`${runtimeVersion}\n${process.arch}\n${cpu}`).digest('hex').slice(0, 12);
+}
+
+/** The prepacked graph of this key and host, or null. */
+export function findPrepackedGraph(cacheDir: string, key: string, host: string): (CachedGraph & { others: boolean }) | null {
+  let names: string[];
+  try {
+    names = readdirSync(cacheDir);
+  } catch {
+    return null;
+  }
+  let found: CachedGraph | null = null;
+  let others = false;
+  for (const name of names) {
+    const m = PREPACKED.exec(name);
+    if (!m) continue;
+    if (m[1] === key && m[3] === host && existsSync(join(cacheDir, name, PREPACKED_GRAPH))) found = { path: join(cacheDir, name, PREPACKED_GRAPH), maxTokens: Number(m[2]) };
+    else others = true;
+  }
+  return found && { ...found, others };
+}
+
+/**
+ * A folder for ONNX Runtime to write the prepacked graph into (a temp name); `keep` moves it to
+ * its name in one rename, so a folder under that name is always complete, and removes prepacked
+ * folders of other keys or hosts; `discard` removes it. Null when the cache folder cannot be made.
+ */
+export function prepackedGraphWriter(cacheDir: string, key: string, maxTokens: number, host: string): { graphPath: string; keep: () => boolean; discard: () => void } | null {
+  const name = `use-lite-${key}-t${maxTokens}-${host}.prepacked`;
+  const temp = join(cacheDir, `${name}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    mkdirSync(temp, { recursive: true, mode: PRIVATE_DIR_MODE });
+  } catch {
+    return null;
+  }
+  const discard = () => quietly(() => rmSync(temp, { recursive: true, force: true }));
+  return {
+    graphPath: join(temp, PREPACKED_GRAPH),
+    discard,
+    keep: () => {
+      try {
+        for (const file of readdirSync(temp)) quietly(() => chmodPrivate(join(temp, file)));
+        renameSync(temp, join(cacheDir, name)); // fails when another process was first: theirs stays
+      } catch {
+        discard();
+        return false;
+      }
+      dropOtherPrepacked(cacheDir, name);
+      return true;
+    },
+  };
+}
+
+function chmodPrivate(path: string): void {
+  chmodSync(path, PRIVATE_FILE_MODE); // ONNX Runtime writes with the umask (the CLI's is private already)
+}
+
+/** Removes the prepacked folders of other keys or hosts (a home moved to another machine, an upgrade). */
+export function dropOtherPrepacked(cacheDir: string, keep: string): void {
+  quietly(() => {
+    for (const other of readdirSync(cacheDir)) if (other !== keep && PREPACKED.test(other)) rmSync(join(cacheDir, other), { recursive: true, force: true });
+  });
+}
+
+/** Removes a prepacked folder that failed to load: the next session writes it again. */
+export function dropPrepackedGraph(graph: CachedGraph): void {
+  quietly(() => rmSync(join(graph.path, '..'), { recursive: true, force: true }));
 }

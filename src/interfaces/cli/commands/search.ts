@@ -1,13 +1,11 @@
 // cairn search
 import type { Command } from 'commander';
 import { resolveHome } from '../../../core/home.js';
-import { CATEGORIES, KINDS } from '../../../core/types.js';
+import { CATEGORIES, KINDS, LAYER_HELP } from '../../../core/types.js';
 import type { SearchResponse } from '../../../service/cairn.js';
 import { askDaemon } from '../../local/client.js';
-import { formatResult } from '../format.js';
 import { THREADS, globals, intOption, listOption, print, printJson, withCairn } from '../run.js';
 import { CairnError } from '../../../core/errors.js';
-import { LAYER_HELP } from '../../../service/inputs.js';
 
 /** `--layer 1,2 --layer 4`: every layer named, as numbers; anything else is refused before searching. */
 function layerOption(value: string, previous: number[] = []): number[] {
@@ -72,8 +70,10 @@ export function registerSearchCommand(program: Command): void {
     });
 }
 
-function show(res: SearchResponse, cmd: Command, explain: boolean): void {
+async function show(res: SearchResponse, cmd: Command, explain: boolean): Promise<void> {
   if (globals(cmd).json) return printJson(res);
+  // Text output only: the formatter brings the snippet and text analysis modules with it.
+  const { formatResult } = await import('../format.js');
   if (res.degraded) process.stderr.write(`cairn: note: ${res.degraded}\n`);
   if (res.rewrite?.status === 'skipped') process.stderr.write(`cairn: note: searched without rewriting: ${res.rewrite.reason}\n`);
   else if (res.rewrite && explain) {
