@@ -7,7 +7,7 @@ import type { EntryFilter, IndexEntry, KeywordHit, StoredVector, VectorRow, Vect
 import { keysOf, textHashKey } from '../text-hash-key.js';
 import { decodeVector, encodeVector } from '../vector-codec.js';
 import { digestSectionDetails } from './digests.js';
-import { entryFromRow, memoryEntry, type EntryBase, type EntryRow, type MemoryDetails } from '../entry-rows.js';
+import { entryFromRow, memoryEntry, type EntryBase, type EntryRow } from '../entry-rows.js';
 import { cachedEntries } from './entry-cache.js';
 import { topHits } from './term-scores.js';
 
@@ -172,12 +172,21 @@ function readEntries(db: Database, namespace: string, seqs: readonly number[]): 
      FROM entries e LEFT JOIN memories m ON e.kind = 'memory' AND m.id = e.ref_id
      WHERE +e.namespace = ? AND e.seq IN (SELECT value FROM json_each(?))`,
   ).raw().all(namespace, JSON.stringify(seqs)) as Array<[number, string, Kind, string, string, string | null, number | null, number, string | null, string, string | null, string | null, string | null, string | null]>;
+  // Memory entries are built as their rows come (indexed, not destructured: a 14-column row per
+  // entry); the other kinds wait for their details, read below by id.
+  const out = new Array<IndexEntry>(rows.length);
   const base: EntryBase[] = [];
-  const memories = new Map<number, MemoryDetails>();
-  for (const [seq, ns, kind, ref_id, time, category, importance, current, valid_to, body, m_text, m_created, m_valid_to, m_prov] of rows) {
-    base.push({ seq, namespace: ns, kind, ref_id, time, category, importance, current, valid_to, body });
-    if (kind === 'memory') memories.set(seq, { m_text, m_created, m_valid_to, m_prov });
+  const at: number[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    const b: EntryBase = { seq: r[0], namespace: r[1], kind: r[2], ref_id: r[3], time: r[4], category: r[5], importance: r[6], current: r[7], valid_to: r[8], body: r[9] };
+    if (b.kind === 'memory') out[i] = memoryEntry(b, { m_text: r[10], m_created: r[11], m_valid_to: r[12], m_prov: r[13] });
+    else {
+      base.push(b);
+      at.push(i);
+    }
   }
+  if (base.length === 0) return out;
   const idsOf = (kind: Kind) => base.filter((b) => b.kind === kind).map((b) => b.ref_id);
   const turns = detailsById<{ id: string } & Pick<EntryRow, keyof typeof NO_TURN>>(db,
     `SELECT t.id, t.text AS t_text, t.created_at AS t_created, t.session_id AS t_session, t.message_id AS t_message,
@@ -188,11 +197,10 @@ function readEntries(db: Database, namespace: string, seqs: readonly number[]): 
     `SELECT id, text AS d_text, created_at AS d_created, path AS d_path, heading AS d_heading, start_line AS d_start, end_line AS d_end
      FROM documents WHERE id IN (SELECT value FROM json_each(?))`, idsOf('document'));
   const digests = digestSectionDetails(db, idsOf('digest'));
-  return base.map((b) => {
-    if (b.kind === 'memory') return memoryEntry(b, memories.get(b.seq)!);
+  base.forEach((b, k) => {
     const t = (b.kind === 'turn' && turns.get(b.ref_id)) || NO_TURN;
     const d = (b.kind === 'document' && documents.get(b.ref_id)) || NO_DOCUMENT;
-    return entryFromRow({
+    out[at[k]!] = entryFromRow({
       g: (b.kind === 'digest' && digests.get(b.ref_id)) || null,
       seq: b.seq, namespace: b.namespace, kind: b.kind, ref_id: b.ref_id, time: b.time, category: b.category,
       importance: b.importance, current: b.current, valid_to: b.valid_to, body: b.body,
@@ -202,6 +210,7 @@ function readEntries(db: Database, namespace: string, seqs: readonly number[]): 
       d_text: d.d_text, d_created: d.d_created, d_path: d.d_path, d_heading: d.d_heading, d_start: d.d_start, d_end: d.d_end,
     });
   });
+  return out;
 }
 
 /**
