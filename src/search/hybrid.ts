@@ -63,7 +63,7 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
     : new Map();
 
   // 3. Cosines, long texts' closest passages blended in.
-  let cosines = new Map<number, number>();
+  let cosines: ReadonlyMap<number, number> = new Map<number, number>();
   let focus = new Map<number, number>();
   if (vectorSide && queryVec) {
     cosines = await storedCosines(store, vectorSide, params.namespace, queryVec, vectorSeqs(entries, neighbours));
@@ -120,7 +120,8 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
       stale: supersededFactor(e, params.filter.validAt),
     };
     const rel: Relevance = { bm25: s.b, vector: s.v, cosine: s.cos, own: s.own, neighbours: nb, speaker: factors.speaker, when: factors.when, relevance: relevanceOf(s.own, nb, lambda, factors) };
-    return { e, ...finalScore(rel, e.importance, e.time, now, ranking) };
+    const { score, parts } = finalScore(rel, e.importance, e.time, now, ranking);
+    return { e, score, parts };
   });
 
   // 7. Hits, grouped into results, each with how sure the search is of it.

@@ -63,5 +63,11 @@ export function finalScore(rel: Relevance, importance: number | null, timeIso: s
   const tier = decayTier(timeIso, now, opts);
   const imp = importanceFactor(importance, opts.importanceWeight);
   const rec = tierFactor(tier, opts.recencyBoost);
-  return { score: rel.relevance * imp * rec, parts: { ...rel, importance: imp, recency: rec, tier } };
+  // Written out, not spread: `{ ...rel, importance, … }` took V8's slow path, ~7 µs for each of
+  // the ~250 entries a search scores (100k memories).
+  const parts: ScoreParts = {
+    bm25: rel.bm25, vector: rel.vector, cosine: rel.cosine, own: rel.own, neighbours: rel.neighbours, speaker: rel.speaker,
+    when: rel.when, relevance: rel.relevance, importance: imp, recency: rec, tier,
+  };
+  return { score: rel.relevance * imp * rec, parts };
 }

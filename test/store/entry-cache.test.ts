@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { cachedEntries } from '../../src/store/sqlite/entry-cache.js';
 import type { IndexEntry } from '../../src/store/store.js';
 import { tempDir } from '../helpers/store-fixtures.js';
 
@@ -82,5 +83,29 @@ describe('getEntries: cached per connection', () => {
     const [theirs] = await store.getEntries(NS, [next.seq]);
     assert.equal(theirs!.current, false, "another Store's write");
     assert.deepEqual(await store.getEntries(NS, seqs), await fresh(NS, seqs));
+  });
+});
+
+describe('cachedEntries: a full cache', () => {
+  const entry = (seq: number): IndexEntry => ({
+    seq, namespace: NS, kind: 'memory', refId: `m${seq}`, text: `text ${seq}`, time: '2026-01-01T00:00:00.000Z', createdAt: '2026-01-01T00:00:00.000Z',
+    category: null, importance: 5, current: true, validTo: null, provenance: [], indexedChars: 7, layer: 3,
+  });
+  const read = (asked: readonly number[]) => asked.map(entry);
+
+  it('returns every asked entry, the cached oldest too, before making room for the ones just read', () => {
+    const db = new Database(':memory:');
+    try {
+      // Room for about three entries: the first three asked fill it.
+      const budget = 3 * (7 + 300);
+      assert.deepEqual(cachedEntries(db, NS, [1, 2, 3], read, budget).map((e) => e.seq), [1, 2, 3]);
+      // 1 and 2 are cached and the oldest: reading 4 and 5 overflows the budget and evicts them.
+      assert.deepEqual(cachedEntries(db, NS, [1, 2, 4, 5], read, budget).map((e) => e.seq), [1, 2, 4, 5]);
+      let reread: number[] = [];
+      cachedEntries(db, NS, [1, 5], (asked) => ((reread = [...asked]), read(asked)), budget);
+      assert.deepEqual(reread, [1], 'the oldest went once the answer was taken');
+    } finally {
+      db.close();
+    }
   });
 });

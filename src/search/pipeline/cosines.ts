@@ -52,7 +52,7 @@ export function longTexts(cosines: ReadonlyMap<number, number>, entries: readonl
  * A long text counts as close as its whole and its closest passage together (weight `w` on the
  * passage); the passage's index is where its snippet goes. With `firstIsOwn` (the 'windows'
  * policy) a row holds the windows after the first, the first being the text's own vector: its
- * cosine stands for window 0. A text whose row is empty (no passages) is left as it is. Returns new maps.
+ * cosine stands for window 0. A text whose row is empty (no passages) is left as it is. Returns new maps (the same cosines when there are no passages).
  */
 export function blendPassages(
   cosines: ReadonlyMap<number, number>,
@@ -60,9 +60,12 @@ export function blendPassages(
   passages: ReadonlyMap<number, Float32Array>,
   w: number,
   firstIsOwn = false,
-): { cosines: Map<number, number>; focus: Map<number, number> } {
-  const out = new Map(cosines);
+): { cosines: ReadonlyMap<number, number>; focus: Map<number, number> } {
   const focus = new Map<number, number>();
+  // Nothing to blend (no text long enough to have passages: every text at 100k short memories):
+  // the cosines as they are, not a copy of ~250 of them.
+  if (passages.size === 0) return { cosines, focus };
+  const out = new Map(cosines);
   for (const [seq, packed] of passages) {
     const closest = bestPassage(query, packed);
     const own = out.get(seq);

@@ -28,7 +28,13 @@ const copy = (e: IndexEntry): IndexEntry => ({ ...e, provenance: e.provenance.ma
  * store's read returns them in): cached ones as kept, the rest through `read` (given them in
  * ascending order), which are kept for the next call.
  */
-export function cachedEntries(db: Database, namespace: string, seqs: readonly number[], read: (seqs: readonly number[]) => IndexEntry[]): IndexEntry[] {
+export function cachedEntries(
+  db: Database,
+  namespace: string,
+  seqs: readonly number[],
+  read: (seqs: readonly number[]) => IndexEntry[],
+  budgetChars = MAX_CACHED_CHARS,
+): IndexEntry[] {
   const token = changeToken(db);
   let cache = caches.get(db);
   if (!cache || cache.token !== token) caches.set(db, (cache = { token, entries: new Map(), size: 0 }));
@@ -41,16 +47,19 @@ export function cachedEntries(db: Database, namespace: string, seqs: readonly nu
       cache.entries.set(e.seq, e);
       cache.size += weight(e);
     }
-    for (const [seq, e] of cache.entries) {
-      if (cache.size <= MAX_CACHED_CHARS) break;
-      cache.entries.delete(seq);
-      cache.size -= weight(e);
-    }
   }
   const out: IndexEntry[] = [];
   for (const seq of wanted) {
     const e = fresh.get(seq) ?? cache.entries.get(seq);
     if (e && e.namespace === namespace) out.push(copy(e));
+  }
+  // Only once the answer is taken: evicting first dropped the asked entries that were cached
+  // and among the oldest (at 100k memories, once the cache was full, a search lost a candidate
+  // or two in one of ~25 searches, and with it other coverage weights and scores).
+  for (const [seq, e] of cache.entries) {
+    if (cache.size <= budgetChars) break;
+    cache.entries.delete(seq);
+    cache.size -= weight(e);
   }
   return out;
 }
