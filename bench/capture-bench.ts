@@ -232,10 +232,9 @@ function instrumentCommits(store: Store): { ends: number[]; commits: number[]; r
 }
 
 /** Times vector writes (one per embedding batch) and counts texts that went through the model. */
-function instrumentVectors(store: Store): { ends: number[]; sizes: number[]; fresh: number; passages: number } {
-  const rec = { ends: [] as number[], sizes: [] as number[], fresh: 0, passages: 0, dim: 0 };
+function instrumentVectors(store: Store): { ends: number[]; sizes: number[]; passages: number } {
+  const rec = { ends: [] as number[], sizes: [] as number[], passages: 0, dim: 0 };
   const putVectors = store.putVectors.bind(store);
-  const cachePut = store.cachePut.bind(store);
   store.putVectors = async (...args: Parameters<Store['putVectors']>) => {
     const result = await putVectors(...args);
     const [model, rows] = args;
@@ -248,10 +247,6 @@ function instrumentVectors(store: Store): { ends: number[]; sizes: number[]; fre
     rec.ends.push(now());
     rec.sizes.push(rows.length);
     return result;
-  };
-  store.cachePut = async (...args: Parameters<Store['cachePut']>) => {
-    rec.fresh += args[1].length;
-    return cachePut(...args);
   };
   return rec;
 }
@@ -364,6 +359,10 @@ async function phaseEmbed(file: string, home: string): Promise<EmbedResult> {
   const captureEnd = commits.ends[commits.ends.length - 1] ?? t0;
   const latency = vectors.ends.map((end, i) => end - (i === 0 ? captureEnd : vectors.ends[i - 1]!));
   const embedMs = t0 + ms - captureEnd;
+  // Texts through the model, counted in the home (fresh): since schema V17 an entry's own vector
+  // keeps its text's hash in its vector row and is not put in the cache, so cachePut calls count
+  // only passages; the distinct hashes of vector rows and cache rows count every text embedded.
+  const fresh = distinctTextHashes(join(home, 'cairn.db'));
   return {
     lines: report.linesRead,
     threads,
@@ -374,15 +373,24 @@ async function phaseEmbed(file: string, home: string): Promise<EmbedResult> {
     turnsPerSec: res.turnsInserted / (ms / 1000),
     cpuMs: cpu,
     idleTurnsPerSec: res.turnsInserted / (cpu / 1000 / threads),
-    embeddedTexts: vectors.fresh,
-    cachedTexts: res.embedded + vectors.passages - vectors.fresh,
+    embeddedTexts: fresh,
+    cachedTexts: res.embedded + vectors.passages - fresh,
     passageTexts: vectors.passages,
-    textsPerSec: vectors.fresh / (embedMs / 1000),
+    textsPerSec: fresh / (embedMs / 1000),
     batches: { count: vectors.ends.length, size: vectors.sizes.length ? vectors.sizes.reduce((a, b) => a + b, 0) / vectors.sizes.length : 0, latency: dist(latency) },
     rss: { peak: peakRss(), end: rssParts() },
     composition: composition(home),
     disk: compareVectorLayouts(join(home, 'cairn.db')),
   };
+}
+
+function distinctTextHashes(path: string): number {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT count(*) FROM (SELECT text_hash FROM vectors WHERE text_hash IS NOT NULL UNION SELECT text_hash FROM embed_cache)').pluck().get() as number;
+  } finally {
+    db.close();
+  }
 }
 
 /** Distinct texts of about `chars` characters (corpus prose). */
