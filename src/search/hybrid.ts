@@ -46,10 +46,14 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   // 1. Candidates: BM25's, the ANN's, and an exact scan when filters starve the ANN.
   const bm25Hits = params.mode !== 'vector' ? await store.keywordSearch(params.namespace, retrievalTerms, pool, params.filter) : [];
   const bm25 = new Map(bm25Hits.map((h) => [h.seq, h.score]));
-  const candidateSeqs = new Set<number>(bm25.keys());
+  // BM25's entries are read while the model still embeds the query (it runs on its own thread):
+  // on a cold start, or when the model is slower than the keyword side, that read costs no wall time.
+  const bm25Entries = bm25Hits.length ? store.getEntries(params.namespace, [...bm25.keys()]) : Promise.resolve([]);
+  bm25Entries.catch(() => undefined); // awaited below; a failure while the model runs is not unhandled
   const queryVec = vectorSide ? await vectorSide.queryVector : null;
-  if (vectorSide && queryVec) for (const h of await vectorSide.index.search(params.namespace, queryVec, pool)) candidateSeqs.add(h.seq);
-  let entries = (await store.getEntries(params.namespace, [...candidateSeqs])).filter((e) => passes(e, params.filter));
+  const annSeqs: number[] = [];
+  if (vectorSide && queryVec) for (const h of await vectorSide.index.search(params.namespace, queryVec, pool)) if (!bm25.has(h.seq)) annSeqs.push(h.seq);
+  let entries = mergeBySeq(await bm25Entries, annSeqs.length ? await store.getEntries(params.namespace, annSeqs) : []).filter((e) => passes(e, params.filter));
   if (needsExactScan(vectorSide !== null, params.filter, entries.length, params.limit)) {
     const extra = unseen(entries, await store.filterEntries(params.namespace, params.filter, EXACT_FALLBACK_MAX));
     if (extra.length) entries = entries.concat((await store.getEntries(params.namespace, extra)).filter((e) => passes(e, params.filter)));
@@ -158,5 +162,18 @@ async function storedCosines(store: Store, side: VectorSide, namespace: string, 
     const c = held.get(seq) ?? fresh.get(seq);
     if (c !== undefined) out.set(seq, c);
   }
+  return out;
+}
+
+/** Two lists of entries, each in ascending seq order as getEntries returns them, as one in that order. */
+function mergeBySeq<E extends { seq: number }>(a: readonly E[], b: readonly E[]): E[] {
+  if (b.length === 0) return a as E[];
+  if (a.length === 0) return b as E[];
+  const out: E[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(a[i]!.seq <= b[j]!.seq ? a[i++]! : b[j++]!);
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
   return out;
 }
