@@ -5,6 +5,7 @@
 // or new prose (a model), then commits. A kill before the rename leaves the previous file intact.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { crashPoint } from '../core/crash-points.js';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
 import type { DigestKind } from '../core/types.js';
@@ -123,5 +124,9 @@ export async function runDigestJob(ctx: JobContext, job: DigestJob): Promise<Wri
   });
   const written: WrittenFile = { path: job.path, kind: job.kind, changed: put.changed || stored?.text !== outcome.rendered.text, generator: outcome.generator };
   if (outcome.fallback) written.fallback = outcome.fallback;
+  // SQLite writes run on this thread: a daemon catching up writes thousands of digests, and a
+  // search or MCP request waiting on the socket is let in between two of them (a settled await
+  // alone yields to promises, not to I/O).
+  await nextTurn();
   return written;
 }
