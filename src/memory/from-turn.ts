@@ -33,6 +33,22 @@ export function memoryText(turn: Turn, statement: string | null, maxChars: numbe
   return base.length > maxChars ? `${base.slice(0, maxChars - 1)}…` : base;
 }
 
+/**
+ * The speaker's name and the turn's text of a memory text made by memoryText from a named turn, or
+ * null when the text has no such prefix. Only a guess from the text: a caller that needs to know
+ * checks that the rest is a turn's text (the indexer: that the rest already has a vector).
+ */
+export function speakerPrefixed(text: string): { speaker: string; text: string } | null {
+  const at = text.indexOf(': ');
+  if (at <= 0 || at > MAX_SPEAKER_CHARS) return null;
+  const speaker = text.slice(0, at);
+  if (speaker.trim() !== speaker || /[\n\r]/.test(speaker)) return null;
+  return { speaker, text: text.slice(at + 2) };
+}
+
+/** A longer "name" before ': ' is a sentence, not a speaker. */
+const MAX_SPEAKER_CHARS = 64;
+
 export function memoryFromTurn(p: PromotedTurn, maxChars: number): NewMemory {
   return {
     namespace: p.turn.namespace,

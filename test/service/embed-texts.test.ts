@@ -1,5 +1,6 @@
 // What goes through the model at ingest: one call per distinct text. A memory the judge makes of
-// a turn word for word is embedded by its own text, so it takes the turn's cached vector; the
+// a turn word for word is embedded by its own text, so it takes the turn's cached vector; one
+// that is the turn after its speaker's name takes the turn's vector blended with the name's; the
 // names and tags its index entry lists for BM25 never make a second, nearly identical text.
 import { describe, it, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cairn } from '../../src/service/cairn.js';
 import { sha256 } from '../../src/core/text.js';
+import { SPEAKER_WEIGHT } from '../../src/service/indexer.js';
 import { HashEmbedder, tempDir } from '../helpers/store-fixtures.js';
 
 const MODEL = 'test-hash@1';
@@ -23,6 +25,13 @@ function assertSameVector(stored: Float32Array | undefined, want: Float32Array, 
     b += want[i]! ** 2;
   }
   assert.ok(dot / Math.sqrt(a * b) > 0.9999, `${what} (cosine ${dot / Math.sqrt(a * b)})`);
+}
+
+/** What the indexer makes of a memory "Name: <turn>": the turn's vector moved toward the name's. */
+function blend(turn: Float32Array, name: Float32Array): Float32Array {
+  const out = new Float32Array(turn.length);
+  for (let i = 0; i < out.length; i++) out[i] = (1 - SPEAKER_WEIGHT) * turn[i]! + SPEAKER_WEIGHT * name[i]!;
+  return out;
 }
 
 describe('embedded texts per turn', () => {
@@ -71,27 +80,33 @@ describe('embedded texts per turn', () => {
     }
   });
 
-  it('a memory that states its turn after the speaker\'s name ("Ana: …") is embedded by that text, name included', async () => {
+  it('a memory that states its turn after the speaker\'s name ("Ana: …") takes its vector from the turn\'s and the name\'s: no second model text', async () => {
     const said = [
       'We moved the standup to 9:30 because the Lisbon office starts later, and Bruno will run it on Mondays.',
       'My daughter starts school in Porto next September, so I will work from home on Fridays.',
     ];
-    await ingest(said, ['Ana', 'Chen']);
+    const speakers = ['Ana', 'Chen'];
+    await ingest(said, speakers);
     const memories = await cairn.list({ limit: 50 });
-    const prefixed = memories.filter((m) => said.some((t, i) => m.text === `${['Ana', 'Chen'][i]}: ${t}`));
+    const prefixed = memories.filter((m) => said.some((t, i) => m.text === `${speakers[i]}: ${t}`));
     assert.ok(prefixed.length >= 1, `the judge made a memory of a turn after its speaker's name: ${memories.map((m) => m.text).join(' | ')}`);
     const texts = embedder.calls.flat();
     assert.equal(new Set(texts).size, texts.length, `no text embedded twice: ${JSON.stringify(texts)}`);
     for (const m of prefixed) {
-      assert.ok(texts.includes(m.text), 'the prefixed text went through the model once');
+      assert.ok(!texts.includes(m.text), 'the prefixed text never went through the model');
       const entry = (await cairn.store.entryFor('memory', m.id))!;
-      assert.equal(entry.text, m.text, 'embedded by its own text, the speaker\'s name in it');
+      assert.equal(entry.text, m.text, 'the entry is still the memory\'s own text');
+      const turn = said.find((t) => m.text.endsWith(t))!;
+      const speaker = m.text.slice(0, m.text.indexOf(': '));
+      assert.ok(texts.includes(`${speaker}:`), 'the name went through the model');
       const [vector] = (await cairn.store.getVectors(MODEL, [entry.seq])).values();
-      assertSameVector(vector, embedder.vector(entry.text));
+      assertSameVector(vector, blend(embedder.vector(turn), embedder.vector(`${speaker}:`)), 'the turn\'s vector moved toward the name\'s');
+      assert.equal((await cairn.store.cacheGet(MODEL, [sha256(m.text)])).size, 0, 'a blend is no cached vector of the memory\'s text (a query of those words is embedded by the model)');
     }
-    // A memory the judge restated in other words is embedded by its own text.
-    const { memory } = await cairn.remember({ text: 'Ana: the standup is at 9:30 now', provenance: [{ source: 'api', turnIds: ['t_unknown'] }] });
+    // A memory a caller stores is embedded as written, even when it reads "Name: <a known text>".
+    const { memory } = await cairn.remember({ text: `Ana: ${said[1]}` });
     assert.equal((await cairn.store.entryFor('memory', memory.id))!.text, memory.text);
+    assert.ok(embedder.calls.flat().includes(memory.text), 'a stored memory goes through the model');
   });
 
   it('names the knowledge pass adds to a memory\'s entry are for BM25: its vector and cached vector stay', async () => {
