@@ -35,7 +35,7 @@ export function* indexedNeighbours(neighbours: ReadonlyMap<string, NeighbourTurn
 /** The text of every candidate and of every neighbour with an entry (a candidate's own text wins). */
 export function textsOf(entries: readonly IndexEntry[], neighbours: ReadonlyMap<string, NeighbourTurns>): Map<number, string> {
   const textOf = new Map<number, string>(entries.map((e) => [e.seq, e.text]));
-  for (const x of indexedNeighbours(neighbours)) if (!textOf.has(x.entrySeq)) textOf.set(x.entrySeq, x.turn.text);
+  for (const x of indexedNeighbours(neighbours)) if (!textOf.has(x.entrySeq)) textOf.set(x.entrySeq, x.text);
   return textOf;
 }
 
@@ -43,5 +43,5 @@ export function textsOf(entries: readonly IndexEntry[], neighbours: ReadonlyMap<
 export function aroundTexts(seq: number, anchors: ReadonlyMap<number, string>, neighbours: ReadonlyMap<string, NeighbourTurns>, neighbourCoverage: number): string[] {
   const turnId = anchors.get(seq);
   const n = turnId && neighbourCoverage > 0 ? neighbours.get(turnId) : undefined;
-  return n ? [n.before.at(-1)?.turn.text ?? '', n.after[0]?.turn.text ?? ''] : [];
+  return n ? [n.before.at(-1)?.text ?? '', n.after[0]?.text ?? ''] : [];
 }
