@@ -188,9 +188,12 @@ function detectSample(sample: string): Language {
 }
 
 // Stems by language and word, kept across searches: a corpus repeats its words, and stemming
-// every candidate's words on every search would cost more than the search's SQL.
+// every candidate's words on every search would cost more than the search's SQL. One map per
+// language, keyed by the word itself: a key joining the two was a string built and hashed for
+// every word of every text analysed.
 const MEMO_LIMIT = 50_000;
-const memo = new Map<string, string>();
+const memo = new Map<Language, Map<string, string>>();
+let memoSize = 0;
 
 /**
  * The index form of one word (from `words`) in a text of `language`: Cyrillic words stemmed as
@@ -199,16 +202,21 @@ const memo = new Map<string, string>();
  * caller, which splits there as the index does.
  */
 export function termOf(word: string, language: Language): string {
-  const key = language + word;
-  const hit = memo.get(key);
+  let forms = memo.get(language);
+  if (!forms) memo.set(language, (forms = new Map()));
+  const hit = forms.get(word);
   if (hit !== undefined) return hit;
   let out = word;
   // The Russian stemmer knows е, not ё (which most texts write as е anyway).
   if (/\p{Script=Cyrillic}/u.test(word)) out = stemmerOf('ru')(word.replace(/ё/g, 'е'));
   else if (/\p{Script=Latin}/u.test(word)) out = stemmerOf(language === 'ru' ? 'en' : language)(word);
   if (!ASCII.test(out) && FOLDED_SCRIPTS.test(out)) out = out.normalize('NFKD').replace(MARKS, '').normalize('NFC');
-  if (memo.size >= MEMO_LIMIT) memo.clear();
-  memo.set(key, out);
+  if (memoSize >= MEMO_LIMIT) {
+    for (const m of memo.values()) m.clear();
+    memoSize = 0;
+  }
+  forms.set(word, out);
+  memoSize++;
   return out;
 }
 
