@@ -4,8 +4,12 @@ import { analyse, termOf, type Language } from './text-analysis.js';
 
 /** Whether a word of a text (as `words` gives it) is one of the query's terms, read in the query's language. */
 export function matchesTerm(word: string, terms: readonly string[], language: Language = 'en'): boolean {
-  return terms.includes(termOf(word.replace(/['’]s$/, '').replace(/['’]/g, ''), language));
+  // Every word of every snippet comes here; most have no apostrophe to strip.
+  const bare = APOSTROPHE.test(word) ? word.replace(/['’]s$/, '').replace(/['’]/g, '') : word;
+  return terms.includes(termOf(bare, language));
 }
+
+const APOSTROPHE = /['’]/;
 
 /**
  * Which of a query's terms a text has. One per search: each text is read once however often it

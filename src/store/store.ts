@@ -104,8 +104,8 @@ export interface Store {
   getDocumentChunk(namespace: string, id: string): Promise<DocumentChunk | null>;
 
   /** BM25 over the index entries of one namespace; `terms` are words in the index's form (search/text-analysis.ts: queryTerms, termOf), OR-ed. */
-  /** Who speaks in a namespace and how often (named speakers only). */
-  speakers(namespace: string): Promise<SpeakerCount[]>;
+  /** Who speaks in a namespace and how often (named speakers only). Read-only: a backend may give every caller the same list. */
+  speakers(namespace: string): Promise<readonly SpeakerCount[]>;
   /** Up to `radius` turns on each side of each given turn, within its session, in order (what ranking reads of them: NeighbourTurn). */
   turnNeighbours(namespace: string, turnIds: readonly string[], radius: number, options?: NeighbourOptions): Promise<NeighbourTurns[]>;
   keywordSearch(namespace: string, terms: readonly string[], limit: number, filter?: EntryFilter): Promise<KeywordHit[]>;

@@ -164,7 +164,13 @@ for (const [name, open] of Object.entries(backends)) {
     it('speakers: exact counts, most turns first then by name, fresh after another connection writes, never shared for mutation', async () => {
       await h.store.addTurns([turn('sp', 'sp1', { namespace: 'people', speaker: 'Ana' })]);
       assert.deepEqual(await h.store.speakers('people'), [{ name: 'Ana', turns: 1 }]);
-      (await h.store.speakers('people'))[0]!.turns = 99;
+      // A caller cannot change what the next one reads: the list is a copy, or frozen (a shared one).
+      const first = (await h.store.speakers('people'))[0]!;
+      try {
+        first.turns = 99;
+      } catch (err) {
+        assert.ok(err instanceof TypeError);
+      }
       assert.deepEqual(await h.store.speakers('people'), [{ name: 'Ana', turns: 1 }]);
       await h.other.addTurns([turn('sp', 'sp2', { namespace: 'people', speaker: 'Bo' }), turn('sp', 'sp3', { namespace: 'people', speaker: 'Bo' }), turn('sp', 'sp1', { namespace: 'people', speaker: 'Ana' })]);
       assert.deepEqual(await h.store.speakers('people'), [{ name: 'Bo', turns: 2 }, { name: 'Ana', turns: 1 }]);

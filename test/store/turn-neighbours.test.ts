@@ -117,7 +117,13 @@ describe('turnNeighbours: batched and cached', () => {
   it('speakers: cached until a write here or from another Store, never shared for mutation', async () => {
     await store.addTurns([turn('sp', 'sp1', { namespace: 'people', speaker: 'Ana' })]);
     assert.deepEqual(await store.speakers('people'), [{ name: 'Ana', turns: 1 }]);
-    (await store.speakers('people'))[0]!.turns = 99;
+    // A caller cannot change what the next one reads: the list is a copy, or frozen (a shared one).
+    const first = (await store.speakers('people'))[0]!;
+    try {
+      first.turns = 99;
+    } catch (err) {
+      assert.ok(err instanceof TypeError);
+    }
     assert.deepEqual(await store.speakers('people'), [{ name: 'Ana', turns: 1 }]);
     await other.addTurns([turn('sp', 'sp2', { namespace: 'people', speaker: 'Bo' }), turn('sp', 'sp3', { namespace: 'people', speaker: 'Bo' })]);
     assert.deepEqual(await store.speakers('people'), [{ name: 'Bo', turns: 2 }, { name: 'Ana', turns: 1 }]);

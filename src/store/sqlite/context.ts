@@ -4,11 +4,15 @@ import type { Database } from 'better-sqlite3';
 import { stmt } from './statements.js';
 import type { NeighbourOptions, NeighbourTurn, NeighbourTurns, SpeakerCount } from '../store.js';
 
-/** The namespace's speakers, most turns first; read once until the next write (every search asks, and a namespace of many people has thousands). */
-export function speakers(db: Database, namespace: string): SpeakerCount[] {
+/**
+ * The namespace's speakers, most turns first; read once until the next write (every search asks,
+ * and a namespace of many people has thousands). The same frozen list to every caller until then:
+ * a copy per search was ~100 KB at 50k chat turns, and search indexes the list once (speakers.ts).
+ */
+export function speakers(db: Database, namespace: string): readonly SpeakerCount[] {
   const { turns } = cacheOf(db, namespace);
-  turns.speakers ??= stmt(db, 'SELECT name, turns FROM speakers WHERE namespace = ? ORDER BY turns DESC').all(namespace) as SpeakerCount[];
-  return turns.speakers.map((s) => ({ ...s }));
+  turns.speakers ??= Object.freeze((stmt(db, 'SELECT name, turns FROM speakers WHERE namespace = ? ORDER BY turns DESC').all(namespace) as SpeakerCount[]).map((s) => Object.freeze(s)));
+  return turns.speakers;
 }
 
 /** Counts the speakers of newly inserted turns; called inside the turns' transaction. */
@@ -42,7 +46,7 @@ interface NamespaceTurns {
    * undefined until a search asked for them.
    */
   rows: Map<number, NeighbourTurn>;
-  speakers?: SpeakerCount[];
+  speakers?: readonly SpeakerCount[];
 }
 
 interface TurnCache {
