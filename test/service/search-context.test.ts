@@ -14,7 +14,6 @@ import { candidateIdf, TermFinder, windowCoverage } from '../../src/search/cover
 import { turnsBeside } from '../../src/search/neighbours.js';
 import { indexTerms } from '../helpers/index-terms.js';
 import type { NeighbourTurn, NeighbourTurns } from '../../src/store/store.js';
-import type { Turn } from '../../src/core/types.js';
 
 const coverage = (text: string, around: string[], terms: string[], aroundWeight: number, weights?: Float64Array) =>
   windowCoverage(new TermFinder(indexTerms(terms)), text, around, aroundWeight, weights);
