@@ -1,10 +1,11 @@
 // The neighbour lookup as it was before issue 29 (one query per side per anchor, the anchor query
 // on the namespace index): kept callable so the transcript bench times the new lookup against it
-// in the same run, and the tests check that both return the same turns.
+// in the same run, and the tests check that both return the same turns (entry bytes asked for).
 import type { Database } from 'better-sqlite3';
 import type { NeighbourTurns, Store } from '../src/store/store.js';
 import type { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { turnFromRow, type TurnRow } from '../src/store/rows.js';
+import { conversational } from '../src/search/neighbours.js';
 
 type Row = TurnRow & { seq: number; entry_seq: number | null; entry_bytes: number | null };
 
@@ -16,7 +17,7 @@ export function baselineTurnNeighbours(db: Database, namespace: string, turnIds:
   const before = db.prepare(`${withEntry} WHERE t.namespace = ? AND t.session_id = ? AND t.seq < ? ORDER BY t.seq DESC LIMIT ?`);
   const after = db.prepare(`${withEntry} WHERE t.namespace = ? AND t.session_id = ? AND t.seq > ? ORDER BY t.seq LIMIT ?`);
   const out: NeighbourTurns[] = [];
-  const lift = (r: Row) => ({ turn: turnFromRow(r), entrySeq: r.entry_seq, entryBytes: r.entry_bytes });
+  const lift = (r: Row) => ({ id: r.id, text: r.text, conversational: conversational(turnFromRow(r)), entrySeq: r.entry_seq, entryBytes: r.entry_bytes });
   for (const id of turnIds) {
     const a = byId.get(id);
     if (!a) continue;

@@ -4,8 +4,12 @@ import { analyse, termOf, type Language } from './text-analysis.js';
 
 /** Whether a word of a text (as `words` gives it) is one of the query's terms, read in the query's language. */
 export function matchesTerm(word: string, terms: readonly string[], language: Language = 'en'): boolean {
-  return terms.includes(termOf(word.replace(/['’]s$/, '').replace(/['’]/g, ''), language));
+  // Every word of every snippet comes here; most have no apostrophe to strip.
+  const bare = APOSTROPHE.test(word) ? word.replace(/['’]s$/, '').replace(/['’]/g, '') : word;
+  return terms.includes(termOf(bare, language));
 }
+
+const APOSTROPHE = /['’]/;
 
 /**
  * Which of a query's terms a text has. One per search: each text is read once however often it
@@ -14,15 +18,21 @@ export function matchesTerm(word: string, terms: readonly string[], language: La
  * English in any), which is the text BM25 found by those terms.
  */
 export class TermFinder {
-  private readonly index = new Map<string, number>();
+  /** Each distinct term once, between spaces as termsOf gives them, with the index of its first place among `terms`. */
+  private readonly distinct: string[] = [];
+  private readonly at: number[] = [];
   private readonly seen = new Map<string, Uint8Array>();
 
   constructor(
     readonly terms: readonly string[],
     readonly language: Language = 'en',
   ) {
+    const first = new Set<string>();
     terms.forEach((t, i) => {
-      if (!this.index.has(t)) this.index.set(t, i);
+      if (first.has(t)) return;
+      first.add(t);
+      this.distinct.push(` ${t} `);
+      this.at.push(i);
     });
   }
 
@@ -32,9 +42,10 @@ export class TermFinder {
     if (found) return found;
     found = new Uint8Array(this.terms.length);
     // No terms: nothing to look for, so the text is not even tokenized.
-    if (this.index.size > 0) {
-      const terms = termSet(text, this.language);
-      for (const [term, i] of this.index) if (terms.has(term)) found[i] = 1;
+    if (this.distinct.length > 0) {
+      const terms = termsOf(text, this.language);
+      // ~800 texts a search: a plain loop, no entry arrays of a map's iterator.
+      for (let k = 0; k < this.distinct.length; k++) if (terms.includes(this.distinct[k]!)) found[this.at[k]!] = 1;
     }
     this.seen.set(text, found);
     return found;
@@ -44,38 +55,51 @@ export class TermFinder {
 /**
  * Texts' analysed terms, kept across searches: analysing a long message (segmenting, stemming)
  * costs ~0.4 ms, and the same candidates come back search after search in a namespace; on agent
- * transcripts analysing them anew was a third of a search. Bounded by the characters it holds,
- * the oldest dropped first.
+ * transcripts analysing them anew was a third of a search. Bounded by the characters it holds
+ * (texts and their terms), the oldest dropped first.
  */
 const TERM_CACHE_CHARS = 8_000_000;
 /**
  * Per language, keyed by the text itself: a text's hash is kept in the string once computed, where
  * a key joining language and text was a new string to build and hash at every lookup (~1,000 a
- * search at 50k chat turns).
+ * search at 50k chat turns). A text's terms are one string (termsOf): a search at 50k chat turns
+ * adds ~200 texts, and the young-generation collections that copy them into the old generation
+ * copy a flat string without reading it, where a Set was a table of pointers to follow.
  */
-const termCache = new Map<Language, Map<string, ReadonlySet<string>>>();
+const termCache = new Map<Language, Map<string, string>>();
 let termCacheChars = 0;
 
-/** The distinct index-form terms of a text read in `language`, from the cache when it has them. */
-export function termSet(text: string, language: Language): ReadonlySet<string> {
+/**
+ * The distinct index-form terms of a text read in `language`, each between spaces (" cat dog "),
+ * from the cache when it has them. No term has a space (text-analysis.ts cuts words at them).
+ */
+export function termsOf(text: string, language: Language): string {
   let byText = termCache.get(language);
   if (!byText) termCache.set(language, (byText = new Map()));
   const hit = byText.get(text);
-  if (hit) return hit;
-  const terms = new Set(analyse(text, language));
+  if (hit !== undefined) return hit;
+  const distinct = new Set(analyse(text, language));
+  // " " for none: "  " would read as holding the empty term (a lone combining mark's).
+  const terms = distinct.size > 0 ? ` ${[...distinct].join(' ')} ` : ' ';
   if (text.length + 1 <= TERM_CACHE_CHARS / 100) {
     byText.set(text, terms);
-    termCacheChars += text.length + 1;
+    termCacheChars += text.length + terms.length;
     // The oldest first, language by language (searches rarely switch language).
     for (const texts of termCache.values()) {
-      for (const old of texts.keys()) {
+      for (const [old, oldTerms] of texts) {
         if (termCacheChars <= TERM_CACHE_CHARS) return terms;
         texts.delete(old);
-        termCacheChars -= old.length + 1;
+        termCacheChars -= old.length + oldTerms.length;
       }
     }
   }
   return terms;
+}
+
+/** The distinct index-form terms of a text read in `language` (termsOf, as a set). */
+export function termSet(text: string, language: Language): ReadonlySet<string> {
+  const terms = termsOf(text, language);
+  return new Set(terms === ' ' ? [] : terms.slice(1, -1).split(' '));
 }
 
 /** How much each term counts towards coverage, by the term's index: null counts every term alike. */

@@ -12,7 +12,7 @@ import { queryLanguage } from './query-terms.js';
 import { passagePolicyOf } from '../embed/passages.js';
 import { USE_LITE_MODEL_ID } from '../embed/use-lite.js';
 import { quantisedBlobDot } from '../store/vector-codec.js';
-import { assemble, focusText, foldSpan } from './pipeline/assembly.js';
+import { assemble, focusText, foldSpan, pickedTurnIds, withContextTurns } from './pipeline/assembly.js';
 import { candidatePool, EXACT_FALLBACK_MAX, needsExactScan, searchTerms, unseen } from './pipeline/candidates.js';
 import { anchorsOf, aroundTexts, neighbourRadius, textsOf, wantsNeighbours } from './pipeline/conversation.js';
 import { blendPassages, cosinesOf, longTexts, vectorSeqs } from './pipeline/cosines.js';
@@ -60,18 +60,19 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   }
   if (entries.length === 0) return [];
 
-  // 2. The conversation around them.
+  // 2. The conversation around them. Neighbours' entry sizes tell which have passages to read.
+  const passages = vectorSide !== null && ranking.passageWeight > 0 && passagePolicyOf(vectorSide.passageModel) !== 'none';
   const anchors = anchorsOf(entries);
   const neighbours = wantsNeighbours(params.mode, ranking, anchors.size)
-    ? neighbourIndex(await store.turnNeighbours(params.namespace, [...new Set(anchors.values())], neighbourRadius(ranking)))
+    ? neighbourIndex(await store.turnNeighbours(params.namespace, [...new Set(anchors.values())], neighbourRadius(ranking), { entryBytes: passages }))
     : new Map();
 
-  // 3. Cosines, long texts' closest passages blended in.
+  // 3. Cosines, long texts' closest passages blended in (under the 'none' policy no text has any).
   let cosines: ReadonlyMap<number, number> = new Map<number, number>();
   let focus = new Map<number, number>();
   if (vectorSide && queryVec) {
     cosines = await storedCosines(store, vectorSide, params.namespace, queryVec, vectorSeqs(entries, neighbours));
-    if (ranking.passageWeight > 0 && cosines.size > 0) {
+    if (passages && cosines.size > 0) {
       const passages = await store.getVectors(vectorSide.passageModel, longTexts(cosines, entries, neighbours));
       ({ cosines, focus } = blendPassages(cosines, queryVec, passages, ranking.passageWeight, passagePolicyOf(vectorSide.passageModel) === 'windows'));
     }
@@ -130,7 +131,10 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
 
   // 7. Hits, grouped into results, each with how sure the search is of it.
   const kept = keepHits(rankScored(scored), bm25);
-  const results = assemble(kept, anchors, neighbours, { ...ranking, limit: params.limit, terms, language, withContext: !vectorMode, focusOf: (e) => (vectorSide ? focusText(e, focus, passagePolicyOf(vectorSide.passageModel)) : undefined) });
+  const assembly = assemble(kept, anchors, neighbours, { ...ranking, limit: params.limit, terms, language, withContext: !vectorMode, focusOf: (e) => (vectorSide ? focusText(e, focus, passagePolicyOf(vectorSide.passageModel)) : undefined) });
+  const shownIds = pickedTurnIds(assembly);
+  const shown = new Map(shownIds.length > 0 ? (await store.getTurns(params.namespace, shownIds)).map((t) => [t.id, t]) : []);
+  const results = withContextTurns(assembly, shown, ranking.contextChars);
   const confidenceQuery = { terms: bm25Terms, language, namesPerson: (named?.names.size ?? 0) > 0, calibratedCosine: vectorSide?.model === USE_LITE_MODEL_ID, finder: coverage.finder };
   return withConfidence(results, confidenceQuery, entries.map((e) => e.text));
 }

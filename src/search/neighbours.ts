@@ -1,7 +1,7 @@
 // Conversation context around a hit. A turn rarely stands alone ("Yes, last Friday!" answers the
 // turn before it), so a turn's relevance borrows from its neighbours, and a result shows them.
 import type { Provenance, Turn } from '../core/types.js';
-import type { IndexEntry, NeighbourTurns } from '../store/store.js';
+import type { IndexEntry, NeighbourTurn, NeighbourTurns } from '../store/store.js';
 import { makeSnippet } from './snippet.js';
 import type { Language } from './text-analysis.js';
 
@@ -36,9 +36,15 @@ export function anchorTurnId(e: IndexEntry): string | null {
   return null;
 }
 
-/** The turns up to `reach` before and after a turn, nearest last before it and first after. */
-export function within(n: NeighbourTurns, reach: number): NeighbourTurns['before'] {
-  return [...n.before.slice(-reach), ...n.after.slice(0, reach)];
+/**
+ * Calls `visit` on each turn up to `reach` before and after a turn, the earlier first, without
+ * building a list of them.
+ */
+export function forEachWithin(n: NeighbourTurns, reach: number, visit: (x: NeighbourTurn) => void): void {
+  const { before, after } = n;
+  for (let i = Math.max(0, before.length - reach); i < before.length; i++) visit(before[i]!);
+  const end = Math.min(after.length, reach);
+  for (let i = 0; i < end; i++) visit(after[i]!);
 }
 
 /**
@@ -58,11 +64,11 @@ export function turnsBeside(
   for (const [turnId, r] of [...relevance].sort((a, b) => b[1] - a[1]).slice(0, top)) {
     const n = neighbours.get(turnId);
     if (!n) continue;
-    for (const x of within(n, reach)) {
-      if (x.entrySeq === null || known.has(x.entrySeq)) continue;
+    forEachWithin(n, reach, (x) => {
+      if (x.entrySeq === null || known.has(x.entrySeq)) return;
       seqs.add(x.entrySeq);
-      borrowed.set(x.turn.id, Math.max(borrowed.get(x.turn.id) ?? 0, r));
-    }
+      borrowed.set(x.id, Math.max(borrowed.get(x.id) ?? 0, r));
+    });
   }
   return { seqs: [...seqs], borrowed };
 }
@@ -71,8 +77,8 @@ export function neighbourIndex(rows: readonly NeighbourTurns[]): Map<string, Nei
   return new Map(rows.map((r) => [r.turnId, r]));
 }
 
-/** Turns that carry conversation (tool activity is context for nobody). */
-function conversational(t: Turn): boolean {
+/** Turns that carry conversation (tool activity is context for nobody); the store tells NeighbourTurn.conversational the same way. */
+export function conversational(t: Pick<Turn, 'role' | 'meta'>): boolean {
   return t.meta.kind !== 'tool' && t.role !== 'tool';
 }
 
@@ -81,16 +87,23 @@ function clip(text: string, maxChars: number): string {
   return flat.length > maxChars ? `${flat.slice(0, maxChars - 1).trimEnd()}…` : flat;
 }
 
-/** The context shown with a hit: up to `radius` conversational turns on each side, clipped. */
-export function contextFor(n: NeighbourTurns | undefined, radius: number, maxChars: number): Array<{ turn: Turn; ctx: ContextTurn }> {
+/** A turn picked to show beside a hit, by id: where it sits (−1 right before the hit, +1 right after). */
+export interface ContextPick {
+  id: string;
+  offset: number;
+}
+
+/** The turns shown with a hit: up to `radius` conversational turns on each side. */
+export function contextFor(n: NeighbourTurns | undefined, radius: number): ContextPick[] {
   if (!n || radius <= 0) return [];
-  const before = n.before.filter((x) => conversational(x.turn)).slice(-radius);
-  const after = n.after.filter((x) => conversational(x.turn)).slice(0, radius);
-  const lift = (t: Turn, offset: number) => ({
-    turn: t,
-    ctx: { offset, match: false, speaker: t.speaker, role: t.role, text: clip(t.text, maxChars), time: t.timestamp, messageId: t.messageId },
-  });
-  return [...before.map((x, i) => lift(x.turn, i - before.length)), ...after.map((x, i) => lift(x.turn, i + 1))];
+  const before = n.before.filter((x) => x.conversational).slice(-radius);
+  const after = n.after.filter((x) => x.conversational).slice(0, radius);
+  return [...before.map((x, i) => ({ id: x.id, offset: i - before.length })), ...after.map((x, i) => ({ id: x.id, offset: i + 1 }))];
+}
+
+/** A picked context turn as a result shows it, from the whole turn: clipped to `maxChars`. */
+export function contextTurn(t: Turn, offset: number, maxChars: number): ContextTurn {
+  return { offset, match: false, speaker: t.speaker, role: t.role, text: clip(t.text, maxChars), time: t.timestamp, messageId: t.messageId };
 }
 
 /**

@@ -22,18 +22,52 @@ export interface QueryPeople {
 export function namedSpeakers(query: string, speakers: readonly SpeakerCount[]): QueryPeople {
   const all = tokenize(query);
   const words = new Set(all.map((w) => w.replace(/['’]s$/, '')));
+  // The query's few words looked up in the speakers' tokens, not thousands of names walked.
+  const index = nameIndex(speakers);
+  const found: NameToken[] = [];
+  for (const w of words) for (const t of index.get(w) ?? []) found.push(t);
+  // In the order walking every speaker's tokens finds them: speakers' order, then their tokens'.
+  found.sort((a, b) => a.speaker - b.speaker || a.part - b.part);
   const names = new Set<string>();
   const tokens = new Set<string>();
-  for (const s of speakers) {
-    const parts = personTokens(s.name);
-    if (parts === null) continue;
-    for (const p of parts) {
-      if (!words.has(p)) continue;
-      names.add(s.name);
-      tokens.add(p);
-    }
+  for (const t of found) {
+    names.add(t.name);
+    tokens.add(t.token);
   }
   return { names, tokens, role: names.size > 0 ? null : pronounRole(all) };
+}
+
+/** A token of a speaker's name: which speaker (their place in the list), which token of the name. */
+interface NameToken {
+  speaker: number;
+  part: number;
+  name: string;
+  token: string;
+}
+
+/**
+ * Each name token of a speaker list → where it occurs, kept per list: the SQLite store gives every
+ * search the same list until a write (up to thousands of speakers at 50k chat turns, asked twice a
+ * search: the query's focus, the speaker factor).
+ */
+const nameIndexes = new WeakMap<readonly SpeakerCount[], Map<string, NameToken[]>>();
+
+function nameIndex(speakers: readonly SpeakerCount[]): Map<string, NameToken[]> {
+  let index = nameIndexes.get(speakers);
+  if (index) return index;
+  index = new Map();
+  speakers.forEach((s, speaker) => {
+    const parts = personTokens(s.name);
+    if (parts === null) return;
+    parts.forEach((token, part) => {
+      let at = index!.get(token);
+      if (!at) index!.set(token, (at = []));
+      at.push({ speaker, part, name: s.name, token });
+    });
+  });
+  // Only a frozen list is kept: one a caller may still change would leave its index stale.
+  if (Object.isFrozen(speakers)) nameIndexes.set(speakers, index);
+  return index;
 }
 
 /**

@@ -188,9 +188,9 @@ function detectSample(sample: string): Language {
 }
 
 // Stems by language and word, kept across searches: a corpus repeats its words, and stemming
-// every candidate's words on every search would cost more than the search's SQL.
-// Per language, keyed by the word itself: a key joining language and word was a new string to
-// build and hash for every word of every candidate text (~4,000 a search at 100k memories).
+// every candidate's words on every search would cost more than the search's SQL. One map per
+// language, keyed by the word itself: a key joining the two was a string built and hashed for
+// every word of every text analysed.
 const MEMO_LIMIT = 50_000;
 const memo = new Map<Language, Map<string, string>>();
 let memoSize = 0;
@@ -202,9 +202,9 @@ let memoSize = 0;
  * caller, which splits there as the index does.
  */
 export function termOf(word: string, language: Language): string {
-  let byWord = memo.get(language);
-  if (!byWord) memo.set(language, (byWord = new Map()));
-  const hit = byWord.get(word);
+  let forms = memo.get(language);
+  if (!forms) memo.set(language, (forms = new Map()));
+  const hit = forms.get(word);
   if (hit !== undefined) return hit;
   let out = word;
   // The Russian stemmer knows е, not ё (which most texts write as е anyway).
@@ -212,10 +212,10 @@ export function termOf(word: string, language: Language): string {
   else if (/\p{Script=Latin}/u.test(word)) out = stemmerOf(language === 'ru' ? 'en' : language)(word);
   if (!ASCII.test(out) && FOLDED_SCRIPTS.test(out)) out = out.normalize('NFKD').replace(MARKS, '').normalize('NFC');
   if (memoSize >= MEMO_LIMIT) {
-    for (const words of memo.values()) words.clear();
+    for (const m of memo.values()) m.clear();
     memoSize = 0;
   }
-  byWord.set(word, out);
+  forms.set(word, out);
   memoSize++;
   return out;
 }

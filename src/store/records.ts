@@ -72,11 +72,30 @@ export interface SpeakerCount {
   turns: number;
 }
 
-/** A turn near another, with its index entry's seq and the UTF-8 bytes of its indexed text (at least its length). */
+/**
+ * A turn near another, as search ranks by it: its id and text, whether it carries conversation and
+ * its index entry. Only what ranking reads: a search ranks by ~1,000 neighbours and shows a few
+ * (none by default), so the rest of a turn's columns come from Store.getTurns for those shown.
+ */
 export interface NeighbourTurn {
-  turn: Turn;
+  id: string;
+  text: string;
+  /** False for tool activity (role or meta.kind 'tool'): context for nobody. */
+  conversational: boolean;
   entrySeq: number | null;
-  entryBytes: number | null;
+  /**
+   * UTF-8 bytes of its entry's indexed text (at least its length), null without an entry: given
+   * when asked for (NeighbourOptions), and a backend may leave it out otherwise.
+   */
+  entryBytes?: number | null;
+}
+
+export interface NeighbourOptions {
+  /**
+   * Read each neighbour's entryBytes (search wants them only when passages are stored): a read of
+   * the entry's row per neighbour, about half of the neighbours' cost on SQLite.
+   */
+  entryBytes?: boolean;
 }
 
 /** The turns just before and after a turn in its session, with the index entry of each. */

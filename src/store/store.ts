@@ -4,7 +4,7 @@ import type { Category, Digest, DigestKind, Kind, Layer, Memory, NamespaceStats,
 import type { PurgeChanges, PurgeIdsResult, PurgeRecord, PurgeScope, TextRewrite } from './purge.js';
 
 export { PURGED_MARKER, type PurgeChanges, type PurgeIdsResult, type PurgeRecord, type PurgeScope, type PurgedKind, type RemovedDigest, type TextRewrite } from './purge.js';
-import type { AddMemoryOptions, AddMemoryResult, AddTurnsResult, ApiTokenRecord, CheckpointRecord, CheckpointState, DigestFilter, DocumentChunk, DocumentChunkInput, DocumentFile, EntryChange, EntryFilter, EntryKeys, FeedbackRecord, HealthOptions, HealthReport, HotStateRecord, ImportOutcome, IndexEntry, JudgeStats, JudgmentInput, JudgmentRecord, KeywordHit, MemoryFilter, NeighbourTurn, NeighbourTurns, NewApiToken, PutDigestResult, ReplaceDocumentInput, ReplaceDocumentResult, SpeakerCount, StoredJudgment, StoredVector, SupersedeResult, TurnsCheckpoint, UsageRow, VectorRow, VectorStats } from './records.js';
+import type { AddMemoryOptions, AddMemoryResult, AddTurnsResult, ApiTokenRecord, CheckpointRecord, CheckpointState, DigestFilter, DocumentChunk, DocumentChunkInput, DocumentFile, EntryChange, EntryFilter, EntryKeys, FeedbackRecord, HealthOptions, HealthReport, HotStateRecord, ImportOutcome, IndexEntry, JudgeStats, JudgmentInput, JudgmentRecord, KeywordHit, MemoryFilter, NeighbourOptions, NeighbourTurn, NeighbourTurns, NewApiToken, PutDigestResult, ReplaceDocumentInput, ReplaceDocumentResult, SpeakerCount, StoredJudgment, StoredVector, SupersedeResult, TurnsCheckpoint, UsageRow, VectorRow, VectorStats } from './records.js';
 
 export * from './records.js';
 export * from './memory-unit.js';
@@ -50,6 +50,8 @@ export interface Store {
 
   addTurns(turns: readonly NewTurn[], checkpoint?: TurnsCheckpoint): Promise<AddTurnsResult>;
   getTurn(namespace: string, id: string): Promise<Turn | null>;
+  /** The turns of a namespace among `ids`, in the order asked, each once (unknown ids left out). */
+  getTurns(namespace: string, ids: readonly string[]): Promise<Turn[]>;
   /** Turns of a namespace in insertion order after `afterSeq` (views that follow the log). */
   turnsAfter(namespace: string, afterSeq: number, limit: number): Promise<Array<{ seq: number; turn: Turn }>>;
   /** Stored turns per source id. */
@@ -102,10 +104,10 @@ export interface Store {
   getDocumentChunk(namespace: string, id: string): Promise<DocumentChunk | null>;
 
   /** BM25 over the index entries of one namespace; `terms` are words in the index's form (search/text-analysis.ts: queryTerms, termOf), OR-ed. */
-  /** Who speaks in a namespace and how often (named speakers only). */
-  speakers(namespace: string): Promise<SpeakerCount[]>;
-  /** Up to `radius` turns on each side of each given turn, within its session, in order. */
-  turnNeighbours(namespace: string, turnIds: readonly string[], radius: number): Promise<NeighbourTurns[]>;
+  /** Who speaks in a namespace and how often (named speakers only). Read-only: a backend may give every caller the same list. */
+  speakers(namespace: string): Promise<readonly SpeakerCount[]>;
+  /** Up to `radius` turns on each side of each given turn, within its session, in order (what ranking reads of them: NeighbourTurn). */
+  turnNeighbours(namespace: string, turnIds: readonly string[], radius: number, options?: NeighbourOptions): Promise<NeighbourTurns[]>;
   keywordSearch(namespace: string, terms: readonly string[], limit: number, filter?: EntryFilter): Promise<KeywordHit[]>;
   /** Entries by seq within one namespace (others are silently not returned: namespaces are walls). */
   getEntries(namespace: string, seqs: readonly number[]): Promise<IndexEntry[]>;

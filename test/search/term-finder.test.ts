@@ -41,5 +41,10 @@ describe('TermFinder', () => {
     assert.deepEqual([...new TermFinder(['dog'], 'en').in('')], [0]);
     assert.deepEqual([...new TermFinder([], 'en').in('anything')], []);
     assert.deepEqual([...new TermFinder(['dog'], 'en').in('\u0000\uFFFF🐕 DOG')], [1]);
+    // A lone combining mark is a word whose index form is empty: found where it is, nowhere else.
+    for (const text of ['\u0301', 'a \u0301', '\u0301 a', '', 'a']) {
+      assert.deepEqual([...new TermFinder(['', 'a'], 'en').in(text)], reference(['', 'a'], text, 'en'), JSON.stringify(text));
+      assert.deepEqual([...termSet(text, 'en')].sort(), [...new Set(analyse(text, 'en'))].sort());
+    }
   });
 });

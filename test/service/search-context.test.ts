@@ -14,7 +14,6 @@ import { candidateIdf, TermFinder, windowCoverage } from '../../src/search/cover
 import { turnsBeside } from '../../src/search/neighbours.js';
 import { indexTerms } from '../helpers/index-terms.js';
 import type { NeighbourTurn, NeighbourTurns } from '../../src/store/store.js';
-import type { Turn } from '../../src/core/types.js';
 
 const coverage = (text: string, around: string[], terms: string[], aroundWeight: number, weights?: Float64Array) =>
   windowCoverage(new TermFinder(indexTerms(terms)), text, around, aroundWeight, weights);
@@ -62,7 +61,7 @@ describe('query-word coverage', () => {
 });
 
 describe('turns beside the strongest candidates', () => {
-  const turn = (id: string, seq: number | null): NeighbourTurn => ({ turn: { id } as Turn, entrySeq: seq, entryBytes: 10 });
+  const turn = (id: string, seq: number | null): NeighbourTurn => ({ id, text: `text of ${id}`, conversational: true, entrySeq: seq, entryBytes: 10 });
   // a (seq 1) and c (seq 3) are candidates; b (2) sits between them, d (4) after c, e (5) two after c.
   const neighbours = new Map<string, NeighbourTurns>([
     ['a', { turnId: 'a', before: [], after: [turn('b', 2), turn('c', 3)] }],

@@ -39,22 +39,53 @@ export function turnConformance(ctx: ConformanceContext): void {
       const rows = await store.turnNeighbours(NS, [m3!.id, m1!.id, 't_unknown'], 2);
       assert.equal(rows.length, 2);
       const around3 = rows.find((r) => r.turnId === m3!.id)!;
-      assert.deepEqual(around3.before.map((x) => x.turn.id), [m1!.id, m2!.id]);
-      assert.deepEqual(around3.after.map((x) => x.turn.id), [m4!.id]);
+      assert.deepEqual(around3.before.map((x) => x.id), [m1!.id, m2!.id]);
+      assert.deepEqual(around3.after.map((x) => x.id), [m4!.id]);
       for (const x of [...around3.before, ...around3.after]) assert.equal(typeof x.entrySeq, 'number');
       const around1 = rows.find((r) => r.turnId === m1!.id)!;
       assert.deepEqual(around1.before, []);
-      assert.deepEqual(around1.after.map((x) => x.turn.id), [m2!.id, m3!.id]);
+      assert.deepEqual(around1.after.map((x) => x.id), [m2!.id, m3!.id]);
       // Namespaces are walls: the same ids asked for from another namespace find nothing.
       assert.deepEqual(await store.turnNeighbours(OTHER, [m3!.id], 2), []);
       assert.deepEqual(await store.turnNeighbours(NS, [], 2), []);
       // Bytes of a neighbour's indexed text bound its length from above (search reads passages by it).
       const text = 'Café ☕ at noon';
       const [accented, next] = (await store.addTurns([turn({ messageId: 'a1', sessionId: 's3', text }), turn({ messageId: 'a2', sessionId: 's3' })])).inserted;
-      const near = (await store.turnNeighbours(NS, [next!.id], 1))[0]!.before[0];
-      assert.equal(near!.turn.id, accented!.id);
+      const near = (await store.turnNeighbours(NS, [next!.id], 1, { entryBytes: true }))[0]!.before[0];
+      assert.equal(near!.id, accented!.id);
+      assert.equal(near!.text, text);
       assert.equal(near!.entryBytes, Buffer.byteLength(text));
       assert.ok(near!.entryBytes! > text.length);
+    });
+
+    it('turnNeighbours tells tool activity from conversation, by role or meta.kind', async () => {
+      const { inserted } = await store.addTurns([
+        turn({ messageId: 'c1', sessionId: 'tools' }),
+        turn({ messageId: 'c2', sessionId: 'tools', role: 'tool' }),
+        turn({ messageId: 'c3', sessionId: 'tools' }),
+        turn({ messageId: 'c4', sessionId: 'tools', meta: { kind: 'tool', exit: 0 } }),
+        turn({ messageId: 'c5', sessionId: 'tools', meta: { kind: 'message' } }),
+      ]);
+      const [around] = await store.turnNeighbours(NS, [inserted[2]!.id], 2);
+      assert.deepEqual([...around!.before, ...around!.after].map((x) => [x.id, x.conversational]), [
+        [inserted[0]!.id, true],
+        [inserted[1]!.id, false],
+        [inserted[3]!.id, false],
+        [inserted[4]!.id, true],
+      ]);
+    });
+
+    it('getTurns returns whole turns of one namespace, in the order asked, each once', async () => {
+      const { inserted } = await store.addTurns([
+        turn({ messageId: 'g1', speaker: 'Ana', meta: { model: 'x' } }),
+        turn({ messageId: 'g2', role: 'assistant' }),
+        turn({ messageId: 'g3', namespace: OTHER }),
+      ]);
+      const [g1, g2, g3] = inserted;
+      assert.deepEqual(await store.getTurns(NS, [g2!.id, 't_unknown', g1!.id, g2!.id, g3!.id]), [g2, g1]);
+      assert.deepEqual(await store.getTurns(OTHER, [g1!.id, g3!.id]), [g3]);
+      assert.deepEqual(await store.getTurns(NS, []), []);
+      assert.deepEqual(await store.getTurns(NS, [`'); DROP TABLE turns; --`, '"]', '\u0000']), []);
     });
 
     it('addTurns inserts, counts duplicates by namespace + session + message id, getTurn returns them', async () => {

@@ -13,6 +13,7 @@ import { dropSchema, freshPgStore, freshSchemaName, testDatabaseUrl } from '../h
 import { PgStore } from '../../src/store/postgres/pg-store.js';
 import { tempDir } from '../helpers/store-fixtures.js';
 import { seeded } from '../helpers/prng.js';
+import { conversational } from '../../src/search/neighbours.js';
 
 interface Harness {
   store: Store;
@@ -67,7 +68,7 @@ const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
 const turn = (sessionId: string, messageId: string, over: Partial<NewTurn> = {}): NewTurn => ({
   namespace: NS, sessionId, messageId, role: 'user', speaker: null, text: `turn ${sessionId}/${messageId}`, timestamp: at(Number(messageId.replace(/\D/g, '')) || 0), line: null, meta: {}, ...over,
 });
-const ids = (xs: ReadonlyArray<{ turn: { id: string } }>) => xs.map((x) => x.turn.id);
+const ids = (xs: ReadonlyArray<{ id: string }>) => xs.map((x) => x.id);
 
 /** What turnNeighbours must answer, from the turns as inserted (insertion order is session order). */
 function model(inserted: readonly Turn[], namespace: string, asked: readonly string[], radius: number): Array<{ turnId: string; before: string[]; after: string[] }> {
@@ -109,14 +110,18 @@ for (const [name, open] of Object.entries(backends)) {
       for (const radius of [0, 1, 2, 5]) {
         for (let round = 0; round < 3; round++) {
           const asked = [...Array.from({ length: 60 }, () => all[Math.floor(rand() * all.length)]!), 't_unknown', all[0]!, all[0]!, all.at(-1)!];
-          const got = await h.store.turnNeighbours(NS, asked, radius);
+          const lean = await h.store.turnNeighbours(NS, asked, radius);
+          assert.deepEqual(shape(lean), model(inserted, NS, asked, radius), `radius ${radius}, round ${round}`);
+          const got = await h.store.turnNeighbours(NS, asked, radius, { entryBytes: true });
           assert.deepEqual(shape(got), model(inserted, NS, asked, radius), `radius ${radius}, round ${round}`);
           for (const near of got.flatMap((r) => [...r.before, ...r.after])) {
-            assert.deepEqual(near.turn, byId.get(near.turn.id));
-            assert.equal(near.entryBytes, Buffer.byteLength(near.turn.text));
+            const t = byId.get(near.id)!;
+            assert.equal(near.text, t.text);
+            assert.equal(near.conversational, conversational(t));
+            assert.equal(near.entryBytes, Buffer.byteLength(near.text));
             assert.ok(Number.isInteger(near.entrySeq));
-            assert.equal(entrySeqs.get(near.turn.id) ?? near.entrySeq, near.entrySeq, 'one entry per turn');
-            entrySeqs.set(near.turn.id, near.entrySeq!);
+            assert.equal(entrySeqs.get(near.id) ?? near.entrySeq, near.entrySeq, 'one entry per turn');
+            entrySeqs.set(near.id, near.entrySeq!);
           }
         }
       }
@@ -147,9 +152,9 @@ for (const [name, open] of Object.entries(backends)) {
       const { inserted: added } = await h.other.addTurns([turn('p', 'p3')]);
       assert.deepEqual(ids((await h.store.turnNeighbours(NS, [p1!.id], 3))[0]!.after), [p2!.id, added[0]!.id]);
       await h.exec('UPDATE turns SET text = ? WHERE id = ?', ['changed elsewhere', p2!.id]);
-      assert.equal((await h.store.turnNeighbours(NS, [p1!.id], 3))[0]!.after[0]!.turn.text, 'changed elsewhere');
+      assert.equal((await h.store.turnNeighbours(NS, [p1!.id], 3))[0]!.after[0]!.text, 'changed elsewhere');
       await h.exec("DELETE FROM entries WHERE kind = 'turn' AND ref_id = ?", [p2!.id]);
-      const near = (await h.store.turnNeighbours(NS, [p1!.id], 3))[0]!.after[0]!;
+      const near = (await h.store.turnNeighbours(NS, [p1!.id], 3, { entryBytes: true }))[0]!.after[0]!;
       assert.equal(near.entrySeq, null);
       assert.equal(near.entryBytes, null);
       await h.exec("UPDATE turns SET session_id = 'moved' WHERE id = ?", [p1!.id]);
@@ -159,7 +164,13 @@ for (const [name, open] of Object.entries(backends)) {
     it('speakers: exact counts, most turns first then by name, fresh after another connection writes, never shared for mutation', async () => {
       await h.store.addTurns([turn('sp', 'sp1', { namespace: 'people', speaker: 'Ana' })]);
       assert.deepEqual(await h.store.speakers('people'), [{ name: 'Ana', turns: 1 }]);
-      (await h.store.speakers('people'))[0]!.turns = 99;
+      // A caller cannot change what the next one reads: the list is a copy, or frozen (a shared one).
+      const first = (await h.store.speakers('people'))[0]!;
+      try {
+        first.turns = 99;
+      } catch (err) {
+        assert.ok(err instanceof TypeError);
+      }
       assert.deepEqual(await h.store.speakers('people'), [{ name: 'Ana', turns: 1 }]);
       await h.other.addTurns([turn('sp', 'sp2', { namespace: 'people', speaker: 'Bo' }), turn('sp', 'sp3', { namespace: 'people', speaker: 'Bo' }), turn('sp', 'sp1', { namespace: 'people', speaker: 'Ana' })]);
       assert.deepEqual(await h.store.speakers('people'), [{ name: 'Bo', turns: 2 }, { name: 'Ana', turns: 1 }]);

@@ -16,7 +16,8 @@ const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
 const turn = (sessionId: string, messageId: string, over: Partial<NewTurn> = {}): NewTurn => ({
   namespace: NS, sessionId, messageId, role: 'user', speaker: null, text: `turn ${sessionId}/${messageId}`, timestamp: at(Number(messageId.replace(/\D/g, '')) || 0), line: null, meta: {}, ...over,
 });
-const ids = (xs: ReadonlyArray<{ turn: { id: string } }>) => xs.map((x) => x.turn.id);
+const ids = (xs: ReadonlyArray<{ id: string }>) => xs.map((x) => x.id);
+const BYTES = { entryBytes: true };
 
 describe('turnNeighbours: batched and cached', () => {
   let dir: { dir: string; cleanup: () => void };
@@ -51,7 +52,11 @@ describe('turnNeighbours: batched and cached', () => {
       for (let round = 0; round < 3; round++) {
         const asked = [...Array.from({ length: 60 }, () => all[Math.floor(rand() * all.length)]!), 't_unknown', all[0]!, all[0]!];
         const want = baselineTurnNeighbours(store.db, NS, asked, radius);
-        const got = await store.turnNeighbours(NS, asked, radius);
+        // Without entry bytes first: the rows cached then are read again for them.
+        const lean = await store.turnNeighbours(NS, asked, radius);
+        assert.deepEqual(lean.map((r) => [r.turnId, ids(r.before), ids(r.after)]), want.map((r) => [r.turnId, ids(r.before), ids(r.after)]));
+        for (const near of lean.flatMap((r) => [...r.before, ...r.after])) assert.ok(near.entryBytes === undefined || typeof near.entryBytes === 'number');
+        const got = await store.turnNeighbours(NS, asked, radius, BYTES);
         assert.deepEqual(got, want, `radius ${radius}, round ${round}`);
       }
     }
@@ -78,7 +83,7 @@ describe('turnNeighbours: batched and cached', () => {
     const { inserted: more } = await store.addTurns([turn('w', 'w3')]);
     assert.deepEqual(ids((await store.turnNeighbours(NS, [w1!.id], 2))[0]!.after), [w2!.id, more[0]!.id]);
     store.db.prepare('UPDATE turns SET text = ? WHERE id = ?').run('[redacted]', w2!.id);
-    assert.equal((await store.turnNeighbours(NS, [w1!.id], 2))[0]!.after[0]!.turn.text, '[redacted]');
+    assert.equal((await store.turnNeighbours(NS, [w1!.id], 2))[0]!.after[0]!.text, '[redacted]');
   });
 
   it('sees a write from a second Store on the same file (another process)', async () => {
@@ -89,30 +94,36 @@ describe('turnNeighbours: batched and cached', () => {
     const { inserted: added } = await other.addTurns([turn('p', 'p3')]);
     assert.deepEqual(ids((await store.turnNeighbours(NS, [p1!.id], 3))[0]!.after), [p2!.id, added[0]!.id]);
     other.db.prepare('UPDATE turns SET text = ? WHERE id = ?').run('changed elsewhere', p2!.id);
-    assert.equal((await store.turnNeighbours(NS, [p1!.id], 3))[0]!.after[0]!.turn.text, 'changed elsewhere');
+    assert.equal((await store.turnNeighbours(NS, [p1!.id], 3))[0]!.after[0]!.text, 'changed elsewhere');
     other.db.prepare("DELETE FROM entries WHERE kind = 'turn' AND ref_id = ?").run(p2!.id);
-    const near = (await store.turnNeighbours(NS, [p1!.id], 3))[0]!.after[0]!;
+    const near = (await store.turnNeighbours(NS, [p1!.id], 3, BYTES))[0]!.after[0]!;
     assert.equal(near.entrySeq, null);
     assert.equal(near.entryBytes, null);
     // The anchor itself moved to another session elsewhere: it now has that session's neighbours.
     other.db.prepare("UPDATE turns SET session_id = 'moved' WHERE id = ?").run(p1!.id);
     assert.deepEqual(await store.turnNeighbours(NS, [p1!.id], 3), [{ turnId: p1!.id, before: [], after: [] }]);
-    assert.deepEqual(await store.turnNeighbours(NS, [p1!.id], 3), baselineTurnNeighbours(store.db, NS, [p1!.id], 3));
+    assert.deepEqual(await store.turnNeighbours(NS, [p1!.id], 3, BYTES), baselineTurnNeighbours(store.db, NS, [p1!.id], 3));
   });
   it('stays exact past its size bound: 2,000 turns of 4,000 characters, asked for in rounds', async () => {
     const { inserted } = await store.addTurns(Array.from({ length: 2000 }, (_, i) => turn(`big${i % 3}`, `b${i}`, { text: `${i} ${'long text '.repeat(400)}` })));
     const all = inserted.map((t) => t.id);
     for (let from = 0; from < all.length; from += 250) {
       const asked = all.slice(from, from + 250);
-      assert.deepEqual(await store.turnNeighbours(NS, asked, 2), baselineTurnNeighbours(store.db, NS, asked, 2));
+      assert.deepEqual(await store.turnNeighbours(NS, asked, 2, BYTES), baselineTurnNeighbours(store.db, NS, asked, 2));
     }
     // The first rounds' rows were evicted to make room: read again, still the same.
-    assert.deepEqual(await store.turnNeighbours(NS, all.slice(0, 300), 2), baselineTurnNeighbours(store.db, NS, all.slice(0, 300), 2));
+    assert.deepEqual(await store.turnNeighbours(NS, all.slice(0, 300), 2, BYTES), baselineTurnNeighbours(store.db, NS, all.slice(0, 300), 2));
   });
   it('speakers: cached until a write here or from another Store, never shared for mutation', async () => {
     await store.addTurns([turn('sp', 'sp1', { namespace: 'people', speaker: 'Ana' })]);
     assert.deepEqual(await store.speakers('people'), [{ name: 'Ana', turns: 1 }]);
-    (await store.speakers('people'))[0]!.turns = 99;
+    // A caller cannot change what the next one reads: the list is a copy, or frozen (a shared one).
+    const first = (await store.speakers('people'))[0]!;
+    try {
+      first.turns = 99;
+    } catch (err) {
+      assert.ok(err instanceof TypeError);
+    }
     assert.deepEqual(await store.speakers('people'), [{ name: 'Ana', turns: 1 }]);
     await other.addTurns([turn('sp', 'sp2', { namespace: 'people', speaker: 'Bo' }), turn('sp', 'sp3', { namespace: 'people', speaker: 'Bo' })]);
     assert.deepEqual(await store.speakers('people'), [{ name: 'Bo', turns: 2 }, { name: 'Ana', turns: 1 }]);

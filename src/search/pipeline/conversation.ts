@@ -24,18 +24,24 @@ export function neighbourRadius(r: Pick<SearchRanking, 'neighbourReach' | 'conte
   return Math.max(1, r.neighbourReach, r.contextTurns);
 }
 
-/** Every neighbour turn that has an index entry, in the order the rows list them (before, then after). */
-export function* indexedNeighbours(neighbours: ReadonlyMap<string, NeighbourTurns>): Generator<NeighbourTurn & { entrySeq: number }> {
+/**
+ * Calls `visit` on every neighbour turn that has an index entry, in the order the rows list them
+ * (before, then after): ~600 a search, so no generator (an object per turn) and no list.
+ */
+export function forEachIndexedNeighbour(neighbours: ReadonlyMap<string, NeighbourTurns>, visit: (x: NeighbourTurn & { entrySeq: number }) => void): void {
   for (const n of neighbours.values()) {
-    for (const x of n.before) if (x.entrySeq !== null) yield x as NeighbourTurn & { entrySeq: number };
-    for (const x of n.after) if (x.entrySeq !== null) yield x as NeighbourTurn & { entrySeq: number };
+    for (const x of n.before) if (x.entrySeq !== null) visit(x as NeighbourTurn & { entrySeq: number });
+    for (const x of n.after) if (x.entrySeq !== null) visit(x as NeighbourTurn & { entrySeq: number });
   }
 }
 
 /** The text of every candidate and of every neighbour with an entry (a candidate's own text wins). */
 export function textsOf(entries: readonly IndexEntry[], neighbours: ReadonlyMap<string, NeighbourTurns>): Map<number, string> {
-  const textOf = new Map<number, string>(entries.map((e) => [e.seq, e.text]));
-  for (const x of indexedNeighbours(neighbours)) if (!textOf.has(x.entrySeq)) textOf.set(x.entrySeq, x.turn.text);
+  const textOf = new Map<number, string>();
+  for (const e of entries) textOf.set(e.seq, e.text);
+  forEachIndexedNeighbour(neighbours, (x) => {
+    if (!textOf.has(x.entrySeq)) textOf.set(x.entrySeq, x.text);
+  });
   return textOf;
 }
 
@@ -43,5 +49,5 @@ export function textsOf(entries: readonly IndexEntry[], neighbours: ReadonlyMap<
 export function aroundTexts(seq: number, anchors: ReadonlyMap<number, string>, neighbours: ReadonlyMap<string, NeighbourTurns>, neighbourCoverage: number): string[] {
   const turnId = anchors.get(seq);
   const n = turnId && neighbourCoverage > 0 ? neighbours.get(turnId) : undefined;
-  return n ? [n.before.at(-1)?.turn.text ?? '', n.after[0]?.turn.text ?? ''] : [];
+  return n ? [n.before.at(-1)?.text ?? '', n.after[0]?.text ?? ''] : [];
 }

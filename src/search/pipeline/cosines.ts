@@ -2,7 +2,7 @@
 // neighbour that may be scored), and for long texts their closest passage blended in.
 import type { IndexEntry, NeighbourTurns } from '../../store/store.js';
 import { bestPassage, PASSAGE_CHARS } from '../../embed/passages.js';
-import { indexedNeighbours } from './conversation.js';
+import { forEachIndexedNeighbour } from './conversation.js';
 
 /**
  * Four products a step, added one by one in index order: the same sum, bit for bit, as the plain
@@ -26,7 +26,7 @@ export function dot(a: Float32Array, b: Float32Array): number {
 /** The entries whose vectors a search reads: the candidates and the neighbours with entries. */
 export function vectorSeqs(entries: readonly IndexEntry[], neighbours: ReadonlyMap<string, NeighbourTurns>): number[] {
   const seqs = new Set(entries.map((e) => e.seq));
-  for (const x of indexedNeighbours(neighbours)) seqs.add(x.entrySeq);
+  forEachIndexedNeighbour(neighbours, (x) => seqs.add(x.entrySeq));
   return [...seqs];
 }
 
@@ -44,7 +44,9 @@ export function cosinesOf(query: Float32Array, vectors: ReadonlyMap<number, Floa
  */
 export function longTexts(cosines: ReadonlyMap<number, number>, entries: readonly IndexEntry[], neighbours: ReadonlyMap<string, NeighbourTurns>): number[] {
   const indexed = new Map<number, number>(entries.map((e) => [e.seq, e.indexedChars]));
-  for (const x of indexedNeighbours(neighbours)) if (!indexed.has(x.entrySeq)) indexed.set(x.entrySeq, x.entryBytes ?? Infinity);
+  forEachIndexedNeighbour(neighbours, (x) => {
+    if (!indexed.has(x.entrySeq)) indexed.set(x.entrySeq, x.entryBytes ?? Infinity);
+  });
   return [...cosines.keys()].filter((seq) => (indexed.get(seq) ?? Infinity) > PASSAGE_CHARS);
 }
 

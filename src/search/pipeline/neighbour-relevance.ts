@@ -1,8 +1,7 @@
 // Stage 6, relevance a turn borrows from the conversation: each turn's best own relevance, the
 // best of the turns within reach of it, and which turns beside the strongest candidates become
 // hits of their own.
-import type { IndexEntry, NeighbourTurns } from '../../store/store.js';
-import { within } from '../neighbours.js';
+import type { IndexEntry, NeighbourTurn, NeighbourTurns } from '../../store/store.js';
 
 /** A turn's relevance is the best of the entries that stand for it (the turn, its memory). */
 export function turnRelevance(entries: readonly IndexEntry[], anchors: ReadonlyMap<number, string>, own: (seq: number) => number): Map<string, number> {
@@ -41,11 +40,17 @@ export function neighbourRelevance(
 ): number {
   const n = turnId ? neighbours.get(turnId) : undefined;
   if (!n) return turnId ? (borrowed.get(turnId) ?? 0) : 0;
+  // Runs for every scored entry of every search: plain loops, no list of the turns within reach.
+  const { before, after } = n;
   let best = 0;
-  for (const x of within(n, reach)) {
-    const known = relevance.get(x.turn.id);
-    const r = known ?? (x.entrySeq === null ? 0 : own(x.entrySeq));
-    best = Math.max(best, r);
-  }
+  for (let i = Math.max(0, before.length - reach); i < before.length; i++) best = Math.max(best, relevanceOf(before[i]!, relevance, own));
+  const end = Math.min(after.length, reach);
+  for (let i = 0; i < end; i++) best = Math.max(best, relevanceOf(after[i]!, relevance, own));
   return best;
+}
+
+/** A neighbour's relevance: its turn's, or its entry's own when it is no candidate's turn. */
+function relevanceOf(x: NeighbourTurn, relevance: ReadonlyMap<string, number>, own: (seq: number) => number): number {
+  const known = relevance.get(x.id);
+  return known ?? (x.entrySeq === null ? 0 : own(x.entrySeq));
 }

@@ -6,6 +6,7 @@ import type pg from 'pg';
 import type { Kind, Memory, NewDigest, NewMemory, NewTurn } from '../../core/types.js';
 import type {
   AddMemoryOptions,
+  NeighbourOptions,
   CheckpointState,
   TurnsCheckpoint,
   EntryFilter,
@@ -193,8 +194,8 @@ export class PgStore implements Store {
   speakers(namespace: string) {
     return this.run((db) => context.speakers(db, namespace));
   }
-  turnNeighbours(namespace: string, turnIds: readonly string[], radius: number) {
-    return this.run((db) => context.turnNeighbours(db, namespace, turnIds, radius));
+  turnNeighbours(namespace: string, turnIds: readonly string[], radius: number, options?: NeighbourOptions) {
+    return this.run((db) => context.turnNeighbours(db, namespace, turnIds, radius, options));
   }
   turnsBefore(namespace: string, sessionId: string, beforeSeq: number, limit: number) {
     return this.run((db) => judgments.turnsBefore(db, namespace, sessionId, beforeSeq, limit));
@@ -237,6 +238,9 @@ export class PgStore implements Store {
   }
   getTurn(namespace: string, id: string) {
     return this.run((db) => turns.getTurn(db, namespace, id));
+  }
+  getTurns(namespace: string, ids: readonly string[]) {
+    return this.run((db) => turns.getTurns(db, namespace, ids));
   }
   addSource(namespace: string, kind: string, path: string, options: Record<string, unknown> = {}) {
     return this.run((db) => turns.addSource(db, namespace, kind, path, options, nowIso()));

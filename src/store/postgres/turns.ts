@@ -121,6 +121,21 @@ export async function getTurn(db: Db, namespace: string, id: string): Promise<Tu
   return row ? turnFromRow(row) : null;
 }
 
+/** The turns of `namespace` among `ids`, in the order asked, each once (no id holds U+0000: one that does is no turn). */
+export async function getTurns(db: Db, namespace: string, ids: readonly string[]): Promise<Turn[]> {
+  const asked = [...new Set(ids)].filter((id) => !id.includes('\u0000'));
+  if (asked.length === 0) return [];
+  const rows = (
+    await db.query<TurnRow>(
+      `SELECT t.* FROM unnest($2::text[]) WITH ORDINALITY AS a(id, ord)
+       CROSS JOIN LATERAL (SELECT * FROM turns WHERE id = a.id AND namespace = $1 LIMIT 1) t
+       ORDER BY a.ord`,
+      [namespace, asked],
+    )
+  ).rows;
+  return rows.map(turnFromRow);
+}
+
 export async function turnsAfter(db: Db, namespace: string, afterSeq: number, limit: number): Promise<Array<{ seq: number; turn: Turn }>> {
   const rows = (await db.query<TurnRow & { seq: number }>('SELECT * FROM turns WHERE namespace = $1 AND seq > $2 ORDER BY seq LIMIT $3', [namespace, afterSeq, limit])).rows;
   return rows.map((r) => ({ seq: r.seq, turn: turnFromRow(r) }));

@@ -2,14 +2,17 @@
 // like" from a turn that merely says "thanks Dave") and the turns next to a turn in its session.
 import type { Database } from 'better-sqlite3';
 import { stmt } from './statements.js';
-import type { NeighbourTurn, NeighbourTurns, SpeakerCount } from '../store.js';
-import { turnFromRow, type TurnRow } from '../rows.js';
+import type { NeighbourOptions, NeighbourTurn, NeighbourTurns, SpeakerCount } from '../store.js';
 
-/** The namespace's speakers, most turns first; read once until the next write (every search asks, and a namespace of many people has thousands). */
-export function speakers(db: Database, namespace: string): SpeakerCount[] {
+/**
+ * The namespace's speakers, most turns first; read once until the next write (every search asks,
+ * and a namespace of many people has thousands). The same frozen list to every caller until then:
+ * a copy per search was ~100 KB at 50k chat turns, and search indexes the list once (speakers.ts).
+ */
+export function speakers(db: Database, namespace: string): readonly SpeakerCount[] {
   const { turns } = cacheOf(db, namespace);
-  turns.speakers ??= stmt(db, 'SELECT name, turns FROM speakers WHERE namespace = ? ORDER BY turns DESC').all(namespace) as SpeakerCount[];
-  return turns.speakers.map((s) => ({ ...s }));
+  turns.speakers ??= Object.freeze((stmt(db, 'SELECT name, turns FROM speakers WHERE namespace = ? ORDER BY turns DESC').all(namespace) as SpeakerCount[]).map((s) => Object.freeze(s)));
+  return turns.speakers;
 }
 
 /** Counts the speakers of newly inserted turns; called inside the turns' transaction. */
@@ -19,13 +22,14 @@ export function countSpeakers(db: Database, namespace: string, names: ReadonlyMa
 }
 
 /**
- * What the turn rows kept per connection may weigh, in characters of text plus ROW_OVERHEAD each
- * (~12 MB: 4–5 searches' worth of neighbours of long agent messages, all of LoCoMo's chat). A
+ * What the neighbour rows kept per connection may weigh, in characters of text plus ROW_OVERHEAD
+ * each (~12 MB: 4–5 searches' worth of neighbours of long agent messages, all of LoCoMo's chat). A
  * search asks for the neighbours of ~250 turns, mostly of a few sessions, and the next search
  * asks for many of the same; bounded so a daemon over a large home does not hold every turn.
+ * A row holds what ranking reads (NeighbourTurn): its object, its id and the map's slot.
  */
 const MAX_CACHED_CHARS = 6_000_000;
-const ROW_OVERHEAD = 200;
+const ROW_OVERHEAD = 120;
 
 interface Anchor {
   seq: number;
@@ -37,9 +41,12 @@ interface NamespaceTurns {
   anchors: Map<string, Anchor | null>;
   /** Session → the seqs of its turns, ascending (what "the turn before" means). */
   sessions: Map<string, number[]>;
-  /** Seq → the turn with its index entry, in the order read (oldest first, evicted first). */
+  /**
+   * Seq → the turn as ranking reads it, in the order read (oldest first, evicted first); entryBytes
+   * undefined until a search asked for them.
+   */
   rows: Map<number, NeighbourTurn>;
-  speakers?: SpeakerCount[];
+  speakers?: readonly SpeakerCount[];
 }
 
 interface TurnCache {
@@ -73,11 +80,17 @@ function cacheOf(db: Database, namespace: string): { cache: TurnCache; turns: Na
   return { cache, turns };
 }
 
-type Row = TurnRow & { entry_seq: number | null; entry_bytes: number | null };
+type Row = { seq: number; id: string; text: string; conversational: number; entry_seq: number | null; entry_bytes?: number | null };
 
-function lift(r: Row): NeighbourTurn {
-  return { turn: turnFromRow(r), entrySeq: r.entry_seq, entryBytes: r.entry_bytes };
-}
+const lift = (r: Row): NeighbourTurn => ({ id: r.id, text: r.text, conversational: r.conversational === 1, entrySeq: r.entry_seq, entryBytes: r.entry_bytes });
+
+/**
+ * The columns ranking reads. A tool turn (role or meta.kind 'tool', as search/neighbours.ts tells
+ * them) is told here, so meta is never parsed in the process; the entry's seq comes from the
+ * (kind, ref_id) index alone, its bytes from its row, read only when asked.
+ */
+const ROW_COLUMNS = `t.seq, t.id, t.text, e.seq AS entry_seq,
+  CASE WHEN t.role = 'tool' OR (t.meta <> '{}' AND json_extract(t.meta, '$.kind') IS 'tool') THEN 0 ELSE 1 END AS conversational`;
 
 /** Where each asked-for turn sits, read through the unique id index for the ids not yet known. */
 function readAnchors(db: Database, namespace: string, turns: NamespaceTurns, ids: readonly string[]): void {
@@ -99,16 +112,22 @@ function readSessions(db: Database, namespace: string, turns: NamespaceTurns, se
   for (const r of rows) turns.sessions.get(r.session_id)!.push(r.seq);
 }
 
-/** Reads the turns (with their entries) not yet cached, evicting the oldest past the bound. */
-function readRows(db: Database, cache: TurnCache, turns: NamespaceTurns, seqs: ReadonlySet<number>): void {
-  const missing = [...seqs].filter((s) => !turns.rows.has(s));
+/** Reads the rows not yet cached (or cached without the entry bytes asked for), evicting the oldest past the bound. */
+function readRows(db: Database, cache: TurnCache, turns: NamespaceTurns, seqs: ReadonlySet<number>, entryBytes: boolean): void {
+  const missing: number[] = [];
+  for (const s of seqs) {
+    const r = turns.rows.get(s);
+    if (!r || (entryBytes && r.entryBytes === undefined)) missing.push(s);
+  }
   if (missing.length === 0) return;
   const rows = stmt(
     db,
-    `SELECT t.*, e.seq AS entry_seq, length(CAST(e.body AS BLOB)) AS entry_bytes FROM turns t LEFT JOIN entries e ON e.kind = 'turn' AND e.ref_id = t.id
+    `SELECT ${ROW_COLUMNS}${entryBytes ? ', length(CAST(e.body AS BLOB)) AS entry_bytes' : ''} FROM turns t LEFT JOIN entries e ON e.kind = 'turn' AND e.ref_id = t.id
      WHERE t.seq IN (SELECT value FROM json_each(?))`,
   ).all(JSON.stringify(missing)) as Row[];
   for (const r of rows) {
+    const old = turns.rows.get(r.seq);
+    if (old) cache.size -= weight(old.text);
     turns.rows.set(r.seq, lift(r));
     cache.size += weight(r.text);
   }
@@ -119,7 +138,7 @@ function readRows(db: Database, cache: TurnCache, turns: NamespaceTurns, seqs: R
       if (cache.size <= MAX_CACHED_CHARS) return;
       if (seqs.has(seq)) continue;
       ns.rows.delete(seq);
-      cache.size -= weight(row.turn.text);
+      cache.size -= weight(row.text);
     }
   }
 }
@@ -146,7 +165,7 @@ function indexOf(list: readonly number[], x: number): number {
  * where the turns sit, their sessions' turn order, the neighbour rows not cached yet. One read
  * transaction, so the three see the same database.
  */
-export function turnNeighbours(db: Database, namespace: string, turnIds: readonly string[], radius: number): NeighbourTurns[] {
+export function turnNeighbours(db: Database, namespace: string, turnIds: readonly string[], radius: number, options: NeighbourOptions = {}): NeighbourTurns[] {
   if (turnIds.length === 0) return [];
   return db.transaction(() => {
     const { cache, turns } = cacheOf(db, namespace);
@@ -160,8 +179,12 @@ export function turnNeighbours(db: Database, namespace: string, turnIds: readonl
       return i < 0 ? null : { before: list.slice(Math.max(0, i - radius), i), after: list.slice(i + 1, i + 1 + radius) };
     });
     const wanted = new Set<number>();
-    for (const w of windows) if (w) for (const s of [...w.before, ...w.after]) wanted.add(s);
-    readRows(db, cache, turns, wanted);
+    for (const w of windows) {
+      if (!w) continue;
+      for (const s of w.before) wanted.add(s);
+      for (const s of w.after) wanted.add(s);
+    }
+    readRows(db, cache, turns, wanted, options.entryBytes === true);
     const out: NeighbourTurns[] = [];
     const row = (seq: number) => turns.rows.get(seq)!;
     windows.forEach((w, k) => {

@@ -5,6 +5,7 @@ import type { Database } from 'better-sqlite3';
 import type { Kind, Memory, NewDigest, NewMemory, NewTurn } from '../../core/types.js';
 import type {
   AddMemoryOptions,
+  NeighbourOptions,
   CheckpointState,
   TurnsCheckpoint,
   EntryFilter,
@@ -182,8 +183,8 @@ export class SqliteStore implements Store {
   speakers(namespace: string) {
     return this.run(() => context.speakers(this.db, namespace));
   }
-  turnNeighbours(namespace: string, turnIds: readonly string[], radius: number) {
-    return this.run(() => context.turnNeighbours(this.db, namespace, turnIds, radius));
+  turnNeighbours(namespace: string, turnIds: readonly string[], radius: number, options?: NeighbourOptions) {
+    return this.run(() => context.turnNeighbours(this.db, namespace, turnIds, radius, options));
   }
   turnsBefore(namespace: string, sessionId: string, beforeSeq: number, limit: number) {
     return this.run(() => judgments.turnsBefore(this.db, namespace, sessionId, beforeSeq, limit));
@@ -226,6 +227,9 @@ export class SqliteStore implements Store {
   }
   getTurn(namespace: string, id: string) {
     return this.run(() => turns.getTurn(this.db, namespace, id));
+  }
+  getTurns(namespace: string, ids: readonly string[]) {
+    return this.run(() => turns.getTurns(this.db, namespace, ids));
   }
   addSource(namespace: string, kind: string, path: string, options: Record<string, unknown> = {}) {
     return this.run(() => turns.addSource(this.db, namespace, kind, path, options, nowIso()));

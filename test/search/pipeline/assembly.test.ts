@@ -1,10 +1,11 @@
 // Stage 8: grouping hits of a session into one result, context around a hit, never a turn twice.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assemble, focusText, foldSpan, type AssemblyOptions } from '../../../src/search/pipeline/assembly.js';
+import { assemble as pick, focusText, foldSpan, pickedTurnIds, withContextTurns, type AssemblyOptions } from '../../../src/search/pipeline/assembly.js';
 import { passagesOf } from '../../../src/embed/passages.js';
 import type { ScoredEntry } from '../../../src/search/pipeline/types.js';
-import type { IndexEntry } from '../../../src/store/store.js';
+import type { IndexEntry, NeighbourTurns } from '../../../src/store/store.js';
+import type { Turn } from '../../../src/core/types.js';
 import { beside, entry, row, turn } from '../../helpers/search-entries.js';
 
 const hit = (e: IndexEntry, score: number): ScoredEntry => ({ e, score, parts: {} as ScoredEntry['parts'] });
@@ -14,6 +15,12 @@ const options = (over: Partial<AssemblyOptions> = {}): AssemblyOptions => ({
   limit: 10, terms: ['entry'], language: 'en', withContext: true, focusOf: () => undefined, groupHits: 3, foldPages: 1, foldDepth: 0, contextTurns: 1, contextChars: 200, ...over,
 });
 const anchorsFor = (entries: IndexEntry[]) => new Map(entries.map((e) => [e.seq, e.refId]));
+/** Both steps, as search runs them: pick, then show the picked turns from the whole turns the store holds (`stored`). */
+function assemble(kept: ScoredEntry[], anchors: Map<number, string>, n: ReadonlyMap<string, NeighbourTurns>, o: AssemblyOptions, stored: readonly Turn[] = []) {
+  const a = pick(kept, anchors, n, o);
+  const wanted = new Set(pickedTurnIds(a));
+  return withContextTurns(a, new Map(stored.filter((t) => wanted.has(t.id)).map((t) => [t.id, t])), o.contextChars);
+}
 
 describe('assembly stage', () => {
   it('folds a session\'s further hits into its best result, up to groupHits, as marked context', () => {
@@ -29,13 +36,29 @@ describe('assembly stage', () => {
 
   it('shows the turns around a hit once: a hit already shown as context is skipped', () => {
     const es = [inSession(1, 'a'), inSession(2, 'a')];
-    const n = new Map([['t_1', row('t_1', [], [beside(turn('t_2', { text: 'the reply' }), 2)])]]);
-    const results = assemble(es.map((e) => hit(e, 1)), anchorsFor(es), n, options({ groupHits: 1 }));
+    const reply = turn('t_2', { text: 'the reply' });
+    const n = new Map([['t_1', row('t_1', [], [beside(reply, 2)])]]);
+    const results = assemble(es.map((e) => hit(e, 1)), anchorsFor(es), n, options({ groupHits: 1 }), [reply]);
     assert.equal(results.length, 1);
     assert.deepEqual(results[0]!.context.map((c) => [c.offset, c.match, c.text]), [[1, false, 'the reply']]);
     assert.equal(results[0]!.provenance.at(-1)!.context, true);
     // Vector mode shows no context: the reply is a result of its own.
     assert.equal(assemble(es.map((e) => hit(e, 1)), anchorsFor(es), n, options({ groupHits: 1, withContext: false })).length, 2);
+  });
+
+  it('context: only conversation is picked, the whole turn is read for what is shown, a turn gone since is left out', () => {
+    const es = [inSession(5, 'a'), inSession(9, 'a')];
+    const q = turn('t_3', { text: 'the question', timestamp: '2026-01-01T10:03:00.000Z', speaker: 'Bo' });
+    const tool = turn('t_4', { role: 'tool', text: '→ tool exec npm test', timestamp: '2026-01-01T10:04:00.000Z' });
+    const reply = turn('t_6', { text: 'a   reply\nover  lines', timestamp: '2026-01-01T10:06:00.000Z' });
+    const gone = turn('t_7', { timestamp: '2026-01-01T10:07:00.000Z' });
+    const n = new Map([['t_5', row('t_5', [beside(q, 3), beside(tool, 4)], [beside(reply, 6), beside(gone, 7)])]]);
+    const a = pick(es.map((e, i) => hit(e, 1 - i / 10)), anchorsFor(es), n, options({ contextTurns: 2 }));
+    assert.deepEqual(pickedTurnIds(a), ['t_3', 't_6', 't_7']);
+    const [r] = withContextTurns(a, new Map([q, reply].map((t) => [t.id, t])), 200);
+    // In time order: the question, the hit's own reply, then the folded hit.
+    assert.deepEqual(r!.context.map((c) => [c.offset, c.match, c.speaker, c.text]), [[-1, false, 'Bo', 'the question'], [1, false, 'Ana', 'a reply over lines'], [1, true, 'Ana', 'entry 9']]);
+    assert.deepEqual(r!.provenance.map((p) => [p.messageId, p.context ?? false]), [['m5', false], ['msg_t_3', true], ['msg_t_6', true], ['m9', false]]);
   });
 
   it('past the limit a session still absorbs its hits, as it would in a longer list', () => {

@@ -1,7 +1,7 @@
 // Stage 2: which turn an entry stands for, whether neighbours are read, and their texts.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { anchorsOf, aroundTexts, indexedNeighbours, neighbourRadius, textsOf, wantsNeighbours } from '../../../src/search/pipeline/conversation.js';
+import { anchorsOf, aroundTexts, forEachIndexedNeighbour, neighbourRadius, textsOf, wantsNeighbours } from '../../../src/search/pipeline/conversation.js';
 import { DEFAULT_RANKING } from './ranking-defaults.js';
 import { beside, entry, row, turn } from '../../helpers/search-entries.js';
 
@@ -31,7 +31,9 @@ describe('conversation stage', () => {
 
   it('texts: a candidate keeps its own, neighbours with entries add theirs; around is the adjacent pair', () => {
     const n = new Map([['t_1', row('t_1', [beside(turn('a', { text: 'before far' }), 7), beside(turn('b', { text: 'before' }), null)], [beside(turn('c', { text: 'after' }), 1), beside(turn('d'), 8)])]]);
-    assert.deepEqual([...indexedNeighbours(n)].map((x) => x.entrySeq), [7, 1, 8]);
+    const seen: number[] = [];
+    forEachIndexedNeighbour(n, (x) => seen.push(x.entrySeq));
+    assert.deepEqual(seen, [7, 1, 8]);
     const texts = textsOf([entry(1, { text: 'own' })], n);
     assert.deepEqual([...texts], [[1, 'own'], [7, 'before far'], [8, 'text of d']]);
     const anchors = new Map([[1, 't_1']]);
