@@ -61,10 +61,10 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   if (entries.length === 0) return [];
 
   // 2. The conversation around them. Neighbours' entry sizes tell which have passages to read.
-  const passages = vectorSide !== null && ranking.passageWeight > 0 && passagePolicyOf(vectorSide.passageModel) !== 'none';
+  const readPassages = vectorSide !== null && ranking.passageWeight > 0 && passagePolicyOf(vectorSide.passageModel) !== 'none';
   const anchors = anchorsOf(entries);
   const neighbours = wantsNeighbours(params.mode, ranking, anchors.size)
-    ? neighbourIndex(await store.turnNeighbours(params.namespace, [...new Set(anchors.values())], neighbourRadius(ranking), { entryBytes: passages }))
+    ? neighbourIndex(await store.turnNeighbours(params.namespace, [...new Set(anchors.values())], neighbourRadius(ranking), { entryBytes: readPassages }))
     : new Map();
 
   // 3. Cosines, long texts' closest passages blended in (under the 'none' policy no text has any).
@@ -72,7 +72,7 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   let focus = new Map<number, number>();
   if (vectorSide && queryVec) {
     cosines = await storedCosines(store, vectorSide, params.namespace, queryVec, vectorSeqs(entries, neighbours));
-    if (passages && cosines.size > 0) {
+    if (readPassages && cosines.size > 0) {
       const passages = await store.getVectors(vectorSide.passageModel, longTexts(cosines, entries, neighbours));
       ({ cosines, focus } = blendPassages(cosines, queryVec, passages, ranking.passageWeight, passagePolicyOf(vectorSide.passageModel) === 'windows'));
     }

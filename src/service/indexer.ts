@@ -127,11 +127,11 @@ export const SPEAKER_WEIGHT = 0.4;
  */
 async function spokenByName(store: Store, model: string, texts: readonly string[]): Promise<Array<{ speaker: string; text: string } | null>> {
   const split = texts.map((t) => speakerPrefixed(t));
-  const rests = split.flatMap((s) => (s ? [sha256(s.text)] : []));
-  if (rests.length === 0) return split;
+  const restHash = split.map((s) => (s ? sha256(s.text) : null));
+  if (!restHash.some((h) => h !== null)) return split;
   const inBatch = new Set(texts.map((t) => sha256(t)));
-  const known = await store.cacheGet(model, [...new Set(rests.filter((h) => !inBatch.has(h)))]);
-  return split.map((s) => (s && (inBatch.has(sha256(s.text)) || known.has(sha256(s.text))) ? s : null));
+  const known = await store.cacheGet(model, [...new Set(restHash.filter((h): h is string => h !== null && !inBatch.has(h)))]);
+  return split.map((s, i) => (s && (inBatch.has(restHash[i]!) || known.has(restHash[i]!)) ? s : null));
 }
 
 /** The turn's vector moved toward its speaker's name: (1 − w)·turn + w·name, at unit length. */
