@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import type { EmbedderConfig } from '../core/config.js';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
 import { normalize, type Embedder, type EmbedderInfo } from './embedder.js';
+import { keepOnnxRuntimeOffline } from './onnxruntime-offline.js';
 
 export type TransformersEmbedderConfig = Extract<EmbedderConfig, { provider: 'transformers' }>;
 
@@ -180,6 +181,7 @@ function describe(err: unknown): string {
 }
 
 async function loadTransformers(importModule?: () => Promise<TransformersModule>): Promise<TransformersModule> {
+  keepOnnxRuntimeOffline(); // transformers.js runs onnxruntime-node
   try {
     // A variable specifier keeps tsc from requiring the optional package at build time.
     const spec: string = PACKAGE;

@@ -9,6 +9,7 @@ import { basename, dirname } from 'node:path';
 import { cachedGraphNames, dropCachedGraph, dropOtherPrepacked, dropPrepackedGraph, findCachedGraph, findPrepackedGraph, graphKey, hostKey, PREPACKED_DATA, prepackedGraphWriter, saveCachedGraph } from './use-lite-graph-cache.js';
 import { UseLiteTokenizer } from './use-lite-tokenizer.js';
 import { loadUseLiteArtifacts, loadUseLiteVocabulary, readUseLiteManifest, useLiteModelDir } from './use-lite-weights.js';
+import { keepOnnxRuntimeOffline } from './onnxruntime-offline.js';
 
 export interface UseLiteOrtOptions {
   /** ONNX Runtime intra-op threads (default 1: callers that want more cores run more workers). */
@@ -76,6 +77,7 @@ export class UseLiteOrtRunner {
   /** Throws CairnError(EMBEDDER) when onnxruntime-node is missing or refuses the graph. */
   static async load(options: UseLiteOrtOptions = {}): Promise<UseLiteOrtRunner> {
     let ort: typeof Ort;
+    keepOnnxRuntimeOffline();
     try {
       ort = await import('onnxruntime-node');
     } catch (err) {

@@ -7,6 +7,7 @@ import type { LocalModelOptions } from './factory.js';
 import { CairnError, ERROR_CODES, type ErrorCode } from '../core/errors.js';
 import type { Embedder, EmbedderInfo } from './embedder.js';
 import { onceUntilFailure } from './once.js';
+import { keepOnnxRuntimeOffline } from './onnxruntime-offline.js';
 import type { WorkerCall, WorkerRequest, WorkerResponse } from './embed-worker.js';
 
 /** Texts per message to a worker: large enough to amortise messaging, small enough to balance. */
@@ -37,6 +38,7 @@ class EmbedThread {
   inFlight = 0;
 
   constructor(config: EmbedderConfig, options: LocalModelOptions) {
+    keepOnnxRuntimeOffline(); // the thread's copy of the environment would come too late
     this.worker = RUNNING_FROM_SOURCE
       ? // Loader hooks are per thread on Node 20: register tsx in the worker before loading it.
         new Worker(`import('tsx/esm/api').then((m) => m.register()).then(() => import(${JSON.stringify(WORKER_URL.href)}))`, {
