@@ -4,15 +4,20 @@
 // keeps one in memory, loads the newest saved HNSW copy, and catches up from the store past its
 // watermark (the highest vector row id it has). Saved files carry the watermark in their name and
 // are written temp-then-rename, so concurrent savers can never pair an index with the wrong watermark.
-import { rmSync } from 'node:fs';
+// A saved graph is mapped (usearch `view`), not read: a process that only searches (a cold
+// `cairn search`) opens a 10k graph in ~6 ms instead of ~35 ms, and its pages are the file's, shared
+// and reclaimable; only the first vector added copies the graph into memory (writableGraph).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Store } from '../store/store.js';
 import { dot } from './pipeline/cosines.js';
 import { ResidentRows } from './resident-vectors.js';
+import { addFlat, addToGraph, type Flat, type UsearchIndex } from './vector-index-add.js';
 import { modelDirOf, newestSavedFile, removeModelDirsExcept, removeQuietly, savedRows, writeSavedFile } from './vector-index-files.js';
 
 type UsearchModule = typeof import('usearch');
-type UsearchIndex = InstanceType<UsearchModule['Index']>;
 
 const require = createRequire(import.meta.url);
 let usearch: UsearchModule | undefined;
@@ -54,14 +59,6 @@ export interface AnnHit {
   distance: number;
 }
 
-/** A namespace's vectors row by row, searched exactly. */
-interface Flat {
-  data: Float32Array;
-  seqs: number[];
-  /** seq → row, so a re-embedded entry replaces its row. */
-  rows: Map<number, number>;
-}
-
 interface Loaded {
   /** The HNSW graph past exactMax vectors; null while the namespace is searched exactly. */
   index: UsearchIndex | null;
@@ -76,6 +73,8 @@ interface Loaded {
   mark?: string;
   /** A graph's stored vectors that searches read, kept (resident-vectors.ts). */
   resident?: ResidentRows;
+  /** The saved file `index` is mapped from, read-only, until something is added (writableGraph). */
+  mappedFrom?: string;
 }
 
 export interface VectorIndexOptions {
@@ -147,8 +146,8 @@ export class VectorIndex {
     } else if (file) {
       const index = this.create(file.dimensions);
       try {
-        index.load(file.path);
-        entry = { index, flat: null, dimensions: file.dimensions, watermark: file.watermark, addedSinceSave: 0 };
+        index.view(file.path);
+        entry = { index, flat: null, dimensions: file.dimensions, watermark: file.watermark, addedSinceSave: 0, mappedFrom: file.path };
       } catch {
         // A damaged derived file is rebuilt from the store: start empty, watermark 0.
       }
@@ -219,7 +218,7 @@ export class VectorIndex {
         }
         if (entry.flat.seqs.length > this.exactMax) this.growIntoGraph(entry);
       } else {
-        addToGraph(entry.index!, fresh, entry.dimensions);
+        addToGraph(this.writableGraph(entry), fresh, entry.dimensions);
         // A re-embedded entry's kept row is its old vector: read again when next needed.
         if (entry.resident) for (const v of fresh) entry.resident.forget(v.seq);
       }
@@ -250,6 +249,32 @@ export class VectorIndex {
   /** Namespaces whose index is in memory, least recently searched first. */
   inMemory(): string[] {
     return [...this.loaded.keys()];
+  }
+
+  /**
+   * The namespace's graph in memory, where vectors can be added: a mapped one is read from its file
+   * first. When that file is gone (another process saved a newer graph and removed it), the mapping
+   * still holds this one: it is written to a private temporary file and read from there.
+   */
+  private writableGraph(entry: Loaded): UsearchIndex {
+    const mapped = entry.mappedFrom;
+    if (mapped === undefined) return entry.index!;
+    const index = this.create(entry.dimensions);
+    try {
+      index.load(mapped);
+    } catch {
+      const dir = mkdtempSync(join(tmpdir(), 'cairn-graph-'));
+      try {
+        const copy = join(dir, 'graph.usearch');
+        entry.index!.save(copy);
+        index.load(copy);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    entry.index = index;
+    entry.mappedFrom = undefined;
+    return index;
   }
 
   /** The namespace outgrew exact search: its vectors move into an HNSW graph, saved from now on. */
@@ -372,40 +397,4 @@ function entryCount(entry: Loaded): number {
 function bytesOf(entry: Loaded): number {
   if (entry.flat) return entry.flat.data.byteLength + entry.flat.seqs.length * 16;
   return (entry.index?.size() ?? 0) * (entry.dimensions + GRAPH_BYTES_PER_VECTOR) + (entry.resident?.bytes ?? 0);
-}
-
-/** Appends vectors (a re-embedded entry's replaces its row), growing the buffer by doubling. */
-function addFlat(flat: Flat, vectors: ReadonlyArray<{ seq: number; vector: Float32Array }>, dims: number): void {
-  for (const v of vectors) {
-    let row = flat.rows.get(v.seq);
-    if (row === undefined) {
-      row = flat.seqs.length;
-      if ((row + 1) * dims > flat.data.length) {
-        const grown = new Float32Array(Math.max(64, (row + 1) * 2) * dims);
-        grown.set(flat.data);
-        flat.data = grown;
-      }
-      flat.seqs.push(v.seq);
-      flat.rows.set(v.seq, row);
-    }
-    flat.data.set(v.vector, row * dims);
-  }
-}
-
-function addToGraph(index: UsearchIndex, vectors: ReadonlyArray<{ seq: number; vector: Float32Array }>, dims: number): void {
-  // An entry re-embedded twice within one page keeps its newest vector (the graph holds one per key).
-  const newest = new Map(vectors.map((v) => [v.seq, v.vector]));
-  if (newest.size === 0) return;
-  const keys = new BigUint64Array(newest.size);
-  const data = new Float32Array(newest.size * dims);
-  let i = 0;
-  for (const [seq, vector] of newest) {
-    const key = BigInt(seq);
-    // A re-embedded entry arrives with a new row id: replace its old point.
-    if (index.contains(key)) index.remove(key);
-    keys[i] = key;
-    data.set(vector, i * dims);
-    i++;
-  }
-  index.add(keys, data, 0);
 }

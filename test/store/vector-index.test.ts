@@ -94,6 +94,37 @@ describe('VectorIndex persistence', () => {
     });
   });
 
+  it('a graph mapped from a file another process has since replaced still takes new vectors, losing none', async () => {
+    // The saved graph is mapped, not read; the first vector added copies it into memory. Here its
+    // file is gone by then (a newer save removed it), so the copy comes from the mapping itself.
+    await withStore(async (store, dir) => {
+      const texts = await seed(store, 'notes', 300);
+      const writer = graphIndex(store, dir);
+      await writer.catchUp('notes');
+      writer.flush();
+      const [mapped] = files(dir);
+
+      const reader = graphIndex(store, dir);
+      const query = embedder.vector(texts[11]!);
+      const before = await reader.search('notes', query, 10);
+      const added = await seed(store, 'notes', 20, 300);
+      assert.equal(await writer.catchUp('notes'), 20);
+      writer.flush();
+      assert.equal(files(dir).length, 1);
+      assert.notEqual(files(dir)[0], mapped, 'the file the reader maps was replaced');
+
+      assert.equal(await reader.catchUp('notes'), 20);
+      assert.equal(reader.size('notes'), 320);
+      assert.deepEqual((await reader.search('notes', query, 10)).map((h) => h.seq).slice(0, 1), before.map((h) => h.seq).slice(0, 1));
+      for (const text of [added[0]!, added[19]!, texts[0]!]) {
+        const [hit] = await reader.search('notes', embedder.vector(text), 1);
+        assert.equal((await store.getEntries('notes', [hit!.seq]))[0]!.text, text);
+      }
+      reader.flush();
+      assert.equal(await graphIndex(store, dir).catchUp('notes'), 0, 'saved whole');
+    });
+  });
+
   it('a truncated, garbled, empty or resized saved file is rebuilt from the store, never loaded', async () => {
     // usearch aborts the process on such files instead of throwing: they must never reach it.
     await withStore(async (store, dir) => {
