@@ -311,11 +311,18 @@ function withoutSystemZone(raw: unknown): unknown {
   return Object.defineProperties({}, rest);
 }
 
-export const DEFAULT_CONFIG: CairnConfig = withSystemTimeZone(configSchema.parse({}));
+/**
+ * A config is validated once or twice per process: zod's default compiles a parser for each object
+ * schema on its first parse (`new Function`), which pays only over many parses and cost a cold
+ * command ~8 ms for this schema's dozens of sections. Interpreted here.
+ */
+const ONCE = { jitless: true } as const;
+
+export const DEFAULT_CONFIG: CairnConfig = withSystemTimeZone(configSchema.parse({}, ONCE));
 
 /** Validates a config object; the error names each offending key path. */
 export function parseConfig(raw: unknown, origin = 'config'): CairnConfig {
-  const result = configSchema.safeParse(withoutSystemZone(raw));
+  const result = configSchema.safeParse(withoutSystemZone(raw), ONCE);
   if (result.success) return withSystemTimeZone(result.data);
   const problems = result.error.issues.map((issue) => {
     const key = issue.path.length ? issue.path.join('.') : '(root)';
