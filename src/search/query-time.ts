@@ -39,9 +39,23 @@ function timeLocale(text: string): TimeLocale {
   if (HAN.test(text)) return 'zh';
   return queryLanguage(text);
 }
-/** Every date chrono-node reads has a digit or one of these words; other queries skip it. */
-const MAY_NAME_TIME =
-  /\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:today|tonight|yesterday|tomorrow|week|weeks|month|months|year|years|ago|last|this|next|noon|midnight|morning|evening|night|weekend)\b/i;
+/**
+ * A date chrono-node reads in English has a digit or one of these words; other queries skip it
+ * (its first parse in a process compiles every parser's pattern: ~30 ms). Month and weekday names
+ * are chrono's own forms (its MONTH_DICTIONARY and WEEKDAY_DICTIONARY, which its parsers match only
+ * when no letter follows): "friend", "decide" or "Maria" do not start a parse.
+ */
+const MONTH_NAMES = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
+const WEEKDAY_NAMES = 'sun(?:day)?|mon(?:day)?|tue(?:sday)?|wed(?:nesday)?|thu(?:r|rs|rsday)?|fri(?:day)?|sat(?:urday)?|weekend|weekday';
+const MAY_NAME_TIME = new RegExp(
+  `\\d|\\b(?:${MONTH_NAMES}|${WEEKDAY_NAMES})(?![a-z])|\\b(?:today|tonight|yesterday|tomorrow|week|weeks|month|months|year|years|ago|last|this|next|noon|midnight|morning|evening|night)\\b`,
+  'i',
+);
+
+/** Whether English text may name a time chrono-node reads (false: it cannot, and is not parsed). */
+export function mayNameTime(text: string): boolean {
+  return MAY_NAME_TIME.test(text);
+}
 
 /** A week in the languages read: "last week", "letzte Woche", "la semana pasada", "на прошлой неделе", "先週", "上周". */
 const WEEK = /\bweeks?\b|woche|semaine|semana|settiman|week|недел|週|周|星期/iu;
@@ -61,7 +75,7 @@ const YEAR = /\b(?:in|during|of|since|throughout)\s+((?:19|20)\d{2})\b/i;
 export async function queryTimeWindow(query: string, now: number): Promise<TimeWindow | null> {
   const text = query.slice(0, 500);
   const locale = timeLocale(text);
-  if (locale === 'en' && !MAY_NAME_TIME.test(text)) return null;
+  if (locale === 'en' && !mayNameTime(text)) return null;
   let results: ParsedResult[];
   try {
     results = (await loadTimeParser(locale)).parse(text, new Date(now), { forwardDate: false });

@@ -3,7 +3,8 @@
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Cairn } from '../../src/service/cairn.js';
-import { inTimeWindow, queryTimeWindow, type TimeWindow } from '../../src/search/query-time.js';
+import * as chrono from 'chrono-node/en';
+import { inTimeWindow, mayNameTime, queryTimeWindow, type TimeWindow } from '../../src/search/query-time.js';
 import { rejectsSearchConfig, searchHomes } from '../helpers/search-homes.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z'); // a Sunday
@@ -48,6 +49,30 @@ describe('queryTimeWindow', () => {
       assert.ok(w === null || w.kind === 'days' || w.kind === 'yearly', q.slice(0, 20));
     }
     assert.equal(await queryTimeWindow('x'.repeat(100_000), NOW), null);
+  });
+});
+
+describe('mayNameTime (which English queries chrono-node parses)', () => {
+  // chrono-node's month and weekday forms (its MONTH_DICTIONARY and WEEKDAY_DICTIONARY, 2.10).
+  const MONTHS = ['january', 'jan', 'jan.', 'february', 'feb', 'feb.', 'march', 'mar', 'mar.', 'april', 'apr', 'apr.', 'may', 'june', 'jun', 'jun.', 'july', 'jul', 'jul.', 'august', 'aug', 'aug.', 'september', 'sep', 'sep.', 'sept', 'sept.', 'october', 'oct', 'oct.', 'november', 'nov', 'nov.', 'december', 'dec', 'dec.'];
+  const WEEKDAYS = ['sunday', 'sun', 'sun.', 'monday', 'mon', 'mon.', 'tuesday', 'tue', 'tue.', 'wednesday', 'wed', 'wed.', 'thursday', 'thurs', 'thurs.', 'thur', 'thur.', 'thu', 'thu.', 'friday', 'fri', 'fri.', 'saturday', 'sat', 'sat.', 'weekend', 'weekday'];
+
+  it('lets through every month and weekday form chrono-node reads, in any case', () => {
+    for (const form of [...MONTHS, ...WEEKDAYS]) {
+      for (const text of [`what happened on ${form}`, `${form.toUpperCase()}, the review`, `(${form[0]!.toUpperCase()}${form.slice(1)})`]) assert.ok(mayNameTime(text), text);
+    }
+    const parsed = (text: string) => chrono.parse(text, new Date(NOW), { forwardDate: false }).length > 0;
+    for (const form of WEEKDAYS) assert.ok(parsed(`what did we do last ${form}`), form);
+    for (const form of MONTHS.filter((m) => m !== 'may')) assert.ok(parsed(`what did we ship in ${form} 2023`), form);
+  });
+
+  it('skips words that only begin like one, where chrono-node finds nothing either', () => {
+    const words = ['friend', 'friends', 'decide', 'decided', 'Maria', 'market', 'monitor', 'money', 'wedding', 'satisfied', 'sunny', 'Sunil', 'thumb', 'novel', 'octopus', 'junior', 'Julian', 'augment', 'Mel', 'separate', 'tuesdays'];
+    for (const w of words) {
+      const text = `what did my ${w} say about the plan`;
+      assert.equal(mayNameTime(text), false, w);
+      assert.deepEqual(chrono.parse(text, new Date(NOW), { forwardDate: false }), [], w);
+    }
   });
 });
 
