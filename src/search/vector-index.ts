@@ -6,7 +6,8 @@
 // are written temp-then-rename, so concurrent savers can never pair an index with the wrong watermark.
 // A saved graph is mapped (usearch `view`), not read: a process that only searches (a cold
 // `cairn search`) opens a 10k graph in ~6 ms instead of ~35 ms, and its pages are the file's, shared
-// and reclaimable; only the first vector added copies the graph into memory (writableGraph).
+// and reclaimable; only the first vector added copies the graph into memory (writableGraph). A
+// saved file is never rewritten in place (temp-then-rename, then removal), so a mapping stays whole.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
