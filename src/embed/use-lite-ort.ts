@@ -4,6 +4,7 @@
 // (builds the graph) are optional peer dependencies that npm does not install; use-lite.ts falls
 // back to TF.js when they cannot load.
 import type * as Ort from 'onnxruntime-node';
+import { createRequire } from 'node:module';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
 import { basename, dirname } from 'node:path';
 import { cachedGraphNames, dropCachedGraph, dropOtherPrepacked, dropPrepackedGraph, findCachedGraph, findPrepackedGraph, graphKey, hostKey, PREPACKED_DATA, prepackedGraphWriter, saveCachedGraph } from './use-lite-graph-cache.js';
@@ -79,7 +80,10 @@ export class UseLiteOrtRunner {
     let ort: typeof Ort;
     keepOnnxRuntimeOffline();
     try {
-      ort = await import('onnxruntime-node');
+      // require(), not import(): onnxruntime-node is CommonJS, and an import() has Node scan its
+      // source and onnxruntime-common's for their exports first (cjs-module-lexer), ~25 ms of a
+      // fresh model thread's CPU before the first vector; require() gives the same module.
+      ort = createRequire(import.meta.url)('onnxruntime-node') as typeof Ort;
     } catch (err) {
       throw importFailure('onnxruntime-node', err);
     }

@@ -30,11 +30,11 @@ export type UseLiteVocabulary = ReadonlyArray<readonly [string, number | null]>;
 export class UseLiteTokenizer {
   /** Each piece's id by its text (a repeated piece keeps its last id, as the reference's trie does). */
   private readonly idOf = new Map<string, number>();
-  private readonly scores: number[];
+  private readonly scores: Float64Array;
   /** The longest piece, in code points: how far a match can reach from a start. */
   private readonly longest: number;
   /** Backtracking steps back by each piece's string length, as the reference does. */
-  private readonly stepBack: number[];
+  private readonly stepBack: Int32Array;
   /**
    * A trie over code points held as one Map from (node, character) to the child node (a Map or
    * object per node took two to four times as long to build), built when WITHOUT_TRIE says: a cold
@@ -49,11 +49,16 @@ export class UseLiteTokenizer {
     if (!Array.isArray(vocabulary) || vocabulary.length <= RESERVED_PIECES) {
       throw new CairnError(ERROR_CODES.EMBEDDER, `The use-lite vocabulary has ${Array.isArray(vocabulary) ? vocabulary.length : 'no'} pieces; expected more than ${RESERVED_PIECES}`);
     }
-    this.stepBack = new Array<number>(vocabulary.length);
-    this.scores = new Array<number>(vocabulary.length);
+    this.stepBack = new Int32Array(vocabulary.length);
+    this.scores = new Float64Array(vocabulary.length);
     let longest = 1;
-    vocabulary.forEach((entry, id) => {
-      const [text, raw] = Array.isArray(entry) ? entry : [];
+    // A plain loop reading entry[0] and entry[1] into typed arrays: it runs once per process,
+    // unoptimised, where a forEach callback destructuring each pair took twice as long (8,000
+    // pieces in a fresh thread: 17 against 9 ms wall, 11 against 5 ms CPU, medians of 10).
+    for (let id = 0; id < vocabulary.length; id++) {
+      const entry = vocabulary[id];
+      const text = Array.isArray(entry) ? entry[0] : undefined;
+      const raw = Array.isArray(entry) ? entry[1] : undefined;
       // The shipped vocabulary scores a few pieces null (":", "://", "▁:)"…): the reference adds them as 0.
       const score = raw === null ? 0 : raw;
       if (typeof text !== 'string' || text.length === 0 || typeof score !== 'number' || !Number.isFinite(score)) {
@@ -61,11 +66,11 @@ export class UseLiteTokenizer {
       }
       this.stepBack[id] = text.length;
       this.scores[id] = score;
-      if (id < RESERVED_PIECES) return;
+      if (id < RESERVED_PIECES) continue;
       this.idOf.set(text, id);
       // Code points are at most two UTF-16 units: the length bounds them without counting.
       if (text.length > longest) longest = text.length;
-    });
+    }
     this.longest = longest;
   }
 
