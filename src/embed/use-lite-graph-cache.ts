@@ -46,14 +46,17 @@ function nameOf(text: string): string {
   return crc32(text).toString(16).padStart(8, '0');
 }
 
-/** Names the graph built from these weights by this version of the builder. */
-export function graphKey(manifest: string): string {
-  return nameOf(`${USE_LITE_GRAPH_VERSION}\n${manifest}`);
+/**
+ * Names the graph built from these weights (the package's model.json, as bytes: decoding its
+ * 247 KB to a string took longer than the CRC) by this version of the builder.
+ */
+export function graphKey(manifest: Uint8Array): string {
+  return crc32(manifest, crc32(`${USE_LITE_GRAPH_VERSION}\n`)).toString(16).padStart(8, '0');
 }
 
 let tempFiles = 0;
 /** A name no other writer uses at the same time: this process and thread, a count and a random part. */
-function tempSuffix(): string {
+export function cacheTempSuffix(): string {
   return `${process.pid}-${threadId}-${++tempFiles}-${Math.random().toString(16).slice(2, 8)}.tmp`;
 }
 
@@ -86,7 +89,7 @@ export function cachedGraphNames(key: string, maxTokens: number): { graph: strin
 export function saveCachedGraph(cacheDir: string, key: string, maxTokens: number, files: { graph: Uint8Array; weights: Uint8Array }): boolean {
   const { graph: name, weights: weightsName } = cachedGraphNames(key, maxTokens);
   // Unique per writer: two worker threads of one process may build at the same moment.
-  const suffix = tempSuffix();
+  const suffix = cacheTempSuffix();
   const temps = [join(cacheDir, `${weightsName}.${suffix}`), join(cacheDir, `${name}.${suffix}`)];
   try {
     mkdirSync(cacheDir, { recursive: true, mode: PRIVATE_DIR_MODE });
@@ -179,7 +182,7 @@ export function findPrepackedGraph(cacheDir: string, key: string, host: string):
  */
 export function prepackedGraphWriter(cacheDir: string, key: string, maxTokens: number, host: string): { graphPath: string; keep: () => boolean; discard: () => void } | null {
   const name = `use-lite-${key}-t${maxTokens}-${host}.prepacked`;
-  const temp = join(cacheDir, `${name}.${tempSuffix()}`);
+  const temp = join(cacheDir, `${name}.${cacheTempSuffix()}`);
   try {
     mkdirSync(temp, { recursive: true, mode: PRIVATE_DIR_MODE });
   } catch {

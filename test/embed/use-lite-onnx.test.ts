@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { UseLiteEmbedder } from '../../src/embed/use-lite.js';
 import { loadUseLiteArtifacts, useLiteModelDir } from '../../src/embed/use-lite-weights.js';
 import { buildUseLiteGraph } from '../../src/embed/use-lite-onnx.js';
+import { VOCABULARY_CACHE_FILE } from '../../src/embed/use-lite-vocab-cache.js';
 import { WorkerEmbedder } from '../../src/embed/worker-embedder.js';
 import { loadConfigFile } from '../../src/core/config.js';
 import { Cairn } from '../../src/service/cairn.js';
@@ -236,7 +237,8 @@ describe('the built graph cached in the home', { concurrency: false }, () => {
     const [ready] = prepacked(cacheDir);
     assert.match(ready!, /^use-lite-[0-9a-f]{8}-t128-[0-9a-f]{8}\.prepacked$/);
     assert.deepEqual(readdirSync(join(cacheDir, ready!)).sort(), ['graph.data', 'graph.onnx']);
-    assert.deepEqual(readdirSync(cacheDir).sort(), [name, basename(weights), ready].sort());
+    // And the tokenizer's vocabulary in the form it uses (use-lite-vocab-cache.ts).
+    assert.deepEqual(readdirSync(cacheDir).sort(), [name, basename(weights), ready, VOCABULARY_CACHE_FILE].sort());
     const mtime = statSync(join(cacheDir, name!)).mtimeMs;
     const readyMtime = statSync(join(cacheDir, ready!, 'graph.onnx')).mtimeMs;
     const second = await embedWith(cacheDir);
@@ -285,7 +287,7 @@ describe('the built graph cached in the home', { concurrency: false }, () => {
       writeFileSync(join(cacheDir, 'use-lite-0123456789abcdef-t128.weights'), 'old weights');
       const vectors = await embedWith(cacheDir);
       assert.equal(prepacked(cacheDir).length, 1, `${what}: prepared again`);
-      assert.deepEqual(readdirSync(cacheDir).sort(), [name, basename(weights), ...prepacked(cacheDir)].sort(), what);
+      assert.deepEqual(readdirSync(cacheDir).sort(), [name, basename(weights), ...prepacked(cacheDir), VOCABULARY_CACHE_FILE].sort(), what);
       assert.equal(statSync(weights).size, size, `${what}: rebuilt`);
       vectors.forEach((v, i) => assert.ok(dot(v, reference[i]!) > 0.99999, what));
     }
