@@ -21,8 +21,8 @@ import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/private-files.js';
 /** The version of the graph use-lite-onnx.ts builds and of its files here: bump it with any change. */
 export const USE_LITE_GRAPH_VERSION = 2;
 
-// Keys are 8 hex digits now; names with the 16 and 12 digits of earlier versions still match, so
-// their files are found as another key's and removed.
+// Keys are CRC-32s, 8 hex digits. The 16- and 12-digit (SHA-256) names of earlier versions still
+// match, so their files are found as another key's and removed.
 const NAME = /^use-lite-([0-9a-f]{8}|[0-9a-f]{16})-t(\d{1,4})\.onnx$/;
 const PREPACKED = /^use-lite-([0-9a-f]{8}|[0-9a-f]{16})-t(\d{1,4})-([0-9a-f]{8}|[0-9a-f]{12})\.prepacked$/;
 /** Every file this cache writes, of any key: graphs, their weights, prepacked folders, temp files. */
@@ -43,7 +43,11 @@ export interface CachedGraph {
  * loads in ~1 ms there, node:crypto (with WebCrypto, which an import of it brings) in ~8.
  */
 function nameOf(text: string): string {
-  return crc32(text).toString(16).padStart(8, '0');
+  return hex(crc32(text));
+}
+
+function hex(crc: number): string {
+  return crc.toString(16).padStart(8, '0');
 }
 
 /**
@@ -51,7 +55,7 @@ function nameOf(text: string): string {
  * 247 KB to a string took longer than the CRC) by this version of the builder.
  */
 export function graphKey(manifest: Uint8Array): string {
-  return crc32(manifest, crc32(`${USE_LITE_GRAPH_VERSION}\n`)).toString(16).padStart(8, '0');
+  return hex(crc32(manifest, crc32(`${USE_LITE_GRAPH_VERSION}\n`)));
 }
 
 let tempFiles = 0;

@@ -52,8 +52,8 @@ export async function readUseLiteManifest(dir = useLiteModelDir()): Promise<stri
 }
 
 /**
- * One of the package's files as bytes, read at once: a model thread reads model.json and vocab.json
- * as it starts, before anything else could run on it.
+ * One of the package's files as bytes, read synchronously: a model thread reads model.json and
+ * vocab.json as it starts, with nothing else to run meanwhile.
  */
 export function readUseLiteFile(name: 'model.json' | 'vocab.json', dir = useLiteModelDir()): Buffer {
   try {
