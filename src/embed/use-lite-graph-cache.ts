@@ -11,19 +11,22 @@
 // very same kernels on the very same packed numbers, so its vectors are bit for bit the same.
 // The packing belongs to the runtime's version and the processor: another of either makes another
 // folder, and the old one goes.
-import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { crc32 } from 'node:zlib';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/private-files.js';
 
 /** The version of the graph use-lite-onnx.ts builds and of its files here: bump it with any change. */
 export const USE_LITE_GRAPH_VERSION = 2;
 
-const NAME = /^use-lite-([0-9a-f]{16})-t(\d{1,4})\.onnx$/;
-const PREPACKED = /^use-lite-([0-9a-f]{16})-t(\d{1,4})-([0-9a-f]{12})\.prepacked$/;
+// Keys are CRC-32s, 8 hex digits. The 16- and 12-digit (SHA-256) names of earlier versions still
+// match, so their files are found as another key's and removed.
+const NAME = /^use-lite-([0-9a-f]{8}|[0-9a-f]{16})-t(\d{1,4})\.onnx$/;
+const PREPACKED = /^use-lite-([0-9a-f]{8}|[0-9a-f]{16})-t(\d{1,4})-([0-9a-f]{8}|[0-9a-f]{12})\.prepacked$/;
 /** Every file this cache writes, of any key: graphs, their weights, prepacked folders, temp files. */
-const OWN_FILE = /^use-lite-[0-9a-f]{16}-t\d{1,4}(\.(onnx|weights)|-[0-9a-f]{12}\.prepacked)$/;
+const OWN_FILE = /^use-lite-([0-9a-f]{8}|[0-9a-f]{16})-t\d{1,4}(\.(onnx|weights)|-([0-9a-f]{8}|[0-9a-f]{12})\.prepacked)$/;
 const TMP_FILE = /^use-lite-.*\.tmp$/;
 /** The two files of a prepacked folder: the graph names its data file relative to itself. */
 export const PREPACKED_GRAPH = 'graph.onnx';
@@ -34,9 +37,31 @@ export interface CachedGraph {
   maxTokens: number;
 }
 
-/** Names the graph built from these weights by this version of the builder. */
-export function graphKey(manifest: string): string {
-  return createHash('sha256').update(`${USE_LITE_GRAPH_VERSION}\n${manifest}`).digest('hex').slice(0, 16);
+/**
+ * A cache name for a text: its CRC-32. Names only have to tell apart the few weights, runtimes and
+ * processors one home meets, and a model thread finds its files before its first vector: node:zlib
+ * loads in ~1 ms there, node:crypto (with WebCrypto, which an import of it brings) in ~8.
+ */
+function nameOf(text: string): string {
+  return hex(crc32(text));
+}
+
+function hex(crc: number): string {
+  return crc.toString(16).padStart(8, '0');
+}
+
+/**
+ * Names the graph built from these weights (the package's model.json, as bytes: decoding its
+ * 247 KB to a string took longer than the CRC) by this version of the builder.
+ */
+export function graphKey(manifest: Uint8Array): string {
+  return hex(crc32(manifest, crc32(`${USE_LITE_GRAPH_VERSION}\n`)));
+}
+
+let tempFiles = 0;
+/** A name no other writer uses at the same time: this process and thread, a count and a random part. */
+export function cacheTempSuffix(): string {
+  return `${process.pid}-${threadId}-${++tempFiles}-${Math.random().toString(16).slice(2, 8)}.tmp`;
 }
 
 export function findCachedGraph(cacheDir: string, key: string): CachedGraph | null {
@@ -68,7 +93,7 @@ export function cachedGraphNames(key: string, maxTokens: number): { graph: strin
 export function saveCachedGraph(cacheDir: string, key: string, maxTokens: number, files: { graph: Uint8Array; weights: Uint8Array }): boolean {
   const { graph: name, weights: weightsName } = cachedGraphNames(key, maxTokens);
   // Unique per writer: two worker threads of one process may build at the same moment.
-  const suffix = `${randomBytes(6).toString('hex')}.tmp`;
+  const suffix = cacheTempSuffix();
   const temps = [join(cacheDir, `${weightsName}.${suffix}`), join(cacheDir, `${name}.${suffix}`)];
   try {
     mkdirSync(cacheDir, { recursive: true, mode: PRIVATE_DIR_MODE });
@@ -132,7 +157,7 @@ export function hostKey(runtimeVersion: string): string {
   } catch {
     cpu = cpus()[0]?.model ?? ''; // no /proc (macOS, Windows): the model name
   }
-  return createHash('sha256').update(`${runtimeVersion}\n${process.arch}\n${cpu}`).digest('hex').slice(0, 12);
+  return nameOf(`${runtimeVersion}\n${process.arch}\n${cpu}`);
 }
 
 /** The prepacked graph of this key and host, or null. */
@@ -161,7 +186,7 @@ export function findPrepackedGraph(cacheDir: string, key: string, host: string):
  */
 export function prepackedGraphWriter(cacheDir: string, key: string, maxTokens: number, host: string): { graphPath: string; keep: () => boolean; discard: () => void } | null {
   const name = `use-lite-${key}-t${maxTokens}-${host}.prepacked`;
-  const temp = join(cacheDir, `${name}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = join(cacheDir, `${name}.${cacheTempSuffix()}`);
   try {
     mkdirSync(temp, { recursive: true, mode: PRIVATE_DIR_MODE });
   } catch {

