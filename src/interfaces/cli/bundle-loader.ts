@@ -1,0 +1,162 @@
+// The `cairn` executable (dist/bin/cairn.js, a CommonJS file scripts/bundle-cli.mjs builds from
+// this module) runs the bundled CLI (dist/bin/cli.cjs) from V8's code cache. V8 parsing and
+// compiling the bundle was the largest single cost of a cold command (~60 ms of a 330 ms BM25
+// search, plus every function compiled lazily after it). Node 20 has no compile cache for modules
+// (module.enableCompileCache() is 22.1+) and an ES module takes no cachedData, so the bundle is
+// one CommonJS function compiled here as a vm.Script, which does: after a command succeeds, V8
+// serialises what it compiled (the lazily compiled functions too) into <home>/cache/, and the next
+// command starts from it.
+//
+// The cache only saves time: with no home, a read-only one, a full disk, a damaged or stale file,
+// the command runs without it (and without writing it) and says nothing.
+import { createHash } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Script } from 'node:vm';
+import { resolveHome } from '../../core/home.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../core/private-files.js';
+import { CAIRN_VERSION } from '../../core/version.js';
+import { commandWord, optionValue } from './command-line.js';
+
+/** The bundled CLI, beside the executable in dist/bin/. */
+export const BUNDLE_FILE = 'cli.cjs';
+
+/** Part of every cache key: bumped when the cache file's layout changes. */
+const CACHE_FORMAT = 1;
+
+/** The bundle is one function expression: CommonJS's module wrapper plus a real import() for specifiers known only at run time. */
+type BundleFunction = (
+  exports: object,
+  require: NodeJS.Require,
+  module: { exports: object },
+  filename: string,
+  dirname: string,
+  importModule: (specifier: string) => Promise<unknown>,
+) => void;
+
+/**
+ * The first line of a cache file; V8's serialised code follows. V8 checks only the source's
+ * length, its own version and its flags, and in a release build no checksum: the key names the
+ * bundle (size, mtime, inode) and the Node build, the digest catches a damaged file.
+ */
+interface CacheHeader {
+  key: string;
+  sha1: string;
+  /** The commands whose functions the code covers (see commandLabel). */
+  commands: string[];
+}
+
+interface CodeCache {
+  file: string;
+  home: string;
+  dir: string;
+  key: string;
+  /** The stored code when its key and digest match; V8 may still reject it. */
+  data?: Buffer;
+  commands: string[];
+}
+
+const sha1 = (data: string | Buffer): string => createHash('sha1').update(data).digest('hex');
+
+/** What a run adds to the code: its command word ("" for none, as `cairn --version`; help loads every command). */
+function commandLabel(args: readonly string[]): string {
+  return commandWord(args) ?? (args.includes('-h') || args.includes('--help') ? '--help' : '');
+}
+
+function readStored(file: string, key: string): Pick<CodeCache, 'data' | 'commands'> | null {
+  let raw: Buffer;
+  try {
+    raw = readFileSync(file);
+  } catch {
+    return null;
+  }
+  const end = raw.indexOf(0x0a);
+  if (end < 0) return null;
+  let header: Partial<CacheHeader>;
+  try {
+    header = JSON.parse(raw.toString('utf8', 0, end)) as Partial<CacheHeader>;
+  } catch {
+    return null;
+  }
+  if (header.key !== key || !Array.isArray(header.commands)) return null;
+  const data = raw.subarray(end + 1);
+  if (header.sha1 !== sha1(data)) return null;
+  return { data, commands: header.commands.filter((c): c is string => typeof c === 'string') };
+}
+
+/**
+ * The cache of this bundle in the home the command line names (--home, CAIRN_HOME, ~/.cairn): one
+ * file per bundle path, so two installs sharing a home do not overwrite each other's at every run.
+ */
+function openCache(bundle: string, args: readonly string[]): CodeCache | null {
+  try {
+    const paths = resolveHome(optionValue(args, ['--home']));
+    const st = statSync(bundle);
+    const key = [CACHE_FORMAT, CAIRN_VERSION, st.size, st.mtimeMs, st.ino, process.version, process.arch].join(' ');
+    const file = join(paths.cacheDir, `cli-code-${sha1(bundle).slice(0, 12)}.bin`);
+    return { file, home: paths.root, dir: paths.cacheDir, key, commands: [], ...readStored(file, key) };
+  } catch {
+    return null; // no home to keep it in (e.g. the default one under the test runner)
+  }
+}
+
+/**
+ * Writes V8's code for the script, atomically (a private temporary file renamed over the old one),
+ * into an existing home only: `cairn --version` does not create ~/.cairn.
+ */
+function saveCache(cache: CodeCache, script: Script, commands: string[]): void {
+  let temp: string | null = null;
+  try {
+    if (!statSync(cache.home).isDirectory()) return;
+    mkdirSync(cache.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    const data = script.createCachedData();
+    const header: CacheHeader = { key: cache.key, sha1: sha1(data), commands };
+    temp = `${cache.file}.${process.pid}.tmp`;
+    const fd = openSync(temp, 'wx', PRIVATE_FILE_MODE);
+    try {
+      writeSync(fd, `${JSON.stringify(header)}\n`);
+      writeSync(fd, data);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, cache.file);
+    temp = null;
+  } catch {
+    // Read-only home, full disk…: the next command compiles without the cache, as this one may have.
+  } finally {
+    if (temp) {
+      try {
+        unlinkSync(temp);
+      } catch {
+        // nothing left to tidy
+      }
+    }
+  }
+}
+
+/**
+ * Compiles the bundle in `binDir` (from the cache when it has one) and runs it. After a command
+ * that succeeded, the cache is written when it was missing, stale, damaged or rejected by V8, or
+ * lacks this command's code: it grows to cover the commands the user runs, each one writing once.
+ */
+export function runBundle(binDir: string, args: readonly string[] = process.argv.slice(2)): void {
+  const filename = join(binDir, BUNDLE_FILE);
+  // esbuild writes ASCII (it escapes the rest; the build checks): latin1 skips UTF-8 decoding.
+  const source = readFileSync(filename, 'latin1');
+  const cache = openCache(filename, args);
+  const script = new Script(source, { filename, ...(cache?.data ? { cachedData: cache.data } : {}) });
+  if (cache) {
+    const label = commandLabel(args);
+    const accepted = cache.data !== undefined && !script.cachedDataRejected;
+    if (!accepted || !cache.commands.includes(label)) {
+      const commands = accepted ? [...cache.commands, label] : [label];
+      process.once('exit', (code) => {
+        if (code === 0) saveCache(cache, script, commands);
+      });
+    }
+  }
+  const bundle = script.runInThisContext() as BundleFunction;
+  const module = { exports: {} };
+  bundle(module.exports, createRequire(filename), module, filename, binDir, (specifier) => import(specifier));
+}
