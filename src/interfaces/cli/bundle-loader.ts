@@ -17,7 +17,7 @@ import { Script } from 'node:vm';
 import { resolveHome } from '../../core/home.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../core/private-files.js';
 import { CAIRN_VERSION } from '../../core/version.js';
-import { commandWord, optionValue } from './command-line.js';
+import { commandWord, embedsQuery, optionValue } from './command-line.js';
 
 /** The bundled CLI, beside the executable in dist/bin/. */
 export const BUNDLE_FILE = 'cli.cjs';
@@ -59,10 +59,21 @@ interface CodeCache {
 
 const sha1 = (data: string | Buffer): string => createHash('sha1').update(data).digest('hex');
 
-/** What a run adds to the code: its command word ("" for none, as `cairn --version`; help loads every command). */
+/**
+ * What a run adds to the code: its command word ("" for none, as `cairn --version`; help loads
+ * every command), and whether it embeds a query (a hybrid search runs other code than a BM25 one).
+ */
 function commandLabel(args: readonly string[]): string {
-  return commandWord(args) ?? (args.includes('-h') || args.includes('--help') ? '--help' : '');
+  const word = commandWord(args) ?? (args.includes('-h') || args.includes('--help') ? '--help' : '');
+  return embedsQuery(args) ? `${word} +vector` : word;
 }
+
+/**
+ * Commands that run until stopped never write the cache: V8 drops the bytecode of functions unused
+ * for a while, so what such a process holds at exit may no longer cover the other commands'.
+ * They still start from what one-shot commands wrote.
+ */
+const LONG_RUNNING = new Set(['watch', 'serve', 'mcp']);
 
 function readStored(file: string, key: string): Pick<CodeCache, 'data' | 'commands'> | null {
   let raw: Buffer;
@@ -85,16 +96,26 @@ function readStored(file: string, key: string): Pick<CodeCache, 'data' | 'comman
   return { data, commands: header.commands.filter((c): c is string => typeof c === 'string') };
 }
 
+/** The bundle's identity: a cache made for another bundle, Cairn or Node build is never used. */
+export function bundleKey(bundle: string): string {
+  const st = statSync(bundle);
+  return [CACHE_FORMAT, CAIRN_VERSION, st.size, st.mtimeMs, st.ino, process.version, process.arch].join(' ');
+}
+
 /**
- * The cache of this bundle in the home the command line names (--home, CAIRN_HOME, ~/.cairn): one
- * file per bundle path, so two installs sharing a home do not overwrite each other's at every run.
+ * The cache file of a bundle in a home's cache folder: one per bundle path, so two installs sharing
+ * a home do not overwrite each other's at every run.
  */
+export function cacheFileFor(cacheDir: string, bundle: string): string {
+  return join(cacheDir, `cli-code-${sha1(bundle).slice(0, 12)}.bin`);
+}
+
+/** The cache of this bundle in the home the command line names (--home, CAIRN_HOME, ~/.cairn). */
 function openCache(bundle: string, args: readonly string[]): CodeCache | null {
   try {
     const paths = resolveHome(optionValue(args, ['--home']));
-    const st = statSync(bundle);
-    const key = [CACHE_FORMAT, CAIRN_VERSION, st.size, st.mtimeMs, st.ino, process.version, process.arch].join(' ');
-    const file = join(paths.cacheDir, `cli-code-${sha1(bundle).slice(0, 12)}.bin`);
+    const key = bundleKey(bundle);
+    const file = cacheFileFor(paths.cacheDir, bundle);
     return { file, home: paths.root, dir: paths.cacheDir, key, commands: [], ...readStored(file, key) };
   } catch {
     return null; // no home to keep it in (e.g. the default one under the test runner)
@@ -146,7 +167,7 @@ export function runBundle(binDir: string, args: readonly string[] = process.argv
   const source = readFileSync(filename, 'latin1');
   const cache = openCache(filename, args);
   const script = new Script(source, { filename, ...(cache?.data ? { cachedData: cache.data } : {}) });
-  if (cache) {
+  if (cache && !LONG_RUNNING.has(commandWord(args) ?? '')) {
     const label = commandLabel(args);
     const accepted = cache.data !== undefined && !script.cachedDataRejected;
     if (!accepted || !cache.commands.includes(label)) {

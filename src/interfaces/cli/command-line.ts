@@ -1,6 +1,6 @@
 // Reading a command line before commander parses it: which command it runs and the value of an
-// option. The executable (bundle-loader.ts) and the early model thread (early-model.ts) need both
-// before the CLI is loaded, so they live here, with nothing imported.
+// option, and whether it embeds a query. The executable (bundle-loader.ts) and the early model
+// thread (early-model.ts) need them before the CLI is loaded, so they live here, importing nothing.
 
 /** Global options that take a value: the word after them is that value, not the command. */
 const VALUE_OPTIONS = new Set(['--home', '-n', '--namespace']);
@@ -35,4 +35,13 @@ export function optionValue(args: readonly string[], names: readonly string[]): 
     }
   }
   return value;
+}
+
+/** Whether the command line embeds a query in this process: the commands that load the model on a thread (THREADS.oneShot). */
+export function embedsQuery(args: readonly string[]): boolean {
+  const word = commandWord(args);
+  if (args.includes('-h') || args.includes('--help')) return false;
+  if (word === 'search') return optionValue(args, ['--mode']) !== 'bm25';
+  if (word === 'context') return Boolean(optionValue(args, ['-q', '--query']));
+  return false;
 }
