@@ -123,6 +123,9 @@ export async function bundleCli() {
     define: { 'import.meta.url': '__cairnBundleUrl' },
     banner: { js: BUNDLE_HEAD },
     footer: { js: '})' },
+    // Every command reads the whole file (4.3 MB, 3.1 without the layout): ~11 ms less on this
+    // machine. Names stay, so a stack trace (CAIRN_DEBUG=1) still says which function threw.
+    minifyWhitespace: true,
     legalComments: 'none',
     logLevel: 'warning',
   });

@@ -131,15 +131,18 @@ describe('the code cache of the bundled CLI', () => {
     assert.equal(statSync(join(fresh, 'cache')).mode & 0o777, 0o700);
   });
 
-  it('writes nothing into a home that does not exist', async () => {
-    const missing = join(mkdtempSync(join(tmpdir(), 'cairn-cc-')), 'no-home');
+  it('writes nothing into a home that does not exist, nor into a folder that is no Cairn home', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'cairn-cc-'));
     try {
-      const res = await run(['--version'], missing);
-      assert.equal(ok(res).trim(), '0.1.0');
-      assert.equal(res.stderr, '');
-      assert.equal(existsSync(missing), false);
+      const missing = join(base, 'no-home');
+      for (const dir of [missing, base]) {
+        const res = await run(['--version'], dir);
+        assert.equal(ok(res).trim(), '0.1.0');
+        assert.equal(res.stderr, '');
+      }
+      assert.deepEqual(readdirSync(base), [], 'no home, no cache folder');
     } finally {
-      rmSync(join(missing, '..'), { recursive: true, force: true });
+      rmSync(base, { recursive: true, force: true });
     }
   });
 

@@ -10,7 +10,7 @@
 // The cache only saves time: with no home, a read-only one, a full disk, a damaged or stale file,
 // the command runs without it (and without writing it) and says nothing.
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
@@ -123,13 +123,19 @@ function openCache(bundle: string, args: readonly string[]): CodeCache | null {
 }
 
 /**
- * Writes V8's code for the script, atomically (a private temporary file renamed over the old one),
- * into an existing home only: `cairn --version` does not create ~/.cairn.
+ * Whether the folder is a Cairn home: its database, its config or its cache folder is there. No
+ * other folder gets a cache: `cairn --version` creates no ~/.cairn, `CAIRN_HOME=/tmp cairn --version`
+ * no /tmp/cache.
  */
+function isCairnHome(cache: CodeCache): boolean {
+  return [join(cache.home, 'cairn.db'), join(cache.home, 'config.json'), cache.dir].some((p) => existsSync(p));
+}
+
+/** Writes V8's code for the script, atomically: a private temporary file renamed over the old one. */
 function saveCache(cache: CodeCache, script: Script, commands: string[]): void {
   let temp: string | null = null;
   try {
-    if (!statSync(cache.home).isDirectory()) return;
+    if (!isCairnHome(cache)) return;
     mkdirSync(cache.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const data = script.createCachedData();
     const header: CacheHeader = { key: cache.key, sha1: sha1(data), commands };
