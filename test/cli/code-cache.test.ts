@@ -5,11 +5,11 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
+import { crc32 } from 'node:zlib';
 import { bundleKey, cacheFileFor } from '../../src/interfaces/cli/bundle-loader.js';
 import { Cairn } from '../../src/service/cairn.js';
 import { CLI, HANG_GUARD_MS, ROOT, childEnv, ok, runNode, tempHomes, type RunResult } from '../helpers/cli.js';
@@ -28,7 +28,7 @@ const BM25 = ['search', 'staging database port', '--mode', 'bm25', '--json'];
 
 interface Header {
   key: string;
-  sha1: string;
+  crc32: string;
   commands: string[];
 }
 
@@ -46,13 +46,13 @@ function writeCache(home: string, header: Header, data: Buffer): void {
   writeFileSync(cacheOf(home), Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), data]));
 }
 
-const sha1 = (data: Buffer): string => createHash('sha1').update(data).digest('hex');
+const checksum = (data: Buffer): string => crc32(data).toString(16).padStart(8, '0');
 
-/** A cache the executable wrote and will use: its key is this bundle's, its digest matches. */
+/** A cache the executable wrote and will use: its key is this bundle's, its checksum matches. */
 function assertValidCache(home: string): void {
   const { header, data } = readCache(home);
   assert.equal(header.key, bundleKey(BUNDLE));
-  assert.equal(header.sha1, sha1(data));
+  assert.equal(header.crc32, checksum(data));
   assert.ok(data.length > 100_000, `the cache holds the compiled bundle (${data.length} bytes)`);
 }
 
@@ -155,11 +155,11 @@ describe('the code cache of the bundled CLI', () => {
         for (let i = data.length >> 1; i < (data.length >> 1) + 64; i++) data[i] = data[i]! ^ 0xff;
         writeCache(home, good.header, data);
       }],
-      ['bytes flipped, digest to match', () => {
-        // Only the digest stands between this and V8: its own checks then (length, magic) must hold.
+      ['bytes flipped, checksum to match', () => {
+        // Only the checksum stands between this and V8: its own checks then (length, magic) must hold.
         const data = Buffer.from(good.data);
         for (let i = 0; i < 16; i++) data[i] = data[i]! ^ 0xff;
-        writeCache(home, { ...good.header, sha1: sha1(data) }, data);
+        writeCache(home, { ...good.header, crc32: checksum(data) }, data);
       }],
       ['truncated to half', () => truncateSync(cacheOf(home), statSync(cacheOf(home)).size >> 1)],
       ['the header only', () => writeFileSync(cacheOf(home), `${JSON.stringify(good.header)}\n`)],
@@ -185,9 +185,9 @@ describe('the code cache of the bundled CLI', () => {
     writeCache(home, { ...good.header, key: good.header.key.replace(/ \d+ /, ' 1 ') }, good.data);
     assert.deepEqual(seen(await run(BM25)), seen(expected));
     assertValidCache(home);
-    // The right key and digest but code V8 made for another source: V8 rejects it.
+    // The right key and checksum but code V8 made for another source: V8 rejects it.
     const foreign = new Script('(function () { return 42; })').createCachedData();
-    writeCache(home, { key: bundleKey(BUNDLE), sha1: sha1(foreign), commands: ['search'] }, foreign);
+    writeCache(home, { key: bundleKey(BUNDLE), crc32: checksum(foreign), commands: ['search'] }, foreign);
     assert.deepEqual(seen(await run(BM25)), seen(expected));
     assertValidCache(home);
     assert.notDeepEqual(readCache(home).data, foreign);

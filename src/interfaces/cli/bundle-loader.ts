@@ -9,11 +9,11 @@
 //
 // The cache only saves time: with no home, a read-only one, a full disk, a damaged or stale file,
 // the command runs without it (and without writing it) and says nothing.
-import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
+import { crc32 } from 'node:zlib';
 import { resolveHome } from '../../core/home.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../core/private-files.js';
 import { CAIRN_VERSION } from '../../core/version.js';
@@ -38,11 +38,11 @@ type BundleFunction = (
 /**
  * The first line of a cache file; V8's serialised code follows. V8 checks only the source's
  * length, its own version and its flags, and in a release build no checksum: the key names the
- * bundle (size, mtime, inode) and the Node build, the digest catches a damaged file.
+ * bundle (size, mtime, inode) and the Node build, the checksum catches a damaged file.
  */
 interface CacheHeader {
   key: string;
-  sha1: string;
+  crc32: string;
   /** The commands whose functions the code covers (see commandLabel). */
   commands: string[];
 }
@@ -52,12 +52,17 @@ interface CodeCache {
   home: string;
   dir: string;
   key: string;
-  /** The stored code when its key and digest match; V8 may still reject it. */
+  /** The stored code when its key and checksum match; V8 may still reject it. */
   data?: Buffer;
   commands: string[];
 }
 
-const sha1 = (data: string | Buffer): string => createHash('sha1').update(data).digest('hex');
+/**
+ * A CRC-32 finds a damaged file as well as a cryptographic digest here (nobody forges a cache in
+ * the user's own private folder), at 1 ms to load node:zlib where node:crypto takes 6–10 ms on a
+ * command that needs it for nothing else (`--version`, a search the daemon answers).
+ */
+const checksum = (data: string | Buffer): string => crc32(data).toString(16).padStart(8, '0');
 
 /**
  * What a run adds to the code: its command word ("" for none, as `cairn --version`; help loads
@@ -92,7 +97,7 @@ function readStored(file: string, key: string): Pick<CodeCache, 'data' | 'comman
   }
   if (header.key !== key || !Array.isArray(header.commands)) return null;
   const data = raw.subarray(end + 1);
-  if (header.sha1 !== sha1(data)) return null;
+  if (header.crc32 !== checksum(data)) return null;
   return { data, commands: header.commands.filter((c): c is string => typeof c === 'string') };
 }
 
@@ -107,7 +112,7 @@ export function bundleKey(bundle: string): string {
  * a home do not overwrite each other's at every run.
  */
 export function cacheFileFor(cacheDir: string, bundle: string): string {
-  return join(cacheDir, `cli-code-${sha1(bundle).slice(0, 12)}.bin`);
+  return join(cacheDir, `cli-code-${checksum(bundle)}.bin`);
 }
 
 /** The cache of this bundle in the home the command line names (--home, CAIRN_HOME, ~/.cairn). */
@@ -138,7 +143,7 @@ function saveCache(cache: CodeCache, script: Script, commands: string[]): void {
     if (!isCairnHome(cache)) return;
     mkdirSync(cache.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const data = script.createCachedData();
-    const header: CacheHeader = { key: cache.key, sha1: sha1(data), commands };
+    const header: CacheHeader = { key: cache.key, crc32: checksum(data), commands };
     temp = `${cache.file}.${process.pid}.tmp`;
     const fd = openSync(temp, 'wx', PRIVATE_FILE_MODE);
     try {
