@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 import { crc32 } from 'node:zlib';
-import { bundleKey, cacheFileFor } from '../../src/interfaces/cli/bundle-loader.js';
+import { KEPT_CACHES, bundleKey, cacheFileFor } from '../../src/interfaces/cli/bundle-loader.js';
 import { Cairn } from '../../src/service/cairn.js';
 import { CLI, HANG_GUARD_MS, ROOT, childEnv, ok, runNode, tempHomes, type RunResult } from '../helpers/cli.js';
 import { unprivileged } from '../helpers/cli-as.js';
@@ -129,6 +129,22 @@ describe('the code cache of the bundled CLI', () => {
     ok(await run(['list', '--json'], fresh));
     assert.equal(statSync(cacheOf(fresh)).mode & 0o777, 0o600);
     assert.equal(statSync(join(fresh, 'cache')).mode & 0o777, 0o700);
+  });
+
+  it('keeps the caches of a few bundles: writing one removes the least recently written beyond them', async () => {
+    const fresh = newHome();
+    const dir = join(fresh, 'cache');
+    mkdirSync(dir);
+    const others = ['cli-code-00000001.bin', 'cli-code-00000002.bin', 'cli-code-00000003.bin', 'cli-code-00000004.bin'];
+    others.forEach((name, i) => {
+      writeFileSync(join(dir, name), 'another install');
+      utimesSync(join(dir, name), new Date(2020, 0, 1 + i), new Date(2020, 0, 1 + i)); // 00000004 the newest
+    });
+    writeFileSync(join(dir, 'model.onnx'), 'not a code cache');
+    ok(await run(['list', '--json'], fresh));
+    const kept = others.slice(others.length - (KEPT_CACHES - 1));
+    assert.deepEqual(readdirSync(dir).sort(), [...kept, 'model.onnx', cacheOf(fresh).slice(dir.length + 1)].sort());
+    assertValidCache(fresh);
   });
 
   it('writes nothing into a home that does not exist, nor into a folder that is no Cairn home', async () => {

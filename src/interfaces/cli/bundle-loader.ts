@@ -9,7 +9,7 @@
 //
 // The cache only saves time: with no home, a read-only one, a full disk, a damaged or stale file,
 // the command runs without it (and without writing it) and says nothing.
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
@@ -112,7 +112,24 @@ export function bundleKey(bundle: string): string {
  * a home do not overwrite each other's at every run.
  */
 export function cacheFileFor(cacheDir: string, bundle: string): string {
-  return join(cacheDir, `cli-code-${checksum(bundle)}.bin`);
+  return join(cacheDir, `${CACHE_PREFIX}${checksum(bundle)}.bin`);
+}
+
+const CACHE_PREFIX = 'cli-code-';
+
+/**
+ * How many bundles' caches a home keeps (each 1–2 MB): an install that moved (another Node under
+ * nvm, another prefix) leaves its file behind. Writing one removes the least recently written
+ * beyond this; one still in use is written again by its next command.
+ */
+export const KEPT_CACHES = 3;
+
+function removeOldCaches(cache: CodeCache): void {
+  const others = readdirSync(cache.dir)
+    .filter((name) => name.startsWith(CACHE_PREFIX) && name.endsWith('.bin') && join(cache.dir, name) !== cache.file)
+    .map((name) => ({ path: join(cache.dir, name), mtimeMs: statSync(join(cache.dir, name)).mtimeMs }))
+    .sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const old of others.slice(KEPT_CACHES - 1)) unlinkSync(old.path);
 }
 
 /** The cache of this bundle in the home the command line names (--home, CAIRN_HOME, ~/.cairn). */
@@ -154,6 +171,7 @@ function saveCache(cache: CodeCache, script: Script, commands: string[]): void {
     }
     renameSync(temp, cache.file);
     temp = null;
+    removeOldCaches(cache);
   } catch {
     // Read-only home, full disk…: the next command compiles without the cache, as this one may have.
   } finally {
