@@ -111,6 +111,8 @@ describe('the bundled CLI (dist/bin/cairn.js)', () => {
     assert.equal(r.status, 0, r.stderr);
     const files = (JSON.parse(r.stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
     assert.ok(files.includes('dist/bin/cairn.js'), 'dist/bin/cairn.js is packed');
+    assert.ok(files.includes('dist/bin/cli.cjs'), 'the bundle the executable runs is packed');
+    assert.ok(files.includes('dist/bin/package.json'), 'so is what makes dist/bin CommonJS');
     assert.ok(files.includes('dist/embed/embed-worker.js'), 'the worker the bundle starts is packed');
   });
 });

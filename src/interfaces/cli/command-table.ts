@@ -4,6 +4,9 @@
 // and a good part of a cold `cairn search` (bench/cold-start.ts). Help and unknown commands load
 // every module, so `cairn --help` lists them all and commander's "did you mean" still works.
 import type { Command } from 'commander';
+import { commandWord } from './command-line.js';
+
+export { commandWord };
 
 type Register = (program: Command) => void;
 
@@ -34,27 +37,6 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   { names: ['hooks', 'hook'], load: async () => (await import('./commands/hooks.js')).registerHooksCommands },
   { names: ['mcp'], load: async () => (await import('./commands/mcp.js')).registerMcpCommand },
 ];
-
-/** Global options that take a value: the word after them is that value, not the command. */
-const VALUE_OPTIONS = new Set(['--home', '-n', '--namespace']);
-
-/**
- * The command word of a command line (argv without node and the script), or null when there is
- * none before "--" (`cairn`, `cairn --version`, `cairn --home x --help`).
- */
-export function commandWord(args: readonly string[]): string | null {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--') return null;
-    if (VALUE_OPTIONS.has(arg)) {
-      i++;
-      continue;
-    }
-    if (arg.startsWith('-')) continue;
-    return arg;
-  }
-  return null;
-}
 
 /**
  * The modules a command line needs: its command's module; none for a bare `--version`; all of

@@ -11,7 +11,9 @@ import type { Embedder } from '../../embed/embedder.js';
 import { USE_LITE_MODEL_ID } from '../../embed/use-lite.js';
 import { WorkerEmbedder } from '../../embed/worker-embedder.js';
 import { socketPath } from '../local/protocol.js';
-import { commandWord } from './command-table.js';
+import { embedsQuery, optionValue } from './command-line.js';
+
+export { embedsQuery };
 
 type UseLiteConfig = Extract<EmbedderConfig, { provider: 'use-lite' }>;
 
@@ -22,29 +24,6 @@ interface EarlyModel {
 }
 
 let early: EarlyModel | null = null;
-
-/** The value of an option given as `--name value` or `--name=value` before "--"; the last one wins, as in commander. */
-function optionValue(args: readonly string[], names: readonly string[]): string | undefined {
-  let value: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--') break;
-    for (const name of names) {
-      if (arg === name) value = args[++i];
-      else if (arg.startsWith(`${name}=`)) value = arg.slice(name.length + 1);
-    }
-  }
-  return value;
-}
-
-/** Whether the command line embeds a query in this process: the commands that load the model on a thread (THREADS.oneShot). */
-export function embedsQuery(args: readonly string[]): boolean {
-  const word = commandWord(args);
-  if (args.includes('-h') || args.includes('--help')) return false;
-  if (word === 'search') return optionValue(args, ['--mode']) !== 'bm25';
-  if (word === 'context') return Boolean(optionValue(args, ['-q', '--query']));
-  return false;
-}
 
 /**
  * The use-lite settings of the raw config file, as the schema would read them; null when the file
