@@ -77,6 +77,8 @@ describe('the bundled CLI (dist/bin/cairn.js)', () => {
     symlinkSync(BUNDLE, link);
     const version = await runNode([link, '--version'], { home });
     assert.equal(ok(version).trim(), pkg.version);
+    // The loader answers --version itself: the same line as commander's in the unbundled CLI.
+    for (const flag of ['--version', '-V']) assert.equal(ok(await runNode([link, flag], { home })), ok(await runNode([join(ROOT, 'dist', 'interfaces', 'cli', 'main.js'), flag], { home })));
     const res = json<{ results: Array<{ text: string }> }>(ok(await runNode([link, 'search', 'staging port', '--json'], { home })));
     assert.match(res.results[0]?.text ?? '', /5433/);
   });

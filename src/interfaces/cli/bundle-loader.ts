@@ -191,6 +191,12 @@ function saveCache(cache: CodeCache, script: Script, commands: string[]): void {
  * lacks this command's code: it grows to cover the commands the user runs, each one writing once.
  */
 export function runBundle(binDir: string, args: readonly string[] = process.argv.slice(2)): void {
+  // `cairn --version` needs none of the CLI: answered here as commander answers it (main.ts,
+  // `-V, --version`), without reading 3 MB of bundle that a process outside a home has no cache for.
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    process.stdout.write(`${CAIRN_VERSION}\n`);
+    return;
+  }
   const filename = join(binDir, BUNDLE_FILE);
   // esbuild writes ASCII (it escapes the rest; the build checks): latin1 skips UTF-8 decoding.
   const source = readFileSync(filename, 'latin1');
