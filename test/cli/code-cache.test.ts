@@ -128,6 +128,29 @@ describe('the code cache of the bundled CLI', () => {
     assert.deepEqual(readCache(home).header.commands, ['list', 'search', 'search +vector']);
   });
 
+  it('keeps the code of commands run while a daemon listens in a file of its own', async () => {
+    // A daemon answers searches with a fraction of the CLI's code: its cache is not weighed down by
+    // the in-process search's. A plain file stands for the socket (the CLI then answers itself).
+    rmSync(cacheOf(home), { force: true });
+    ok(await run(BM25));
+    const plain = readCache(home);
+    const socket = join(home, 'cairn.sock');
+    const viaDaemon = cacheFileFor(join(home, 'cache'), BUNDLE, true);
+    writeFileSync(socket, '');
+    try {
+      assert.deepEqual(seen(await run(BM25)), seen(expected));
+      assert.ok(existsSync(viaDaemon), 'written apart');
+      assert.equal(readCache(home).ino, plain.ino, 'the other cache untouched');
+      ok(await run([...BM25, '--no-daemon'])); // told not to ask a daemon: the other file
+      assert.equal(readCache(home).ino, plain.ino);
+    } finally {
+      rmSync(socket, { force: true });
+    }
+    // Both files are one bundle's: another bundle's write keeps them together.
+    assert.deepEqual(readdirSync(join(home, 'cache')).filter((n) => n.startsWith('cli-code-')).sort(), [cacheOf(home), viaDaemon].map((f) => f.slice(join(home, 'cache').length + 1)).sort());
+    rmSync(viaDaemon, { force: true });
+  });
+
   it('is private: the file 0600, the folder it creates 0700', async () => {
     const fresh = newHome();
     ok(await run(['list', '--json'], fresh));
@@ -144,9 +167,13 @@ describe('the code cache of the bundled CLI', () => {
       writeFileSync(join(dir, name), 'another install');
       utimesSync(join(dir, name), new Date(2020, 0, 1 + i), new Date(2020, 0, 1 + i)); // 00000004 the newest
     });
+    // A bundle's two files go together, its newest write counting: 00000002 was used last, by way of a daemon.
+    writeFileSync(join(dir, 'cli-code-00000002-daemon.bin'), 'another install');
+    utimesSync(join(dir, 'cli-code-00000002-daemon.bin'), new Date(2020, 0, 10), new Date(2020, 0, 10));
     writeFileSync(join(dir, 'model.onnx'), 'not a code cache');
     ok(await run(['list', '--json'], fresh));
-    const kept = others.slice(others.length - (KEPT_CACHES - 1));
+    assert.equal(KEPT_CACHES, 3);
+    const kept = ['cli-code-00000002.bin', 'cli-code-00000002-daemon.bin', 'cli-code-00000004.bin'];
     assert.deepEqual(readdirSync(dir).sort(), [...kept, 'model.onnx', cacheOf(fresh).slice(dir.length + 1)].sort());
     assertValidCache(fresh);
   });
