@@ -117,12 +117,25 @@ export function freshSchemaName(): string {
   return `t_${process.pid}_${++counter}_${Math.random().toString(36).slice(2, 8)}`;
 }
 
-/** Drops a schema and everything in it. */
+/**
+ * Drops a schema and everything in it. Test files run side by side, each in its own schema, yet a
+ * CASCADE drop locks shared catalog rows (pgvector's type, the extension) that another file's
+ * CREATE or DROP takes in the other order: PostgreSQL then cancels one as a deadlock (40P01), which
+ * failed a suite's teardown after all its tests had passed. The cancelled drop did nothing: tried again.
+ */
 export async function dropSchema(url: string, schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        return;
+      } catch (err) {
+        if ((err as { code?: string }).code !== '40P01' || attempt >= 5) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      }
+    }
   } finally {
     await client.end();
   }
