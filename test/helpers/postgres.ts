@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, rmdirSync, chmodSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { MIGRATION_LOCK } from '../../src/store/postgres/migrations.js';
 import { PgStore, type PgStoreOptions } from '../../src/store/postgres/pg-store.js';
 import type { Store } from '../../src/store/store.js';
 
@@ -120,8 +121,10 @@ export function freshSchemaName(): string {
 /**
  * Drops a schema and everything in it. Test files run side by side, each in its own schema, yet a
  * CASCADE drop locks shared catalog rows (pgvector's type, the extension) that another file's
- * CREATE or DROP takes in the other order: PostgreSQL then cancels one as a deadlock (40P01), which
- * failed a suite's teardown after all its tests had passed. The cancelled drop did nothing: tried again.
+ * migration or drop takes in the other order: PostgreSQL then cancelled one as a deadlock (40P01),
+ * which failed a suite's teardown after all its tests had passed. So a drop takes the lock every
+ * migration takes (drops and migrations take turns), and a drop cancelled as a deadlock all the same
+ * did nothing and is tried again.
  */
 export async function dropSchema(url: string, schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
@@ -129,9 +132,13 @@ export async function dropSchema(url: string, schema: string): Promise<void> {
   try {
     for (let attempt = 1; ; attempt++) {
       try {
+        await client.query('BEGIN');
+        await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
         await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await client.query('COMMIT');
         return;
       } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
         if ((err as { code?: string }).code !== '40P01' || attempt >= 5) throw err;
         await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
       }

@@ -377,7 +377,7 @@ const STEPS: readonly string[] = [V1_CORE + V1_MEMORY_AND_INDEX + V1_DOCUMENTS_A
 export const PG_SCHEMA_VERSION = STEPS.length;
 
 /** Any fixed number: every Cairn process migrating any schema of the database takes this lock. */
-const MIGRATION_LOCK = 0x43_61_69_72; // "Cair"
+export const MIGRATION_LOCK = 0x43_61_69_72; // "Cair"
 
 /** Brings `schema` to PG_SCHEMA_VERSION. Refuses a schema newer than this build, or one not Cairn's. */
 export async function migrate(pool: pg.Pool, schema: string): Promise<void> {
