@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { projectNamespace } from '../../src/integrations/claude-code/hook.js';
-import { CLI, HANG_GUARD_MS, NO_EMBEDDER, assertBuilt, childEnv, cliJson, json, makeHome, ok, removeHome, runCli, type RunResult } from '../helpers/cli.js';
+import { CLI, HANG_GUARD_MS, ROOT, NO_EMBEDDER, assertBuilt, childEnv, cliJson, json, makeHome, ok, removeHome, runCli, type RunResult } from '../helpers/cli.js';
 
 before(() => assertBuilt());
 
@@ -25,6 +25,8 @@ const ORIGINAL = {
   statusLine: { type: 'command', command: '~/bin/status' },
 };
 const ORIGINAL_TEXT = JSON.stringify(ORIGINAL, null, 4) + '\n';
+/** The package's executable (dist/bin/cairn.js), which hooks run. */
+const BIN = join(ROOT, 'dist', 'bin', 'cairn.js');
 const EVENTS = ['SessionStart', 'PreCompact', 'Stop', 'SessionEnd'] as const;
 
 function backups(dir: string): string[] {
@@ -34,7 +36,7 @@ function backups(dir: string): string[] {
 /** Our hook commands per event in a settings object. */
 function ours(settings: any, event: string): string[] {
   const out: string[] = [];
-  for (const g of settings.hooks?.[event] ?? []) for (const h of g.hooks ?? []) if (/interfaces\/cli\/main\.js.* hook claude-code$/.test(h.command)) out.push(h.command);
+  for (const g of settings.hooks?.[event] ?? []) for (const h of g.hooks ?? []) if (/\/bin\/cairn\.js.* hook claude-code$/.test(h.command)) out.push(h.command);
   return out;
 }
 
@@ -78,8 +80,9 @@ describe('cairn hooks install|uninstall|status claude-code', () => {
       assert.equal(group.hooks[0].timeout, 30);
       assert.equal(group.hooks[0].command, res.command);
     }
-    // An absolute node and CLI, and the non-default home, so it runs without PATH or CAIRN_HOME.
-    assert.equal(res.command, `${process.execPath} ${CLI} --home ${home} hook claude-code`);
+    // An absolute node and CLI, and the non-default home, so it runs without PATH or CAIRN_HOME. The
+    // CLI is the package's executable, which runs the bundle from the home's code cache.
+    assert.equal(res.command, `${process.execPath} ${BIN} --home ${home} hook claude-code`);
 
     const again = await cliJson(['hooks', 'install', 'claude-code', '--settings', path, '--json'], { home });
     assert.equal(again.changed, false);
@@ -119,6 +122,20 @@ describe('cairn hooks install|uninstall|status claude-code', () => {
     assert.ok(!JSON.stringify(s).includes('/old/cairn'));
     ok(await runCli(['hooks', 'uninstall', 'claude-code', '--settings', p], { home }));
     assert.deepEqual(JSON.parse(readFileSync(p, 'utf8')), { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'keep-me' }] }] } });
+  });
+
+  it("an earlier version's hooks (the unbundled main.js of this very install) are out of date, and replaced in place", async () => {
+    const p = join(dir, 'earlier.json');
+    const earlier = `${process.execPath} ${CLI} --home ${home} hook claude-code`;
+    writeFileSync(p, JSON.stringify({ hooks: Object.fromEntries(EVENTS.map((e) => [e, [{ hooks: [{ type: 'command', command: earlier, timeout: 30 }] }]])) }));
+    const status = await cliJson(['hooks', 'status', 'claude-code', '--settings', p, '--json'], { home });
+    assert.equal(status.current, false);
+    assert.deepEqual([...status.stale].sort(), [...EVENTS].sort());
+    assert.match(ok(await runCli(['hooks', 'status', 'claude-code', '--settings', p], { home })), /Run `cairn hooks install claude-code` to bring them up to date/);
+    ok(await runCli(['hooks', 'install', 'claude-code', '--settings', p], { home }));
+    const s = JSON.parse(readFileSync(p, 'utf8'));
+    for (const event of EVENTS) assert.deepEqual(s.hooks[event], [{ hooks: [{ type: 'command', command: `${process.execPath} ${BIN} --home ${home} hook claude-code`, timeout: 30 }] }], event);
+    assert.equal((await cliJson(['hooks', 'status', 'claude-code', '--settings', p, '--json'], { home })).current, true);
   });
 
   it('creates a missing file (default location from CLAUDE_CONFIG_DIR); uninstall leaves an empty object', async () => {

@@ -33,7 +33,7 @@ type JsonObject = { [key: string]: Json };
 export interface HookCommandOptions {
   /** Absolute path of the node binary that runs the CLI. */
   node: string;
-  /** Absolute path of dist/interfaces/cli/main.js. */
+  /** Absolute path of the CLI's entry point: dist/bin/cairn.js (earlier versions: dist/interfaces/cli/main.js). */
   cli: string;
   /** Data directory, when not the default ~/.cairn. */
   home?: string;
@@ -61,15 +61,15 @@ export function hookCommand(options: HookCommandOptions): string {
 }
 
 /**
- * Whether a hook command is one of ours: it runs Cairn's CLI (its main.js, or a `cairn` binary)
- * with the `hook claude-code` subcommand. Both are required, because another tool's command may
- * well end in "hook claude-code" too.
+ * Whether a hook command is one of ours: it runs Cairn's CLI (its bin/cairn.js, the main.js hooks
+ * of earlier versions ran, or a `cairn` binary) with the `hook claude-code` subcommand. Both are
+ * required, because another tool's command may well end in "hook claude-code" too.
  */
 export function isCairnHookCommand(command: unknown): boolean {
   if (typeof command !== 'string') return false;
   const cmd = command.replace(/\\/g, '/');
   if (!/(^|\s)hook\s+claude-code(\s|$)/.test(cmd)) return false;
-  return /interfaces\/cli\/main\.js['"]?(\s|$)/.test(cmd) || /(^|[\s/'"])cairn['"]?\s/.test(cmd);
+  return /(interfaces\/cli\/main|\/bin\/cairn)\.js['"]?(\s|$)/.test(cmd) || /(^|[\s/'"])cairn['"]?\s/.test(cmd);
 }
 
 function isObject(value: unknown): value is JsonObject {

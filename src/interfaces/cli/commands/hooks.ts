@@ -1,6 +1,6 @@
 // cairn hooks install|uninstall|status claude-code: Cairn's hooks in Claude Code's settings file;
 // cairn hook claude-code: the handler those hooks run (hook JSON on stdin; always exits 0).
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../../core/private-files.js';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -15,8 +15,19 @@ import { globals, intOption, print, printJson } from '../run.js';
 
 const AGENTS = ['claude-code'] as const;
 
-/** The CLI entry point the hooks run: this build's dist/interfaces/cli/main.js. */
-const CLI_MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
+/**
+ * The CLI entry point the hooks run: this build's executable, dist/bin/cairn.js, the package's
+ * `bin`, which runs the bundled CLI from the code cache in the home (bundle-loader.ts). A hook runs
+ * at every start and stop of an agent's session; the unbundled entry (dist/interfaces/cli/main.js,
+ * which hooks ran before, and which `cairn hooks status` now reports as out of date) resolves and
+ * compiles ~300 modules each time. A tree without the bundle (run from source) runs main.js.
+ */
+const CLI_MAIN = hookEntryPoint();
+
+function hookEntryPoint(): string {
+  const bin = fileURLToPath(new URL('../../../bin/cairn.js', import.meta.url));
+  return existsSync(bin) ? bin : fileURLToPath(new URL('../main.js', import.meta.url));
+}
 
 /** Stop well inside the timeout Claude Code gives the hook, with a message instead of a kill. */
 const HOOK_DEADLINE_MS = 25_000;
