@@ -116,9 +116,12 @@ describe('VectorIndex persistence', () => {
       assert.equal(await reader.catchUp('notes'), 20);
       assert.equal(reader.size('notes'), 320);
       assert.deepEqual((await reader.search('notes', query, 10)).map((h) => h.seq).slice(0, 1), before.map((h) => h.seq).slice(0, 1));
+      // Among the first ten, not first: the 32-dimension hash vectors of some texts coincide (added[19]
+      // has three twins), and which of equal vectors comes first varies with the graph's build.
       for (const text of [added[0]!, added[19]!, texts[0]!]) {
-        const [hit] = await reader.search('notes', embedder.vector(text), 1);
-        assert.equal((await store.getEntries('notes', [hit!.seq]))[0]!.text, text);
+        const hits = await reader.search('notes', embedder.vector(text), 10);
+        const found = (await store.getEntries('notes', hits.map((h) => h.seq))).map((e) => e.text);
+        assert.ok(found.includes(text), `${text} among ${found.join(', ')}`);
       }
       reader.flush();
       assert.equal(await graphIndex(store, dir).catchUp('notes'), 0, 'saved whole');
