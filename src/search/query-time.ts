@@ -8,6 +8,7 @@ import { queryLanguage } from './query-terms.js';
 import type { Language } from './text-analysis.js';
 
 type Chrono = Pick<typeof import('chrono-node/en'), 'parse'>;
+type EnglishModule = typeof import('chrono-node/en');
 /** The languages chrono-node reads dates in that a query's language can be told as (text-analysis.ts, script). */
 type TimeLocale = Language | 'ja' | 'zh';
 const LOADERS: Readonly<Record<TimeLocale, () => Promise<Chrono>>> = {
@@ -29,6 +30,58 @@ export const loadTimeParser = (locale: TimeLocale = 'en'): Promise<Chrono> => {
   if (!p) parsers.set(locale, (p = LOADERS[locale]()));
   return p;
 };
+
+/**
+ * chrono-node's English parsers of durations ("3 days ago", "in two weeks", "a couple of months
+ * later", "past 2 hours"): their patterns embed its whole number-and-unit pattern, and V8 compiles
+ * each twice on its first two uses (bytecode, then machine code), ~550 ms of CPU in all, every
+ * cold `cairn search` whose query names a month paid it, and the first such query of a daemon.
+ * A query without a duration (durationMayFollow) is read without them: a parser that would have
+ * matched nothing there adds nothing.
+ */
+export const DURATION_PARSERS: readonly string[] = ['ENTimeUnitWithinFormatParser', 'ENTimeUnitAgoFormatParser', 'ENTimeUnitLaterFormatParser', 'ENTimeUnitCasualRelativeFormatParser'];
+let withoutDurations: Promise<Chrono> | undefined;
+function englishWithoutDurations(): Promise<Chrono> {
+  withoutDurations ??= (loadTimeParser('en') as Promise<EnglishModule>).then(({ Chrono, casual }) => {
+    const kept = casual.parsers.filter((p) => !DURATION_PARSERS.includes(p.constructor.name));
+    return new Chrono({ parsers: kept, refiners: casual.refiners });
+  });
+  return withoutDurations;
+}
+
+/**
+ * Loads the English date parser and has V8 compile its patterns (both tiers: two parses), for a
+ * long-lived process before its first search: ~90 ms of CPU there rather than in the first answer
+ * that names a month. The duration parsers are left to the rare query that names a duration.
+ */
+export async function warmTimeParser(): Promise<void> {
+  const parser = await englishWithoutDurations();
+  for (let i = 0; i < 2; i++) parser.parse('on Friday, June 5 2023 at 3pm, last week, yesterday', new Date(0), { forwardDate: false });
+}
+
+// chrono-node's English duration: a number (its NUMBER_PATTERN: digits, one to twelve, "a", "an",
+// "a few", "several", "half an", "the", "a couple of") then, after at most three spaces, a time
+// unit (its TIME_UNIT_DICTIONARY). Read here as ASCII words and digit runs, as its patterns read
+// (ASCII, case-insensitive), a unit word counts when the word or digits before it can end such a
+// number ("3d" is two runs: digits, then "d"). Not read as durations: a unit glued to a number word
+// or to the word after it, which chrono-node would take ("they" as "the y(ear)" after "after",
+// "oneday"): a query of words as people write them gets the window it got before (the dev sets'
+// questions, tested).
+const UNITS = new Set(['s', 'sec', 'second', 'seconds', 'm', 'min', 'mins', 'minute', 'minutes', 'h', 'hr', 'hrs', 'hour', 'hours', 'd', 'day', 'days', 'w', 'week', 'weeks', 'mo', 'mon', 'mos', 'month', 'months', 'qtr', 'quarter', 'quarters', 'y', 'yr', 'year', 'years']);
+const NUMBER_ENDS = new Set(['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'half', 'a', 'an', 'few', 'several', 'the', 'couple', 'of']);
+const ASCII_RUNS = /[a-z]+|[0-9]+/g;
+
+/** Whether English text may hold a duration chrono-node reads (false: its duration parsers are not run on it). */
+export function durationMayFollow(text: string): boolean {
+  const runs = text.toLowerCase().match(ASCII_RUNS);
+  if (!runs) return false;
+  for (let i = 1; i < runs.length; i++) {
+    if (!UNITS.has(runs[i]!)) continue;
+    const before = runs[i - 1]!;
+    if (NUMBER_ENDS.has(before) || (before.charCodeAt(0) >= 48 && before.charCodeAt(0) <= 57)) return true;
+  }
+  return false;
+}
 
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const HAN = /\p{Script=Han}/u;
@@ -78,7 +131,8 @@ export async function queryTimeWindow(query: string, now: number): Promise<TimeW
   if (locale === 'en' && !mayNameTime(text)) return null;
   let results: ParsedResult[];
   try {
-    results = (await loadTimeParser(locale)).parse(text, new Date(now), { forwardDate: false });
+    const parser = locale === 'en' && !durationMayFollow(text) ? englishWithoutDurations() : loadTimeParser(locale);
+    results = (await parser).parse(text, new Date(now), { forwardDate: false });
   } catch {
     return null; // an unreadable date is no date: the search goes on without a preference
   }

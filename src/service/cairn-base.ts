@@ -17,7 +17,7 @@ import { Judging, type LlmRuntime } from './judging.js';
 import { createLlmRuntime, createQueryRewriter } from './llm-runtime.js';
 import type { TransportOptions } from '../llm/transport.js';
 import type { QueryRewriter, RewriteOutcome } from '../search/query-rewrite.js';
-import { loadTimeParser } from '../search/query-time.js';
+import { warmTimeParser } from '../search/query-time.js';
 import { localDayTime } from '../core/local-time.js';
 import { getState, memoryFilePath, setState, stateFilePath, type HotState, type HotStatePatch, type SetStateResult } from './hot-state.js';
 import { buildContext, CONTEXT_DEFAULT_BUDGET, type ContextBrief, type ContextOptions } from './context.js';
@@ -355,12 +355,13 @@ export abstract class CairnBase {
 
   /**
    * Loads what the first search would otherwise load on demand (the embedding model, the date
-   * parser), for a long-lived process that answers searches. Failures surface later, at the call
-   * that needs the part. The brief's tokenizer is not among them: it holds ~60 MiB resident, and a
-   * daemon serves a brief only for `cairn context`, whose first call pays its ~200 ms load once.
+   * parser with its patterns compiled), for a long-lived process that answers searches. Failures
+   * surface later, at the call that needs the part. The brief's tokenizer is not among them: it
+   * holds ~60 MiB resident, and a daemon serves a brief only for `cairn context`, whose first call
+   * pays its ~200 ms load once.
    */
   async warmUp(): Promise<void> {
-    await Promise.allSettled([this.embedder?.init(), loadTimeParser()]);
+    await Promise.allSettled([this.embedder?.init(), warmTimeParser()]);
   }
 
   async close(): Promise<void> {

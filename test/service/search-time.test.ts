@@ -4,7 +4,8 @@ import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Cairn } from '../../src/service/cairn.js';
 import * as chrono from 'chrono-node/en';
-import { inTimeWindow, mayNameTime, queryTimeWindow, type TimeWindow } from '../../src/search/query-time.js';
+import { DURATION_PARSERS, durationMayFollow, inTimeWindow, mayNameTime, queryTimeWindow, type TimeWindow } from '../../src/search/query-time.js';
+import { loadAgentWork } from '../../bench/agentwork/devset.js';
 import { rejectsSearchConfig, searchHomes } from '../helpers/search-homes.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z'); // a Sunday
@@ -73,6 +74,64 @@ describe('mayNameTime (which English queries chrono-node parses)', () => {
       assert.equal(mayNameTime(text), false, w);
       assert.deepEqual(chrono.parse(text, new Date(NOW), { forwardDate: false }), [], w);
     }
+  });
+});
+
+describe('durationMayFollow (which English queries chrono-node reads with its duration parsers)', () => {
+  const full = chrono.casual;
+  const only = (keep: boolean) => new chrono.Chrono({ parsers: full.parsers.filter((p) => DURATION_PARSERS.includes(p.constructor.name) === keep), refiners: keep ? [] : full.refiners });
+  const durations = only(true);
+  const others = only(false);
+  const read = (c: chrono.Chrono, text: string) => JSON.stringify(c.parse(text, new Date(NOW), { forwardDate: false }).map((r) => [r.index, r.text, r.start.date().getTime(), r.end?.date().getTime()]));
+
+  it('names parsers chrono-node has (a renamed one would silently run on every query)', () => {
+    const names = full.parsers.map((p) => p.constructor.name);
+    for (const name of DURATION_PARSERS) assert.ok(names.includes(name), name);
+  });
+
+  it('lets through every duration of a number and a unit, as chrono-node writes them, in any case and spacing', () => {
+    const numbers = ['3', '1.5', 'one', 'twelve', 'a', 'an', 'a few', 'several', 'half an', 'the', 'a couple of', 'couple of', 'few'];
+    const units = ['s', 'sec', 'second', 'seconds', 'm', 'min', 'mins', 'minute', 'minutes', 'h', 'hr', 'hrs', 'hour', 'hours', 'd', 'day', 'days', 'w', 'week', 'weeks', 'mo', 'mon', 'mos', 'month', 'months', 'qtr', 'quarter', 'quarters', 'y', 'yr', 'year', 'years'];
+    let read = 0;
+    for (const n of numbers) {
+      for (const u of units) {
+        // Glued only to digits ("3d"): "a fews", "oneday" are not read as durations (query-time.ts).
+        for (const space of /^[\d.]+$/.test(n) ? ['', ' ', '   '] : [' ', '   ']) {
+          const d = `${n}${space}${u}`;
+          for (const text of [`what did we ship ${d} ago?`, `within ${d}`, `${d} later, on Friday`, `the past ${d}`, `next ${d}`, `+${d}`]) {
+            for (const cased of [text, text.toUpperCase()]) {
+              if (durations.parse(cased, new Date(NOW), { forwardDate: false }).length === 0) continue;
+              read++;
+              assert.ok(durationMayFollow(cased), cased);
+            }
+          }
+        }
+      }
+    }
+    assert.ok(read > 2000, `chrono-node read ${read} of them`);
+  });
+
+  it('elsewhere, reading without the duration parsers finds the same: every question and turn of the agent-work set, and plain questions', () => {
+    const set = loadAgentWork();
+    const texts = [
+      ...set.conversations.flatMap((c) => [...c.questions.map((q) => q.question), ...c.turns.map((t) => t.text.slice(0, 500))]),
+      'When did Melanie go camping in June?', 'What did they do after they moved in May 2023?', 'Which hobby did Sam take up last year?', 'What did I say on Friday at 3pm?',
+    ];
+    let lean = 0;
+    for (const text of texts) {
+      if (!mayNameTime(text) || durationMayFollow(text)) continue;
+      lean++;
+      assert.equal(read(others, text), read(full, text), text.slice(0, 120));
+    }
+    assert.ok(lean > 500, `${lean} texts read without the duration parsers`);
+  });
+
+  it('a query naming a duration still gets its window', async () => {
+    assert.deepEqual(shape(await queryTimeWindow('what did we decide 3 days ago', NOW)), days('2026-11-19', '2026-11-19'));
+    assert.deepEqual(shape(await queryTimeWindow('what changed in the past two weeks about the deploy', NOW)), days('2026-11-05', '2026-11-11'));
+    assert.deepEqual(shape(await queryTimeWindow('in 3 days, what is due', NOW)), days('2026-11-25', '2026-11-25'));
+    assert.equal(durationMayFollow('When did Melanie go camping in June?'), false);
+    assert.equal(durationMayFollow("it's what I'm after, they said"), false);
   });
 });
 
