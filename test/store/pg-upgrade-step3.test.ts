@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { freshPgStore } from '../helpers/postgres.js';
+import { MIGRATION_LOCK } from '../../src/store/postgres/migrations.js';
 import { PgStore } from '../../src/store/postgres/pg-store.js';
 import { textHashKey } from '../../src/store/text-hash-key.js';
 import { QUANT_BLOCK, decodeVector, withoutFirstVector } from '../../src/store/vector-codec.js';
@@ -55,7 +56,9 @@ describe('PostgreSQL migration step 3', () => {
       const cache = await Promise.all(allTexts.map(async (t) => ({ hash: sha(t), bytes: await bytesOf(t) })));
       const rows = (await db.query<{ id: string; passages: Buffer; own: Buffer }>(
         `SELECT p.id, p.vector AS passages, o.vector AS own FROM vectors p JOIN vectors o ON o.entry_seq = p.entry_seq AND o.model = $1 WHERE p.model = $2 AND length(p.vector) > 0`, [MODEL, WINDOWS])).rows;
-      await db.query(`DROP TRIGGER vectors_keep_cached_delete ON vectors; DROP TRIGGER vectors_keep_cached_replace ON vectors; DROP FUNCTION cairn_keep_cached();
+      // Under the migration lock (one implicit transaction), as test/helpers/postgres.ts drops
+      // schemas: DDL of test files running side by side takes turns instead of deadlocking.
+      await db.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK}); DROP TRIGGER vectors_keep_cached_delete ON vectors; DROP TRIGGER vectors_keep_cached_replace ON vectors; DROP FUNCTION cairn_keep_cached();
                       DROP INDEX vectors_text_hash; ALTER TABLE vectors DROP COLUMN text_hash; ALTER TABLE vectors ADD COLUMN created_at TEXT NOT NULL DEFAULT '2026-11-01T09:00:00.000Z';
                       DELETE FROM embed_cache; ALTER TABLE embed_cache ALTER COLUMN text_hash TYPE TEXT USING encode(text_hash, 'hex')`);
       const v2Rows = new Map<string, Buffer>();
