@@ -196,14 +196,14 @@ async function cachedHome<T extends { home: string }>(cacheDir: string, key: str
 const CPU_REPORT = `data:text/javascript,${encodeURIComponent("process.on('exit', () => { const u = process.cpuUsage(); process.stderr.write('\\ncairn-bench-cpu-us ' + (u.user + u.system) + '\\n'); });")}`;
 const CPU_LINE = /\ncairn-bench-cpu-us (\d+)\n/;
 
-function timeCli(cli: string, home: string, args: string[], runs: number, check: (stdout: string) => string | null, env = benchEnv(home)): { wall: Dist; cpu: Dist; ok: boolean; note?: string } {
+function timeCli(cli: string, home: string, args: string[], runs: number, check: (stdout: string) => string | null, env = benchEnv(home), input?: string): { wall: Dist; cpu: Dist; ok: boolean; note?: string } {
   const times: number[] = [];
   const cpu: number[] = [];
   let note: string | undefined;
   let ok = true;
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, ['--import', CPU_REPORT, ...(cli === '' ? [] : [cli]), ...args], { env, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--import', CPU_REPORT, ...(cli === '' ? [] : [cli]), ...args], { env, encoding: 'utf8', ...(input !== undefined ? { input } : {}) });
     times.push(performance.now() - t0);
     const used = CPU_LINE.exec(r.stderr ?? '');
     if (used) cpu.push(Number(used[1]) / 1000);
@@ -272,6 +272,32 @@ function checkBrief(stdout: string): string | null {
   }
 }
 
+const CC_SESSION = '4f35e220-c435-4cf7-b9b9-f40426042847';
+
+/** A Claude Code transcript of 40 turns under `home` (the home is a copy, removed after the run). */
+function claudeCodeTranscript(home: string): string {
+  const dir = join(home, 'claude', 'projects', '-srv-proj');
+  mkdirSync(dir, { recursive: true });
+  const lines = Array.from({ length: 40 }, (_, i) => {
+    const base = { parentUuid: i === 0 ? null : `u${i - 1}`, isSidechain: false, userType: 'external', cwd: '/srv/proj', sessionId: CC_SESSION, version: '2.1.37', uuid: `u${i}`, timestamp: new Date(Date.UTC(2026, 10, 20, 10, i)).toISOString() };
+    return i % 2 === 0
+      ? { ...base, type: 'user', message: { role: 'user', content: `Why does the deploy of service ${i} fail on port ${5000 + i}?` } }
+      : { ...base, type: 'assistant', requestId: `r${i}`, message: { id: `msg_${i}`, type: 'message', role: 'assistant', model: 'claude', content: [{ type: 'text', text: `The deploy ${i} fails because the health check times out after 30 seconds; raise it to 60.` }], stop_reason: 'end_turn' } };
+  });
+  const path = join(dir, `${CC_SESSION}.jsonl`);
+  writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  return path;
+}
+
+function checkHookBrief(stdout: string): string | null {
+  try {
+    const out = JSON.parse(stdout) as { hookSpecificOutput?: { additionalContext?: string } };
+    return out.hookSpecificOutput?.additionalContext ? null : `no brief: ${stdout.slice(0, 200)}`;
+  } catch {
+    return `output is not JSON: ${stdout.slice(0, 200)}`;
+  }
+}
+
 /** With `weakAllowed`, "no good match" is an answer too (the synthetic texts never name a month, so a query that does covers less of any). */
 function checkSearch(expectedMode: string, weakAllowed = false) {
   return (stdout: string): string | null => {
@@ -308,7 +334,7 @@ export async function runColdStart(options: ColdStartOptions): Promise<ColdStart
     let i = 0;
     return () => make(queries[i++ % queries.length]!);
   };
-  const measure = (name: string, home: string, argsFor: () => string[], check: (s: string) => string | null, useCli: boolean | string = true, env?: NodeJS.ProcessEnv) => {
+  const measure = (name: string, home: string, argsFor: () => string[], check: (s: string) => string | null, useCli: boolean | string = true, env?: NodeJS.ProcessEnv, input?: string) => {
     // spawnSync takes one argument list per run; rotate queries across runs.
     const times: number[] = [];
     const cpu: number[] = [];
@@ -317,7 +343,7 @@ export async function runColdStart(options: ColdStartOptions): Promise<ColdStart
     let args: string[] = [];
     for (let i = 0; i < options.runs; i++) {
       args = argsFor();
-      const r = timeCli(typeof useCli === 'string' ? useCli : useCli ? cli : '', home, args, 1, i === 0 ? check : () => null, env);
+      const r = timeCli(typeof useCli === 'string' ? useCli : useCli ? cli : '', home, args, 1, i === 0 ? check : () => null, env, input);
       times.push(r.wall.p50);
       cpu.push(r.cpu.p50);
       if (!r.ok) {
@@ -382,6 +408,25 @@ export async function runColdStart(options: ColdStartOptions): Promise<ColdStart
     const none = dist([]);
     runs.push({ name: `search with \`cairn watch\` running, ${label} home`, home: a.home, args: ['search'], wall: none, cpu: none, ok: false, note: (err as Error).message.slice(0, 200) });
     log(`  cairn watch: ${(err as Error).message}`);
+  }
+
+  // Claude Code's hooks (`cairn hooks install claude-code`): they run the executable (before
+  // 2026-11-28, the unbundled CLI). SessionStart prints the brief; Stop runs after every
+  // response and captures the transcript, here one already captured (the usual case). Last on this
+  // home: the capture adds its turns (the consolidated home above is seeded from it when not cached).
+  const transcript = claudeCodeTranscript(a.home);
+  const captured = spawnSync(process.execPath, [cli, '-n', 'default', 'hook', 'claude-code'], {
+    env: benchEnv(a.home),
+    input: JSON.stringify({ hook_event_name: 'Stop', cwd: '/srv/proj', session_id: CC_SESSION, transcript_path: transcript }),
+    encoding: 'utf8',
+  });
+  if (captured.status !== 0) log(`  the transcript's first capture failed: ${captured.stderr.slice(0, 200)}`);
+  for (const [event, input, check] of [
+    ['SessionStart (the brief)', JSON.stringify({ hook_event_name: 'SessionStart', cwd: '/srv/proj', source: 'startup' }), checkHookBrief],
+    ['Stop (a transcript already captured)', JSON.stringify({ hook_event_name: 'Stop', cwd: '/srv/proj', session_id: CC_SESSION, transcript_path: transcript }), () => null],
+  ] as const) {
+    measure(`hook claude-code ${event}, ${label} home`, a.home, () => ['-n', 'default', 'hook', 'claude-code'], check, true, undefined, input);
+    measure(`hook claude-code ${event}, ${label} home, unbundled CLI`, a.home, () => ['-n', 'default', 'hook', 'claude-code'], check, unbundled, undefined, input);
   }
 
   let realEmbedding: ColdStartResult['realEmbedding'] = null;

@@ -34,8 +34,9 @@ export const loadTimeParser = (locale: TimeLocale = 'en'): Promise<Chrono> => {
 /**
  * chrono-node's English parsers of durations ("3 days ago", "in two weeks", "a couple of months
  * later", "past 2 hours"): their patterns embed its whole number-and-unit pattern, and V8 compiles
- * each twice on its first two uses (bytecode, then machine code), ~550 ms of CPU in all, every
- * cold `cairn search` whose query names a month paid it, and the first such query of a daemon.
+ * each again to machine code on its second use: the second query naming a date in a process (a
+ * daemon's, a benchmark's) took 110–450 ms of CPU, 10 without them. (A one-query `cairn search`
+ * compiles them once, to bytecode: ~10 ms.)
  * A query without a duration (durationMayFollow) is read without them: a parser that would have
  * matched nothing there adds nothing.
  */
