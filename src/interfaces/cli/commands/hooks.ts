@@ -20,10 +20,9 @@ const AGENTS = ['claude-code'] as const;
  * `bin`, which runs the bundled CLI from the code cache in the home (bundle-loader.ts). A hook runs
  * at every start and stop of an agent's session; the unbundled entry (dist/interfaces/cli/main.js,
  * which hooks ran before, and which `cairn hooks status` now reports as out of date) resolves and
- * compiles ~300 modules each time. A tree without the bundle (run from source) runs main.js.
+ * compiles ~300 modules each time. A tree without the bundle (run from source) runs main.js. Asked
+ * only by the hooks commands (every command loads this module).
  */
-const CLI_MAIN = hookEntryPoint();
-
 function hookEntryPoint(): string {
   const bin = fileURLToPath(new URL('../../../bin/cairn.js', import.meta.url));
   return existsSync(bin) ? bin : fileURLToPath(new URL('../main.js', import.meta.url));
@@ -55,7 +54,7 @@ async function expectedCommand(cmd: Command): Promise<string> {
   const isDefault = root === resolve(join(homedir(), '.cairn'));
   return hookCommand({
     node: process.execPath,
-    cli: CLI_MAIN,
+    cli: hookEntryPoint(),
     ...(isDefault ? {} : { home: root }),
     ...(g.namespace !== undefined ? { namespace: parseNamespace(g.namespace) } : {}),
   });
@@ -79,7 +78,8 @@ export function registerHooksCommands(program: Command): void {
       const path = await settingsPath(opts);
       const command = await expectedCommand(cmd);
       const res = installHooks(path, command);
-      if (/[\\/]_npx[\\/]/.test(CLI_MAIN)) process.stderr.write(`cairn: warning: the hooks run ${CLI_MAIN}, inside npx's cache, which npm may clear; install Cairn (npm install -g) and run this again\n`);
+      const entry = hookEntryPoint();
+      if (/[\\/]_npx[\\/]/.test(entry)) process.stderr.write(`cairn: warning: the hooks run ${entry}, inside npx's cache, which npm may clear; install Cairn (npm install -g) and run this again\n`);
       if (globals(cmd).json) return printJson({ ...res, events: CAIRN_HOOK_EVENTS, command });
       if (!res.changed) return print(`Cairn's hooks are already installed in ${res.path}; nothing changed.`);
       print(`Installed Cairn's hooks (${CAIRN_HOOK_EVENTS.join(', ')}) in ${res.path}${res.created ? ' (created)' : ''}.`);
