@@ -1,5 +1,6 @@
 // How many of a query's words a text contains. BM25 over an OR query can rank a text that repeats
 // one rare word above one that has every word; coverage says how much of the question it answers.
+import { LRUCache } from 'lru-cache';
 import { analyse, termOf, type Language } from './text-analysis.js';
 
 /** Whether a word of a text (as `words` gives it) is one of the query's terms, read in the query's language. */
@@ -56,43 +57,42 @@ export class TermFinder {
  * Texts' analysed terms, kept across searches: analysing a long message (segmenting, stemming)
  * costs ~0.4 ms, and the same candidates come back search after search in a namespace; on agent
  * transcripts analysing them anew was a third of a search. Bounded by the characters it holds
- * (texts and their terms), the oldest dropped first.
+ * (texts and their terms), the least recently asked dropped first: lru-cache, because a Map
+ * evicted from its front by iteration, as this was, walks over every slot deleted since it last
+ * rehashed (a text's terms went from ~12 to ~44 µs once the cache was full).
  */
 const TERM_CACHE_CHARS = 8_000_000;
+/** A text's terms per language it was read in (searches rarely switch language: mostly one). */
+type TermsByLanguage = Partial<Record<Language, string>>;
 /**
- * Per language, keyed by the text itself: a text's hash is kept in the string once computed, where
- * a key joining language and text was a new string to build and hash at every lookup (~1,000 a
- * search at 50k chat turns). A text's terms are one string (termsOf): a search at 50k chat turns
- * adds ~200 texts, and the young-generation collections that copy them into the old generation
- * copy a flat string without reading it, where a Set was a table of pointers to follow.
+ * Keyed by the text itself: a text's hash is kept in the string once computed, where a key joining
+ * language and text was a new string to build and hash at every lookup (~1,000 a search at 50k
+ * chat turns). A text's terms are one string (termsOf): a search at 50k chat turns adds ~200
+ * texts, and the young-generation collections that copy them into the old generation copy a flat
+ * string without reading it, where a Set was a table of pointers to follow.
  */
-const termCache = new Map<Language, Map<string, string>>();
-let termCacheChars = 0;
+const termCache = new LRUCache<string, TermsByLanguage>({
+  maxSize: TERM_CACHE_CHARS,
+  maxEntrySize: TERM_CACHE_CHARS / 100,
+  sizeCalculation: (terms, text) => {
+    let size = text.length + 1;
+    for (const t of Object.values(terms)) size += t.length;
+    return size;
+  },
+});
 
 /**
  * The distinct index-form terms of a text read in `language`, each between spaces (" cat dog "),
  * from the cache when it has them. No term has a space (text-analysis.ts cuts words at them).
  */
 export function termsOf(text: string, language: Language): string {
-  let byText = termCache.get(language);
-  if (!byText) termCache.set(language, (byText = new Map()));
-  const hit = byText.get(text);
+  const known = termCache.get(text);
+  const hit = known?.[language];
   if (hit !== undefined) return hit;
   const distinct = new Set(analyse(text, language));
   // " " for none: "  " would read as holding the empty term (a lone combining mark's).
   const terms = distinct.size > 0 ? ` ${[...distinct].join(' ')} ` : ' ';
-  if (text.length + 1 <= TERM_CACHE_CHARS / 100) {
-    byText.set(text, terms);
-    termCacheChars += text.length + terms.length;
-    // The oldest first, language by language (searches rarely switch language).
-    for (const texts of termCache.values()) {
-      for (const [old, oldTerms] of texts) {
-        if (termCacheChars <= TERM_CACHE_CHARS) return terms;
-        texts.delete(old);
-        termCacheChars -= old.length + oldTerms.length;
-      }
-    }
-  }
+  termCache.set(text, { ...known, [language]: terms });
   return terms;
 }
 

@@ -5,6 +5,7 @@
 // index stores these tokens (store/sqlite/fts-text.ts); query terms, coverage and snippets
 // analyse with the same functions, so a word asked is found in any form the text has it.
 import { createRequire } from 'node:module';
+import { LRUCache } from 'lru-cache';
 import { stemmer as porter } from 'stemmer';
 import { ENGLISH, LATIN_STOP_WORD_LANGUAGES, hasStopWordOf } from './stop-words.js';
 
@@ -108,39 +109,22 @@ const MARKS = /\p{M}+/gu;
 const SAMPLE_CHARS = 600;
 
 /**
- * Texts analysed lately, kept in insertion order and dropped oldest first, within a budget of
- * characters (text and result alike). Capture analyses each new text two to four times: the
- * turn's index row when its page is stored (up to 1,000 lines), its memory's when that page is
- * judged, the memory's row again when the knowledge pass sets its entities, the near-duplicate
- * lookup. The budget spans such a page of long messages; a daemon holds at most a few MB for it.
+ * Texts analysed lately, within a budget of characters (text and result alike), the least recently
+ * asked dropped first. Capture analyses each new text two to four times: the turn's index row when
+ * its page is stored (up to 1,000 lines), its memory's when that page is judged, the memory's row
+ * again when the knowledge pass sets its entities, the near-duplicate lookup. The budget spans
+ * such a page of long messages; a daemon holds at most a few MB for it. One huge text is not kept
+ * (it must not empty the rest). lru-cache: a Map evicted from its front by iteration walks over
+ * every slot deleted since it last rehashed, which grows with the map.
  */
-class RecentTexts<V> {
-  private readonly items = new Map<string, { value: V; chars: number }>();
-  private chars = 0;
-
-  constructor(private readonly budget: number) {}
-
-  get(key: string): V | undefined {
-    return this.items.get(key)?.value;
-  }
-
-  set(key: string, value: V, size: number): void {
-    if (size > this.budget / 64 || this.items.has(key)) return; // one huge text must not empty the rest
-    const chars = size + ENTRY_OVERHEAD;
-    this.items.set(key, { value, chars });
-    this.chars += chars;
-    for (const [oldest, item] of this.items) {
-      if (this.chars <= this.budget) break;
-      this.items.delete(oldest);
-      this.chars -= item.chars;
-    }
-  }
+function recentTexts<V extends {}>(budget: number): LRUCache<string, V> {
+  return new LRUCache<string, V>({ maxSize: budget, maxEntrySize: budget / 64 });
 }
 
 /** What an entry costs beside its characters (map slot, boxes), counted so tiny texts are bounded too. */
 const ENTRY_OVERHEAD = 64;
-const recentLanguages = new RecentTexts<Language>(1_000_000);
-const recentIndexTexts = new RecentTexts<string>(3_000_000);
+const recentLanguages = recentTexts<Language>(1_000_000);
+const recentIndexTexts = recentTexts<string>(3_000_000);
 
 /**
  * The language a text's Latin-script words are stemmed in, and Russian for a text mostly in
@@ -157,7 +141,7 @@ export function detectLanguage(text: string): Language {
   const known = recentLanguages.get(sample);
   if (known !== undefined) return known;
   const language = detectSample(sample);
-  recentLanguages.set(sample, language, sample.length);
+  recentLanguages.set(sample, language, { size: sample.length + ENTRY_OVERHEAD });
   return language;
 }
 
@@ -243,7 +227,7 @@ export function indexText(text: string, language: Language = detectLanguage(text
   const known = recentIndexTexts.get(key);
   if (known !== undefined) return known;
   const out = indexTextOf(text, language);
-  recentIndexTexts.set(key, out, key.length + out.length);
+  recentIndexTexts.set(key, out, { size: key.length + out.length + ENTRY_OVERHEAD });
   return out;
 }
 

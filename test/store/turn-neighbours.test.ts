@@ -113,6 +113,9 @@ describe('turnNeighbours: batched and cached', () => {
     }
     // The first rounds' rows were evicted to make room: read again, still the same.
     assert.deepEqual(await store.turnNeighbours(NS, all.slice(0, 300), 2, BYTES), baselineTurnNeighbours(store.db, NS, all.slice(0, 300), 2));
+    // One call whose rows alone weigh more than the bound (~8 M characters): the cache makes room
+    // while they are read, and every one of them is still in the answer.
+    assert.deepEqual(await store.turnNeighbours(NS, all, 2, BYTES), baselineTurnNeighbours(store.db, NS, all, 2));
   });
   it('speakers: cached until a write here or from another Store, never shared for mutation', async () => {
     await store.addTurns([turn('sp', 'sp1', { namespace: 'people', speaker: 'Ana' })]);

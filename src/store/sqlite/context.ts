@@ -1,6 +1,7 @@
 // What search needs around a hit: the people who speak in a namespace (to tell "what does Dave
 // like" from a turn that merely says "thanks Dave") and the turns next to a turn in its session.
 import type { Database } from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import { stmt } from './statements.js';
 import type { NeighbourOptions, NeighbourTurn, NeighbourTurns, SpeakerCount } from '../store.js';
 
@@ -26,7 +27,9 @@ export function countSpeakers(db: Database, namespace: string, names: ReadonlyMa
  * each (~12 MB: 4–5 searches' worth of neighbours of long agent messages, all of LoCoMo's chat). A
  * search asks for the neighbours of ~250 turns, mostly of a few sessions, and the next search
  * asks for many of the same; bounded so a daemon over a large home does not hold every turn.
- * A row holds what ranking reads (NeighbourTurn): its object, its id and the map's slot.
+ * A row holds what ranking reads (NeighbourTurn): its object, its id and the map's slot. The least
+ * recently asked go first (lru-cache: evicting from a Map's front by iteration walks over every
+ * slot deleted since it last rehashed, tens of µs an eviction once the cache is full).
  */
 const MAX_CACHED_CHARS = 6_000_000;
 const ROW_OVERHEAD = 120;
@@ -41,11 +44,6 @@ interface NamespaceTurns {
   anchors: Map<string, Anchor | null>;
   /** Session → the seqs of its turns, ascending (what "the turn before" means). */
   sessions: Map<string, number[]>;
-  /**
-   * Seq → the turn as ranking reads it, in the order read (oldest first, evicted first); entryBytes
-   * undefined until a search asked for them.
-   */
-  rows: Map<number, NeighbourTurn>;
   speakers?: readonly SpeakerCount[];
 }
 
@@ -53,8 +51,11 @@ interface TurnCache {
   /** What the database looked like when the cache was filled: see changeToken. */
   token: string;
   namespaces: Map<string, NamespaceTurns>;
-  /** Characters held (see MAX_CACHED_CHARS). */
-  size: number;
+  /**
+   * Seq (unique across namespaces) → the turn as ranking reads it; entryBytes undefined until a
+   * search asked for them. Within MAX_CACHED_CHARS.
+   */
+  rows: LRUCache<number, NeighbourTurn>;
 }
 
 const caches = new WeakMap<Database, TurnCache>();
@@ -74,9 +75,9 @@ export function changeToken(db: Database): string {
 function cacheOf(db: Database, namespace: string): { cache: TurnCache; turns: NamespaceTurns } {
   const token = changeToken(db);
   let cache = caches.get(db);
-  if (!cache || cache.token !== token) caches.set(db, (cache = { token, namespaces: new Map(), size: 0 }));
+  if (!cache || cache.token !== token) caches.set(db, (cache = { token, namespaces: new Map(), rows: new LRUCache({ maxSize: MAX_CACHED_CHARS, sizeCalculation: (r) => weight(r.text) }) }));
   let turns = cache.namespaces.get(namespace);
-  if (!turns) cache.namespaces.set(namespace, (turns = { anchors: new Map(), sessions: new Map(), rows: new Map() }));
+  if (!turns) cache.namespaces.set(namespace, (turns = { anchors: new Map(), sessions: new Map() }));
   return { cache, turns };
 }
 
@@ -112,35 +113,31 @@ function readSessions(db: Database, namespace: string, turns: NamespaceTurns, se
   for (const r of rows) turns.sessions.get(r.session_id)!.push(r.seq);
 }
 
-/** Reads the rows not yet cached (or cached without the entry bytes asked for), evicting the oldest past the bound. */
-function readRows(db: Database, cache: TurnCache, turns: NamespaceTurns, seqs: ReadonlySet<number>, entryBytes: boolean): void {
+/**
+ * The rows of `seqs`: the cached ones, and the rest (or those cached without the entry bytes asked
+ * for) read and kept for the next search. Returned apart from the cache, which may evict some of
+ * them as it makes room.
+ */
+function readRows(db: Database, cache: TurnCache, seqs: ReadonlySet<number>, entryBytes: boolean): Map<number, NeighbourTurn> {
+  const out = new Map<number, NeighbourTurn>();
   const missing: number[] = [];
   for (const s of seqs) {
-    const r = turns.rows.get(s);
+    const r = cache.rows.get(s);
     if (!r || (entryBytes && r.entryBytes === undefined)) missing.push(s);
+    else out.set(s, r);
   }
-  if (missing.length === 0) return;
+  if (missing.length === 0) return out;
   const rows = stmt(
     db,
     `SELECT ${ROW_COLUMNS}${entryBytes ? ', length(CAST(e.body AS BLOB)) AS entry_bytes' : ''} FROM turns t LEFT JOIN entries e ON e.kind = 'turn' AND e.ref_id = t.id
      WHERE t.seq IN (SELECT value FROM json_each(?))`,
   ).all(JSON.stringify(missing)) as Row[];
   for (const r of rows) {
-    const old = turns.rows.get(r.seq);
-    if (old) cache.size -= weight(old.text);
-    turns.rows.set(r.seq, lift(r));
-    cache.size += weight(r.text);
+    const row = lift(r);
+    out.set(r.seq, row);
+    cache.rows.set(r.seq, row);
   }
-  if (cache.size <= MAX_CACHED_CHARS) return;
-  // Needed now: kept whatever their age. Older rows of every namespace go first.
-  for (const ns of cache.namespaces.values()) {
-    for (const [seq, row] of ns.rows) {
-      if (cache.size <= MAX_CACHED_CHARS) return;
-      if (seqs.has(seq)) continue;
-      ns.rows.delete(seq);
-      cache.size -= weight(row.text);
-    }
-  }
+  return out;
 }
 
 const weight = (text: string) => text.length + ROW_OVERHEAD;
@@ -184,9 +181,9 @@ export function turnNeighbours(db: Database, namespace: string, turnIds: readonl
       for (const s of w.before) wanted.add(s);
       for (const s of w.after) wanted.add(s);
     }
-    readRows(db, cache, turns, wanted, options.entryBytes === true);
+    const rows = readRows(db, cache, wanted, options.entryBytes === true);
     const out: NeighbourTurns[] = [];
-    const row = (seq: number) => turns.rows.get(seq)!;
+    const row = (seq: number) => rows.get(seq)!;
     windows.forEach((w, k) => {
       if (w) out.push({ turnId: turnIds[k]!, before: w.before.map(row), after: w.after.map(row) });
     });

@@ -8,13 +8,16 @@
 // the same doubles, so the same scores and the same order. Emptied on any write (changeToken),
 // which moves the idfs and the average length.
 import type { Database } from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import type { KeywordHit } from '../store.js';
 import { changeToken } from './context.js';
 import { stmt } from './statements.js';
 
 /**
  * Postings (entry, score) kept per connection, ~16 bytes each: 8 MB. A term matching more is read
- * each time it is asked for; the least recently asked terms go first.
+ * each time it is asked for; the least recently asked terms go first (lru-cache: moving a term to
+ * a Map's end and evicting from its front by iteration walked over every slot deleted since the
+ * map last rehashed).
  */
 export const MAX_CACHED_POSTINGS = 500_000;
 
@@ -33,8 +36,8 @@ interface Postings {
 
 interface TermCache {
   token: string;
-  terms: Map<string, Postings>;
-  postings: number;
+  bound: number;
+  terms: LRUCache<string, Postings>;
 }
 
 const caches = new WeakMap<Database, TermCache>();
@@ -44,15 +47,11 @@ export function answersQuery(terms: readonly string[]): boolean {
   return terms.length > 0 && terms.every((t) => SINGLE_TOKEN.test(t));
 }
 
-function termPostings(db: Database, cache: TermCache, term: string, maxPostings: number): Postings {
+function termPostings(db: Database, cache: TermCache, term: string): Postings {
   // Case folds in the index: "Note" and "note" are one term.
   const key = term.toLowerCase();
   const kept = cache.terms.get(key);
-  if (kept) {
-    cache.terms.delete(key);
-    cache.terms.set(key, kept);
-    return kept;
-  }
+  if (kept) return kept;
   const rows = stmt(db, 'SELECT rowid, bm25(entries_fts) FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rowid').raw().all(`"${term}"`) as Array<[number, number]>;
   const seqs = new Float64Array(rows.length);
   const scores = new Float64Array(rows.length);
@@ -62,15 +61,8 @@ function termPostings(db: Database, cache: TermCache, term: string, maxPostings:
     scores[i] = -rows[i]![1];
   }
   const postings = { seqs, scores };
-  if (rows.length <= maxPostings) {
-    cache.terms.set(key, postings);
-    cache.postings += rows.length;
-    for (const [k, p] of cache.terms) {
-      if (cache.postings <= maxPostings) break;
-      cache.terms.delete(k);
-      cache.postings -= p.seqs.length;
-    }
-  }
+  // A term of more postings than the bound is not kept (the cache's maxEntrySize); an empty one counts 1.
+  cache.terms.set(key, postings);
   return postings;
 }
 
@@ -83,8 +75,11 @@ export function topHits(db: Database, terms: readonly string[], k: number, maxPo
   if (!answersQuery(terms)) return null;
   const token = changeToken(db);
   let cache = caches.get(db);
-  if (!cache || cache.token !== token) caches.set(db, (cache = { token, terms: new Map(), postings: 0 }));
-  const lists = terms.map((t) => termPostings(db, cache, t, maxPostings));
+  if (!cache || cache.token !== token || cache.bound !== maxPostings) {
+    const terms = new LRUCache<string, Postings>({ maxSize: Math.max(1, maxPostings), sizeCalculation: (p) => Math.max(1, p.seqs.length) });
+    caches.set(db, (cache = { token, bound: maxPostings, terms }));
+  }
+  const lists = terms.map((t) => termPostings(db, cache, t));
   const { seqs, scores } = summed(lists);
   return best(seqs, scores, k);
 }
