@@ -117,6 +117,50 @@ describe('turnNeighbours: batched and cached', () => {
     // while they are read, and every one of them is still in the answer.
     assert.deepEqual(await store.turnNeighbours(NS, all, 2, BYTES), baselineTurnNeighbours(store.db, NS, all, 2));
   });
+  it("stays exact through this Store's own writes of every kind between lookups: turns added (taken in), rewritten, moved, entries deleted, other tables", async () => {
+    const MIX = 'mix';
+    const rand = seeded(41);
+    const speakers = ['Ana', 'Bo', null];
+    const mixTurn = (session: string, i: number) => turn(session, `x${i}`, { namespace: MIX, speaker: speakers[Math.floor(rand() * 3)]!, text: `mixed ${i} ${'y'.repeat(Math.floor(rand() * 300))}` });
+    let n = 0;
+    const all = ids((await store.addTurns(Array.from({ length: 120 }, () => mixTurn(`s${Math.floor(rand() * 6)}`, n++)))).inserted);
+    const pick = () => all[Math.floor(rand() * all.length)]!;
+    const steps: string[] = [];
+    for (let step = 0; step < 80; step++) {
+      const r = rand();
+      if (r < 0.45) {
+        // Into a session the cache knows, a new one, or one a new speaker opens.
+        const session = rand() < 0.8 ? `s${Math.floor(rand() * 7)}` : `new${step}`;
+        const batch = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => mixTurn(session, n++));
+        if (rand() < 0.2) batch[0]!.speaker = `Speaker${step}`;
+        if (rand() < 0.1) batch[0]!.speaker = null;
+        all.push(...ids((await store.addTurns(batch)).inserted));
+        steps.push('add');
+      } else if (r < 0.6) {
+        store.db.prepare('UPDATE turns SET text = ? WHERE id = ?').run(`rewritten at ${step}`, pick());
+        steps.push('rewrite');
+      } else if (r < 0.7) {
+        store.db.prepare('UPDATE turns SET session_id = ? WHERE id = ?').run(`moved${step % 3}`, pick());
+        steps.push('move');
+      } else if (r < 0.8) {
+        store.db.prepare("DELETE FROM entries WHERE kind = 'turn' AND ref_id = ?").run(pick());
+        steps.push('entry deleted');
+      } else if (r < 0.9) {
+        await store.addMemory({ namespace: MIX, text: `a note at ${step}` });
+        steps.push('memory');
+      } else steps.push('none');
+      const asked = [...Array.from({ length: 25 }, pick), 't_unknown'];
+      const radius = 1 + (step % 3);
+      assert.deepEqual(await store.turnNeighbours(MIX, asked, radius, BYTES), baselineTurnNeighbours(store.db, MIX, asked, radius), `after ${steps.join(', ')}`);
+      // Most turns first; speakers with as many turns in no promised order.
+      const fresh = store.db.prepare('SELECT name, turns FROM speakers WHERE namespace = ? ORDER BY turns DESC, name').all(MIX);
+      const got = await store.speakers(MIX);
+      assert.ok(got.every((sp, i) => i === 0 || got[i - 1]!.turns >= sp.turns), `speakers in order after ${steps.join(', ')}`);
+      assert.deepEqual([...got].sort((a, b) => b.turns - a.turns || (a.name < b.name ? -1 : 1)), fresh, `speakers after ${steps.join(', ')}`);
+    }
+    assert.ok(steps.filter((s) => s === 'add').length > 20);
+  });
+
   it('speakers: cached until a write here or from another Store, never shared for mutation', async () => {
     await store.addTurns([turn('sp', 'sp1', { namespace: 'people', speaker: 'Ana' })]);
     assert.deepEqual(await store.speakers('people'), [{ name: 'Ana', turns: 1 }]);
