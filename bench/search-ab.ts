@@ -6,6 +6,8 @@
 //   node --import tsx bench/search-ab.ts --base <rev> [--corpora locomo,chat50k,mem100k]
 //     [--queries 200] [--size <turns or memories of a generated corpus>] [--locomo <locomo10.json>] [--locomo-home <a home of LoCoMo built before>]
 //     [--home <dir>: the one generated corpus named is stored there once, then reused by runs with the same --size; never removed]
+//     [--capture-between: a turn is added to the namespace before every timed search, as a daemon
+//      captures while an agent searches; both trees then search copies of the home]
 //
 // locomo: LoCoMo's 5,882 turns with the real model, its questions (query embedding included);
 // chat50k: 50k generated chat turns in sessions (bench/transcript-gen.ts), synthetic vectors;
@@ -116,7 +118,12 @@ interface Row {
   load: string;
 }
 
-async function compare(name: string, h: Home, BaseCairn: typeof Cairn): Promise<Row> {
+/** The turn --capture-between adds before a search: words no query asks for, so it is never a hit. */
+const capturedTurn = (namespace: string, k: number, moment: number) => ({
+  namespace, sessionId: 'search-ab-live', messageId: `m${k}`, role: 'user' as const, speaker: 'user', text: 'ok, noted', timestamp: new Date(moment).toISOString(), meta: {},
+});
+
+async function compare(name: string, h: Home, BaseCairn: typeof Cairn, captureBetween = false): Promise<Row> {
   const load0 = loadavg()[0]!;
   // One moment for every search: recency scores move with the clock, and a query asked of both
   // trees milliseconds apart would otherwise count as answered differently.
@@ -130,7 +137,13 @@ async function compare(name: string, h: Home, BaseCairn: typeof Cairn): Promise<
   for (const f of ['cairn.db', 'cairn.db-wal']) if (existsSync(join(h.home, f))) copyFileSync(join(h.home, f), join(baseHome, f));
   if (existsSync(join(h.home, 'index'))) cpSync(join(h.home, 'index'), join(baseHome, 'index'), { recursive: true });
   const base = (await BaseCairn.open({ home: baseHome, embedder: h.embedder, config: {} })) as CairnType;
-  const current = await Cairn.open({ home: h.home, embedder: h.embedder, config: {} });
+  // Writing, this tree too searches a copy: a home kept with --home stays as it was stored.
+  const currentHome = captureBetween ? mkdtempSync(join(tmpdir(), 'cairn-search-ab-current-')) : h.home;
+  if (captureBetween) {
+    for (const f of ['cairn.db', 'cairn.db-wal']) if (existsSync(join(h.home, f))) copyFileSync(join(h.home, f), join(currentHome, f));
+    if (existsSync(join(h.home, 'index'))) cpSync(join(h.home, 'index'), join(currentHome, 'index'), { recursive: true });
+  }
+  const current = await Cairn.open({ home: currentHome, embedder: h.embedder, config: {} });
   const times = { current: { cpu: [] as number[], wall: [] as number[] }, base: { cpu: [] as number[], wall: [] as number[] } };
   let differing = 0;
   let firstCpu: Row['first'] | null = null;
@@ -154,7 +167,9 @@ async function compare(name: string, h: Home, BaseCairn: typeof Cairn): Promise<
       const order = j % 2 === 0 ? (['current', 'base'] as const) : (['base', 'current'] as const);
       const keys: string[] = [];
       for (const side of order) {
-        const r = await ask(side === 'current' ? current : base, q);
+        const c = side === 'current' ? current : base;
+        if (captureBetween) await c.store.addTurns([capturedTurn(q.namespace, j, moment)]);
+        const r = await ask(c, q);
         times[side].cpu.push(r.cpu);
         times[side].wall.push(r.wall);
         keys.push(r.key);
@@ -166,6 +181,7 @@ async function compare(name: string, h: Home, BaseCairn: typeof Cairn): Promise<
     await current.close();
     await base.close();
     rmSync(baseHome, { recursive: true, force: true });
+    if (captureBetween) rmSync(currentHome, { recursive: true, force: true });
   }
   const row: Row = {
     corpus: `${name}: ${h.label}`,
@@ -200,13 +216,13 @@ async function main(): Promise<void> {
     // Stored by the base tree, whose schema is never newer than this tree's (a home this tree stored could be beyond the base).
     const h = name === 'locomo' ? await locomoHome(resolve(argValue(args, '--locomo') ?? DEFAULT_LOCOMO), count, BaseCairn, argValue(args, '--locomo-home')) : await generatedHome(name as 'chat50k' | 'mem100k', count, BaseCairn, argValue(args, '--size') === undefined ? undefined : Number(argValue(args, '--size')), argValue(args, '--home'));
     try {
-      rows.push(await compare(name, h, BaseCairn));
+      rows.push(await compare(name, h, BaseCairn, args.includes('--capture-between')));
     } finally {
       h.cleanup();
     }
   }
   process.stdout.write(
-    `Search, default hybrid, limit 10, in process; this tree against ${rev} (CPU per search, all threads)\n\n` +
+    `Search, default hybrid, limit 10, in process; this tree against ${rev} (CPU per search, all threads)${args.includes('--capture-between') ? '; a turn added before each search' : ''}\n\n` +
       table(
         ['corpus', 'queries', 'CPU p50 / p95', `${rev} CPU p50 / p95`, 'wall p50 / p95', `${rev} wall p50 / p95`, 'first search per namespace, CPU p50 / max', `${rev} first search`, 'queries with other results', 'load'],
         rows.map((r) => [r.corpus, String(r.queries), pair(r.cpu.current), pair(r.cpu.base), pair(r.wall.current), pair(r.wall.base), firstPair(r.first.current), firstPair(r.first.base), String(r.differing), r.load]),
