@@ -46,6 +46,9 @@ const counting = new WeakMap<Database, boolean>();
 
 function counts(db: Database): boolean {
   let on = counting.get(db);
+  // Made outside any transaction: one rolled back would take the temp table with it, and every
+  // later mark would then ask for a table that is gone. Inside one, not counted this time.
+  if (on === undefined && db.inTransaction) return false;
   if (on === undefined) {
     try {
       db.exec(COUNTER);
