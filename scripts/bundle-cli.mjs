@@ -1,10 +1,11 @@
 // Bundles the built CLI (dist/interfaces/cli/, from tsc) into dist/bin/:
-//  - cli.cjs: the whole CLI (entry bin.js) as one CommonJS function. A cold command then reads one
+//  - cli.cjs: the whole CLI (entry main.js) as one CommonJS function. A cold command then reads one
 //    file instead of resolving, reading and linking ~300 modules (Cairn's own and zod's,
 //    commander's…), which was about a third of a cold `cairn search` (bench/cold-start.ts), and,
 //    being a script rather than an ES module, V8 can compile it from a code cache.
-//  - cairn.js: the package's `bin` (bundle-loader.js), which compiles cli.cjs with the code cache
-//    kept in the home and runs it.
+//  - cairn.js: the package's `bin` (bundle-loader.js), which starts the query model's thread when
+//    the command embeds a query (early-model.js), compiles cli.cjs with the code cache kept in the
+//    home and runs it.
 //  - package.json: says both are CommonJS (the package is "type": "module").
 // The unbundled dist/ stays: it is the library (`main`), the embedding worker's script and what the
 // bundle's paths point into.
@@ -60,19 +61,19 @@ export const EXTERNAL = [
  * it loads what it loaded before and fails as before (ERR_MODULE_NOT_FOUND) when the package is
  * absent. A vm.Script has no import() of its own on Node 20 without --experimental-vm-modules.
  */
-const ownImportMetaUrl = {
+const ownImportMetaUrl = ({ variableImports }) => ({
   name: 'own-import-meta-url',
   setup(b) {
     b.onLoad({ filter: /\.js$/ }, async (args) => {
       if (!args.path.startsWith(DIST + sep)) return undefined;
       let source = await readFile(args.path, 'utf8');
-      source = source.replace(/\bimport\((?=[A-Za-z_$][\w$]*\))/g, '__cairnImport(');
+      if (variableImports) source = source.replace(/\bimport\((?=[A-Za-z_$][\w$]*\))/g, '__cairnImport(');
       if (!source.includes('import.meta.url')) return { contents: source, loader: 'js' };
       const rel = relative(OUT, args.path).split(sep).join('/');
       return { contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, import.meta.url).href`), loader: 'js' };
     });
   },
-};
+});
 
 /**
  * zod's namespace object `z` carries `z.locales`, every language's error messages (360 KB, half of
@@ -111,7 +112,7 @@ const BUNDLE_HEAD = [
 export async function bundleCli() {
   await rm(OUT, { recursive: true, force: true });
   await build({
-    entryPoints: [join(DIST, 'interfaces', 'cli', 'bin.js')],
+    entryPoints: [join(DIST, 'interfaces', 'cli', 'main.js')],
     outfile: BUNDLE,
     bundle: true,
     platform: 'node',
@@ -119,7 +120,7 @@ export async function bundleCli() {
     target: 'node20',
     supported: { 'dynamic-import': false },
     external: EXTERNAL,
-    plugins: [ownImportMetaUrl, englishZodLocale],
+    plugins: [ownImportMetaUrl({ variableImports: true }), englishZodLocale],
     define: { 'import.meta.url': '__cairnBundleUrl' },
     banner: { js: BUNDLE_HEAD },
     footer: { js: '})' },
@@ -137,7 +138,11 @@ export async function bundleCli() {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    banner: { js: '#!/usr/bin/env node' },
+    // The executable starts the query model's thread (early-model.ts), whose script it finds by URL.
+    // The executable's own import() stays: it is what the bundle gets as __cairnImport.
+    plugins: [ownImportMetaUrl({ variableImports: false })],
+    define: { 'import.meta.url': '__cairnBundleUrl' },
+    banner: { js: "#!/usr/bin/env node\nconst __cairnBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     legalComments: 'none',
     logLevel: 'warning',
   });

@@ -18,6 +18,26 @@ const COUNT_THREADS = `data:text/javascript,${encodeURIComponent(
   "import wt from 'node:worker_threads'; import { syncBuiltinESMExports } from 'node:module'; if (wt.isMainThread) { let n = 0; const W = wt.Worker; wt.Worker = class extends W { constructor(...a) { super(...a); n++; } }; syncBuiltinESMExports(); process.on('exit', () => process.stderr.write(`\\nworker-threads ${n}\\n`)); }",
 )}`;
 const threadsOf = (stderr: string) => Number(/\nworker-threads (\d+)\n/.exec(stderr)?.[1] ?? NaN);
+/**
+ * Preloaded into the CLI: notes when the main thread starts a worker and when it reads the bundled
+ * CLI (dist/bin/cli.cjs), and prints that order as it exits; with `fail`, reading the bundle throws,
+ * 130 ms late: by then the thread is (on this machine) inside onnxruntime's native calls.
+ */
+const orderOfStart = (fail: boolean) =>
+  `data:text/javascript,${encodeURIComponent(
+    `import wt from 'node:worker_threads'; import fs from 'node:fs'; import { syncBuiltinESMExports } from 'node:module';
+    if (wt.isMainThread) {
+      const order = [];
+      const W = wt.Worker; wt.Worker = class extends W { constructor(...a) { super(...a); order.push('thread'); } };
+      const read = fs.readFileSync; fs.readFileSync = function (path, ...rest) {
+        if (String(path).endsWith('cli.cjs')) { order.push('bundle'); if (${fail}) { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 130); throw new Error('cannot read the bundle (test)'); } }
+        return read.call(this, path, ...rest);
+      };
+      syncBuiltinESMExports();
+      process.on('exit', () => process.stderr.write('\\nstart-order ' + order.join(',') + '\\n'));
+    }`,
+  )}`;
+const startOrderOf = (stderr: string) => /\nstart-order ([a-z,]*)\n/.exec(stderr)?.[1];
 const ABORTED = /terminate called|Napi::Error|Aborted/;
 
 describe('which command lines embed a query', () => {
@@ -124,6 +144,23 @@ describe('the early model thread, in the CLI', () => {
     const brief = await run(home, ['context', '--query', 'staging database port', '--json']);
     ok(brief, 'context --query');
     assert.equal(threadsOf(brief.stderr), 1);
+  });
+
+  it('the executable starts the thread before it reads the bundled CLI, and lets it go when it cannot', async () => {
+    const home = newHome(null); // no config file: the default embedder, use-lite
+    const search = await runNode([BUNDLE, 'search', 'staging port', '--json'], { home, nodeArgs: ['--import', orderOfStart(false)] });
+    ok(search, 'search');
+    assert.equal(startOrderOf(search.stderr), 'thread,bundle');
+    const bm25 = await runNode([BUNDLE, 'search', 'staging port', '--mode', 'bm25', '--json'], { home, nodeArgs: ['--import', orderOfStart(false)] });
+    ok(bm25, 'bm25 search');
+    assert.equal(startOrderOf(bm25.stderr), 'bundle');
+    // The thread is inside its model's load when the bundle fails: the process must not end under it.
+    const broken = await runNode([BUNDLE, 'search', 'staging port', '--json'], { home, nodeArgs: ['--import', orderOfStart(true)] });
+    assert.equal(broken.code, 1, broken.stderr);
+    assert.equal(broken.signal, null);
+    assert.match(broken.stderr, /cannot read the bundle \(test\)/);
+    assert.doesNotMatch(broken.stderr, ABORTED);
+    assert.equal(startOrderOf(broken.stderr), 'thread,bundle');
   });
 
   it('exits cleanly when the command fails or never searches after the thread started', async () => {

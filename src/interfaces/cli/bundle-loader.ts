@@ -15,10 +15,11 @@ import { basename, join } from 'node:path';
 import { Script } from 'node:vm';
 import { crc32 } from 'node:zlib';
 import { resolveHome } from '../../core/home.js';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../core/private-files.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, usePrivateUmask } from '../../core/private-files.js';
 import { CAIRN_VERSION } from '../../core/version.js';
 import { socketPath } from '../local/protocol.js';
 import { commandWord, embedsQuery, optionValue } from './command-line.js';
+import { releaseEarlyModel, startModelEarly } from './early-model.js';
 
 /** The bundled CLI, beside the executable in dist/bin/. */
 export const BUNDLE_FILE = 'cli.cjs';
@@ -213,11 +214,28 @@ export function runBundle(binDir: string, args: readonly string[] = process.argv
     process.stdout.write(`${CAIRN_VERSION}\n`);
     return;
   }
+  // A cold hybrid search ends when the query model's thread has its vector: the thread starts
+  // loading it now, while this one reads and compiles the bundle (~60 ms), not after. Private from
+  // the start: the thread may write the model's cached graph into the home.
+  usePrivateUmask();
+  startModelEarly(args);
   const filename = join(binDir, BUNDLE_FILE);
-  // esbuild writes ASCII (it escapes the rest; the build checks): latin1 skips UTF-8 decoding.
-  const source = readFileSync(filename, 'latin1');
-  const cache = openCache(filename, args);
-  const script = new Script(source, { filename, ...(cache?.data ? { cachedData: cache.data } : {}) });
+  let source: string;
+  let cache: CodeCache | null;
+  let script: Script;
+  try {
+    // esbuild writes ASCII (it escapes the rest; the build checks): latin1 skips UTF-8 decoding.
+    source = readFileSync(filename, 'latin1');
+    cache = openCache(filename, args);
+    script = new Script(source, { filename, ...(cache?.data ? { cachedData: cache.data } : {}) });
+  } catch (err) {
+    // The thread may be inside a native call that an exit would cut short (embed-worker.ts):
+    // the error ends the process once the thread is let go.
+    void releaseEarlyModel().finally(() => {
+      throw err;
+    });
+    return;
+  }
   if (cache && !LONG_RUNNING.has(commandWord(args) ?? '')) {
     const label = commandLabel(args);
     const accepted = cache.data !== undefined && !script.cachedDataRejected;
