@@ -60,6 +60,12 @@ export interface OpenOptions {
    */
   embedThreads?: number;
   busyTimeoutMs?: number;
+  /**
+   * For a process that ends soon (the CLI's one-shot commands): reads the SQLite file through a
+   * memory map, which a cold command reads faster. Not for a long-lived process (a server, a
+   * daemon): it would keep every page it ever read in its RSS.
+   */
+  mapDatabase?: boolean;
   /** The LLM calls' clock, sleep and randomness: retries and circuit breakers (tests inject fake time). */
   llmTiming?: Timing;
   /**
@@ -90,7 +96,7 @@ export class Cairn extends CairnKnowledge {
     const embedder = options.embedder !== undefined ? options.embedder : createThreadedEmbedder(config.embedder, options.embedThreads ?? 0, { cacheDir: paths.cacheDir });
     try {
       const entryKeys = config.index.places ? placeEntryKeys() : NO_ENTRY_KEYS;
-      const { store, readOnly, notices } = await openHome(paths, { busyTimeoutMs, entryKeys, store: config.store });
+      const { store, readOnly, notices } = await openHome(paths, { busyTimeoutMs, entryKeys, store: config.store, mapped: options.mapDatabase });
       const notice = options.onNotice ?? ((m: string) => process.stderr.write(`cairn: note: ${m}\n`));
       notices.forEach(notice);
       const cairn = new Cairn(paths, config, store, embedder, namespace, busyTimeoutMs);

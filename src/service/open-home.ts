@@ -20,6 +20,8 @@ export interface OpenedHome {
 
 export interface OpenHomeOptions {
   busyTimeoutMs?: number;
+  /** SQLite only: read the database file through a memory map (a process that ends soon). */
+  mapped?: boolean;
   entryKeys: EntryKeys;
   /** The config's `store`; default the SQLite file in the home. */
   store?: StoreConfig;
@@ -36,7 +38,7 @@ export async function openHome(paths: HomePaths, options: OpenHomeOptions): Prom
     // application_name shows which machine a connection is from (pg_stat_activity); at most 63 bytes.
     store = await PgStore.open({ url: target.url, schema: target.schema, max: target.poolSize, entryKeys: options.entryKeys, applicationName: `cairn@${hostname()}`.slice(0, 63) });
   } else {
-    const sqlite = new SqliteStore(paths.database, { busyTimeoutMs: options.busyTimeoutMs, entryKeys: options.entryKeys, readonly: readOnly !== null });
+    const sqlite = new SqliteStore(paths.database, { busyTimeoutMs: options.busyTimeoutMs, entryKeys: options.entryKeys, readonly: readOnly !== null, mapped: options.mapped });
     if (sqlite.snapshot) readOnly += '; read from a temporary copy, as SQLite cannot read it in place';
     store = sqlite;
   }

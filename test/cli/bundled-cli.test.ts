@@ -108,6 +108,22 @@ describe('the bundled CLI (dist/bin/cairn.js)', () => {
     assert.equal(res.stderr, unbundled.stderr);
   });
 
+  it('a one-shot command reads the database through a memory map', { skip: !existsSync('/proc/self/maps') }, async () => {
+    // Preloaded: as the CLI closes its database, notes whether the process maps the file; says so at exit.
+    const probe = `data:text/javascript,${encodeURIComponent(
+      `import { createRequire } from 'node:module'; import { readFileSync } from 'node:fs';
+      const Database = createRequire(${JSON.stringify(join(ROOT, 'package.json'))})('better-sqlite3');
+      const close = Database.prototype.close; let mapped = false;
+      Database.prototype.close = function () { mapped ||= /cairn\\.db$/m.test(readFileSync('/proc/self/maps', 'utf8')); return close.call(this); };
+      process.on('exit', () => process.stderr.write('\\nmapped ' + mapped + '\\n'));`,
+    )}`;
+    for (const args of [['search', 'staging port', '--json'], ['search', 'staging port', '--mode', 'bm25', '--json'], ['status', '--json']]) {
+      const res = await runNode([BUNDLE, ...args], { home, nodeArgs: ['--import', probe] });
+      ok(res, args.join(' '));
+      assert.match(res.stderr, /\nmapped true\n/, args.join(' '));
+    }
+  });
+
   it('is in the packed package', () => {
     const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);

@@ -87,6 +87,12 @@ describe('cairn watch (real daemon process)', () => {
     assert.equal(src.errors.length, 0);
   });
 
+  it('maps no part of its database: it runs until stopped, and every page it touched would stay resident', { skip: !existsSync('/proc/self/maps') }, () => {
+    const maps = readFileSync(`/proc/${daemon!.child.pid}/maps`, 'utf8');
+    assert.ok(maps.includes('better_sqlite3'), 'the daemon has the SQLite driver loaded');
+    assert.doesNotMatch(maps, /cairn\.db$/m);
+  });
+
   it('keeps a readable raw log per namespace', () => {
     const raw = join(home, 'proj', 'raw');
     const files = readdirSync(raw).filter((f) => f.startsWith('realtime-'));

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
+import { MAPPED_BYTES } from '../../src/store/sqlite/open.js';
 import { runStoreConformance } from './conformance.js';
 import { rejectsCode, tempDir } from '../helpers/store-fixtures.js';
 import { indexTerms } from '../helpers/index-terms.js';
@@ -54,6 +55,24 @@ describe('SqliteStore specifics', () => {
       const reader = new SqliteStore(path, { readonly: true });
       assert.equal(reader.db.pragma('mmap_size', { simple: true }), 0);
       assert.equal(reader.db.pragma('cache_size', { simple: true }), -16384);
+      await reader.close();
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  it('maps the file when asked (a process that ends soon), read-write and read-only alike', async () => {
+    const tmp = tempDir();
+    try {
+      const path = join(tmp.dir, 'cairn.db');
+      const store = new SqliteStore(path, { mapped: true });
+      assert.equal(store.db.pragma('mmap_size', { simple: true }), MAPPED_BYTES);
+      await store.addMemory({ namespace: 'default', text: 'The staging database listens on port 5433', provenance: [{ source: 'api' }] });
+      assert.equal((await store.listMemories({ namespace: 'default', limit: 5 }))[0]?.text, 'The staging database listens on port 5433');
+      await store.close();
+      const reader = new SqliteStore(path, { readonly: true, mapped: true });
+      assert.equal(reader.db.pragma('mmap_size', { simple: true }), MAPPED_BYTES);
+      assert.equal((await reader.listMemories({ namespace: 'default', limit: 5 })).length, 1);
       await reader.close();
     } finally {
       tmp.cleanup();

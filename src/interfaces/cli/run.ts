@@ -27,9 +27,12 @@ export function globals(cmd: Command): GlobalOptions {
  */
 export const THREADS = { query: 0, oneShot: 1, bulk: Math.max(1, availableParallelism()) } as const;
 
-export async function openCairn(cmd: Command, extra: Pick<OpenOptions, 'embedThreads'> = {}): Promise<Cairn> {
+type OpenExtra = Pick<OpenOptions, 'embedThreads' | 'mapDatabase'>;
+
+/** Opens the facade for a command that runs until stopped (watch, serve); one-shot commands use withCairn. */
+export async function openCairn(cmd: Command, extra: OpenExtra = {}): Promise<Cairn> {
   const g = globals(cmd);
-  if (extra.embedThreads) return openWithModelLoading(g, extra.embedThreads);
+  if (extra.embedThreads) return openWithModelLoading(g, extra);
   const { Cairn } = await import('../../service/cairn.js');
   return Cairn.open({ home: g.home, namespace: g.namespace, ...extra });
 }
@@ -38,7 +41,7 @@ export async function openCairn(cmd: Command, extra: Pick<OpenOptions, 'embedThr
  * Reads the config and starts the embedder's threads first (they begin loading the model at
  * once), then imports and opens the service with that very config and embedder.
  */
-async function openWithModelLoading(g: GlobalOptions, threads: number): Promise<Cairn> {
+async function openWithModelLoading(g: GlobalOptions, { embedThreads: threads = THREADS.query, mapDatabase }: OpenExtra): Promise<Cairn> {
   const [{ resolveHome }, { loadConfigFile }, { createThreadedEmbedder }] = await Promise.all([
     import('../../core/home.js'),
     import('../../core/config.js'),
@@ -49,20 +52,23 @@ async function openWithModelLoading(g: GlobalOptions, threads: number): Promise<
   const embedder = (threads === THREADS.oneShot ? takeEarlyModel(config.embedder, paths.cacheDir) : null) ?? createThreadedEmbedder(config.embedder, threads, { cacheDir: paths.cacheDir });
   try {
     const { Cairn } = await import('../../service/cairn.js');
-    return await Cairn.open({ home: g.home, namespace: g.namespace, config, embedder });
+    return await Cairn.open({ home: g.home, namespace: g.namespace, config, embedder, mapDatabase });
   } catch (err) {
     await embedder?.close(); // Cairn.open leaves an embedder it was given to its caller
     throw err;
   }
 }
 
-/** Opens the facade, runs `fn`, always closes. */
+/**
+ * Opens the facade, runs `fn`, always closes. The process ends soon after: the database is read
+ * through a memory map (OpenOptions.mapDatabase).
+ */
 export async function withCairn<T>(
   cmd: Command,
   fn: (cairn: Cairn) => Promise<T>,
   extra: Pick<OpenOptions, 'embedThreads'> = {},
 ): Promise<T> {
-  const cairn = await openCairn(cmd, extra);
+  const cairn = await openCairn(cmd, { ...extra, mapDatabase: true });
   try {
     return await fn(cairn);
   } finally {

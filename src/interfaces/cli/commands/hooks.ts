@@ -191,7 +191,8 @@ async function handleHook(agent: string, opts: HookCliOptions, cmd: Command): Pr
     // SessionStart's brief needs no model (BM25 when there is no query). Capture hooks have the
     // embedder, which loads only when runHook embeds pending entries (bounded; see HOOK_EMBED_LIMIT).
     const captures = (CAPTURE_EVENTS as readonly string[]).includes(input.hook_event_name);
-    const cairn = await Cairn.open({ home: g.home, namespace: g.namespace, ...(opts.embed || captures ? {} : { embedder: null }) });
+    // A hook's process ends with the hook: the database is read through a memory map.
+    const cairn = await Cairn.open({ home: g.home, namespace: g.namespace, mapDatabase: true, ...(opts.embed || captures ? {} : { embedder: null }) });
     try {
       report(await runHook(cairn, input, { namespace: g.namespace === undefined ? undefined : cairn.namespace(g.namespace), budgetTokens: opts.budgetTokens, embed: opts.embed ? 'all' : 'auto' }));
     } finally {
