@@ -25,6 +25,7 @@ const DIST = join(ROOT, 'dist');
 const OUT = join(DIST, 'bin');
 export const BIN = join(OUT, 'cairn.js');
 export const BUNDLE = join(OUT, 'cli.cjs');
+export const WORKER = join(OUT, 'embed-worker.cjs');
 
 export const EXTERNAL = [
   // native
@@ -147,6 +148,22 @@ export async function bundleCli() {
     logLevel: 'warning',
   });
   await chmod(BIN, 0o755);
+  await build({
+    entryPoints: [join(DIST, 'embed', 'embed-worker.js')],
+    outfile: WORKER,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: EXTERNAL,
+    // A worker's own file is a CommonJS module with Node's import(): an optional ESM-only package
+    // (transformers.js) still loads through it.
+    plugins: [ownImportMetaUrl({ variableImports: false })],
+    define: { 'import.meta.url': '__cairnBundleUrl' },
+    banner: { js: "const __cairnBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
   const about = 'The cairn executable and the bundled CLI it runs are CommonJS: see scripts/bundle-cli.mjs';
   await writeFile(join(OUT, 'package.json'), `${JSON.stringify({ description: about, type: 'commonjs' }, null, 2)}\n`);
 }
