@@ -3,7 +3,8 @@
 // the offset); reading resumes there, or restarts from the top when the file was replaced,
 // truncated or rewritten. Reading streams in fixed chunks (constant memory whatever the file
 // size), yields only complete lines, and never reads a trailing line that has no newline yet.
-import { createHash, type Hash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
+import { createHash } from '../core/lazy-crypto.js';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { CairnError, ERROR_CODES, invalidInput } from '../core/errors.js';
 import { isRecord } from './formats/common.js';

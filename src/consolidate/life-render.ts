@@ -1,7 +1,7 @@
 // The life/ files (DESIGN.md "Files a person can read"): one page per promoted entity, filed by PARA
 // kind, and an index of them. Pure renderers: the same pages give the same bytes (no clock, no
 // order of input), and every line that states something cites the memory it came from.
-import { createHash } from 'node:crypto';
+import { createHash } from '../core/lazy-crypto.js';
 import { localDayTime } from '../core/local-time.js';
 import { PARA_KINDS, type DigestSource, type Fact, type ParaKind } from '../core/types.js';
 import type { EntityWithStats } from '../store/knowledge-records.js';

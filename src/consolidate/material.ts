@@ -2,7 +2,7 @@
 // read. Read through the index entries (one indexed range scan on namespace + time), so gathering a
 // day costs the same whether the home holds a thousand records or a million. Superseded memories
 // are included and marked: a daily note records what was true that day.
-import { createHash } from 'node:crypto';
+import { createHash } from '../core/lazy-crypto.js';
 import { localDayTime } from '../core/local-time.js';
 import type { IndexEntry, Store } from '../store/store.js';
 import type { Item } from './contracts.js';

@@ -1,7 +1,7 @@
 // Layer 2 topic pages: a subject that recurs across days gets a living page, `topics/<slug>.md`,
 // with a timeline of what was said about it and links to the days it came up. A page a person made
 // there is theirs: Cairn keeps every byte of it and only adds (then refreshes) one block at its end.
-import { createHash } from 'node:crypto';
+import { createHash } from '../core/lazy-crypto.js';
 import { cleanLabel } from '../core/text.js';
 import type { DigestSource } from '../core/types.js';
 import { citation, type Item, type Rendered } from './contracts.js';

@@ -1,6 +1,6 @@
 // Record ids: a kind prefix plus a time-sortable random part, so ids sort by creation and say
 // what they name (m_… memory, t_… turn) when they appear in logs or tool output.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from './lazy-crypto.js';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 

@@ -1,6 +1,6 @@
 // Text helpers shared by dedup and indexing: one normalisation so "the same statement" means the
 // same thing everywhere.
-import { createHash } from 'node:crypto';
+import { createHash } from './lazy-crypto.js';
 
 /** Lower-cases, folds Unicode compatibility forms, collapses whitespace, drops trailing punctuation. */
 export function normalizeText(text: string): string {

@@ -7,7 +7,7 @@
 // none (a Markdown tree that looks emptied would drop its chunks). Sources of older homes carry no
 // host and are captured by any daemon, one at a time. On SQLite the store is one machine's file
 // and the home's lock file already admits one daemon: hosts are not compared there.
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../core/lazy-crypto.js';
 import { hostname } from 'node:os';
 import type { Source } from '../core/types.js';
 import type { Store } from '../store/store.js';

@@ -5,7 +5,7 @@
 // cache folder; a purge removes every prepared brief.
 import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHash } from 'node:crypto';
+import { createHash } from '../core/lazy-crypto.js';
 import type { HomePaths } from '../core/home.js';
 import { PRIVATE_DIR_MODE } from '../core/private-files.js';
 import type { Store } from '../store/store.js';

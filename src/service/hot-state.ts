@@ -2,7 +2,7 @@
 // blockers, next actions, notes. Write-ahead: the store row is committed (durable) first; the
 // Markdown file is then rewritten atomically (temp file, fsync, rename) as a view of it.
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../core/lazy-crypto.js';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { invalidInput } from '../core/errors.js';

@@ -1,6 +1,6 @@
 // API tokens for the HTTP API. A token is shown once when created; only its sha256 hash is kept.
 // Verification hashes the presented token and compares it with every active hash in constant time.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from '../core/lazy-crypto.js';
 import { z } from 'zod';
 import { parseNamespace } from '../core/namespace.js';
 import { newId } from '../core/ids.js';

@@ -1,7 +1,7 @@
 // Pieces every transcript parser shares: the parser contract, reading one JSONL line into a
 // record (reporting, never throwing), resolving timestamps with a fallback, collecting results,
 // and flattening string-or-blocks message content.
-import { createHash } from 'node:crypto';
+import { createHash } from '../../core/lazy-crypto.js';
 import { clip, cutOutsideMarkers, type Tally } from '../clean.js';
 import { redact } from '../redact.js';
 import type { ParseIssue, ParseResult, TurnDraft } from '../turn-draft.js';

@@ -1,7 +1,7 @@
 // Brings the store's copy of a Markdown root up to date: changed files are re-chunked and replaced,
 // unchanged ones (same sha256) cost a read and a hash, deleted ones lose their chunks. Files are
 // only ever opened for reading. Secrets are redacted before anything reaches the store.
-import { createHash } from 'node:crypto';
+import { createHash } from '../../core/lazy-crypto.js';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';

@@ -3,7 +3,7 @@
 // sent by the browser on its own, so every state-changing request it authenticates must also prove
 // it comes from our page: a per-session CSRF token (an HMAC of the cookie under a per-process key,
 // handed to the page in a <meta> tag, sent back as a header) and an Origin naming this server.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from '../../core/lazy-crypto.js';
 import type { Context, MiddlewareHandler } from 'hono';
 import { HttpError } from '../http/errors.js';
 import { SESSION_COOKIE, sessionToken, type AuthEnv } from '../http/auth.js';

@@ -1,7 +1,7 @@
 // A table's checksum, computed the same way on both backends: SHA-256 over its rows in key order,
 // each serialised canonically from the JavaScript values both drivers return (numbers, strings,
 // null, bytes as hex), so equal checksums mean equal rows, vectors bit for bit.
-import { createHash } from 'node:crypto';
+import { createHash } from '../../core/lazy-crypto.js';
 import type { StoreEnd } from './end.js';
 import type { TableShape } from './tables.js';
 

@@ -3,7 +3,7 @@
 // several machines may store the same turns at once: a lock per namespace makes the later writer
 // wait for the earlier one's commit, and the unique (namespace, session, message) key with ON
 // CONFLICT DO NOTHING then counts those turns as duplicates; it never fails.
-import { createHash } from 'node:crypto';
+import { createHash } from '../../core/lazy-crypto.js';
 import { newId } from '../../core/ids.js';
 import { crashPoint } from '../../core/crash-points.js';
 import type { NewTurn, Source, Turn } from '../../core/types.js';

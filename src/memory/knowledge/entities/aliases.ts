@@ -1,7 +1,7 @@
 // The normal form of an entity's names. Two names with the same alias key are one name ("Ana's",
 // "@ana", "ANA" → `ana`; "The Acme Corp." → `acme corp`; "cairn_db", "cairn-db" → `cairn db`), and
 // the slug is what an entity's folder under life/ is called.
-import { createHash } from 'node:crypto';
+import { createHash } from '../../../core/lazy-crypto.js';
 
 /** Articles a name may be written with ("the Acme project", "la Sagrada Familia") that do not name it. */
 const LEADING_ARTICLE = /^(?:the|a|an|la|le|les|el|los|las|die|der|das|il|lo|o|os|as)\s+(?=\S)/u;
