@@ -91,7 +91,7 @@ async function main(): Promise<void> {
     machine: `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${availableParallelism()} cores, Node ${process.version}`,
     locomo: { path: 'locomo10.json', sha256: locomo.sha256 },
     agentwork: agentwork.source,
-    minConfidence: searchConfigSchema.parse({}).minConfidence,
+    minConfidence: searchConfigSchema().parse({}).minConfidence,
     runs,
   });
   writeFileSync(ROWS, JSON.stringify(runs.map((r) => ({ mode: r.mode, fit: r.fit, report: r.report }))));

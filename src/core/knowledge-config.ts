@@ -2,8 +2,9 @@
 // into the knowledge graph, when it is archived, and whether facts supersede themselves and
 // near-duplicate memories merge. The LLM used for extraction is the judge's (judge.llm).
 import { z } from 'zod';
+import { lazily } from './lazily.js';
 
-export const knowledgeConfigSchema = z.strictObject({
+export const knowledgeConfigSchema = lazily(() => z.strictObject({
   /**
    * Let the judge's chat model (judge.llm) extract entities and facts, within the judge's budget and
    * breaker; the offline extractor is the fallback and the only extractor when judge.llm is absent.
@@ -21,6 +22,6 @@ export const knowledgeConfigSchema = z.strictObject({
   nearDuplicates: z.boolean().default(true),
   /** A new value for a subject and attribute supersedes the old fact and the memory that stated it. */
   autoSupersede: z.boolean().default(true),
-});
+}));
 
-export type KnowledgeConfig = z.infer<typeof knowledgeConfigSchema>;
+export type KnowledgeConfig = z.infer<ReturnType<typeof knowledgeConfigSchema>>;

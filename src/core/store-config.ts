@@ -4,6 +4,7 @@
 // file), so a fleet is pointed at one database without editing each home's config. Messages never
 // repeat a URL: it may hold a password.
 import { z } from 'zod';
+import { lazily } from './lazily.js';
 import { CairnError, ERROR_CODES } from './errors.js';
 
 export const DATABASE_URL_ENV = 'CAIRN_DATABASE_URL';
@@ -21,14 +22,15 @@ function isPostgresUrl(url: string): boolean {
   }
 }
 
-function envUrlSet(env: NodeJS.ProcessEnv = process.env): boolean {
+/** Whether CAIRN_DATABASE_URL is set: the config's validation depends on it (config-cache.ts). */
+export function databaseUrlSet(env: NodeJS.ProcessEnv = process.env): boolean {
   // An empty value is unset, as for CAIRN_HOME.
   return (env[DATABASE_URL_ENV] ?? '').trim() !== '';
 }
 
 const URL_RULE = 'must be a postgres:// or postgresql:// URL';
 
-export const storeConfigSchema = z
+export const storeConfigSchema = lazily(() => z
   .strictObject({
     backend: z.enum(['sqlite', 'postgres']).default('sqlite'),
     /** postgres://user:password@host:port/database (libpq URL). Prefer CAIRN_DATABASE_URL for a password. */
@@ -40,15 +42,15 @@ export const storeConfigSchema = z
   })
   .superRefine((store, ctx) => {
     // Without a url here, CAIRN_DATABASE_URL must give one (a fleet's shared config names only the schema).
-    if (store.backend === 'postgres' && store.url === undefined && !envUrlSet()) {
+    if (store.backend === 'postgres' && store.url === undefined && !databaseUrlSet()) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['url'], message: `is required with backend "postgres" (or set ${DATABASE_URL_ENV})` });
     }
     if (store.backend === 'sqlite' && store.url !== undefined) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['url'], message: 'is for backend "postgres": set "store.backend" to "postgres" too' });
     }
-  });
+  }));
 
-export type StoreConfig = z.infer<typeof storeConfigSchema>;
+export type StoreConfig = z.infer<ReturnType<typeof storeConfigSchema>>;
 
 /** The store a process opens: the config's, unless CAIRN_DATABASE_URL says otherwise. */
 export type StoreTarget =
@@ -56,7 +58,7 @@ export type StoreTarget =
   | { backend: 'postgres'; url: string; schema: string; poolSize: number; from: 'config' | 'env' };
 
 export function storeTarget(config: StoreConfig, env: NodeJS.ProcessEnv = process.env): StoreTarget {
-  if (envUrlSet(env)) {
+  if (databaseUrlSet(env)) {
     const url = env[DATABASE_URL_ENV]!.trim();
     if (!isPostgresUrl(url)) throw new CairnError(ERROR_CODES.CONFIG, `${DATABASE_URL_ENV} ${URL_RULE}`);
     return { backend: 'postgres', url, schema: config.schema ?? 'public', poolSize: config.poolSize, from: 'env' };

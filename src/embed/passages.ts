@@ -16,12 +16,12 @@
 // Each policy's rows are stored under their own model id, so a home can hold several (a bench
 // compares them) and a changed policy fills its own rows in on the next pass.
 
-import { indexConfigSchema, type CairnConfig } from '../core/config.js';
+import { DEFAULT_PASSAGE_POLICY_NAME, PASSAGE_POLICY_NAMES, type CairnConfig } from '../core/config.js';
 
 /** The index's passage policy (config `index.passages`). */
 export type PassagePolicy = CairnConfig['index']['passages'];
-export const PASSAGE_POLICIES: readonly PassagePolicy[] = indexConfigSchema.shape.passages.removeDefault().options;
-export const DEFAULT_PASSAGE_POLICY: PassagePolicy = indexConfigSchema.parse({}).passages;
+export const PASSAGE_POLICIES: readonly PassagePolicy[] = PASSAGE_POLICY_NAMES;
+export const DEFAULT_PASSAGE_POLICY: PassagePolicy = DEFAULT_PASSAGE_POLICY_NAME;
 
 /**
  * Longest passage, and the length past which a text gets passages: about 100 of the bundled

@@ -89,7 +89,7 @@ export class Cairn extends CairnKnowledge {
   /** Opens (creating if needed) the home's database; loads no model until one is needed. */
   static async open(options: OpenOptions = {}): Promise<Cairn> {
     const paths = resolveHome(options.home);
-    const config = options.config !== undefined ? parseConfig(options.config) : loadConfigFile(paths.config);
+    const config = options.config !== undefined ? parseConfig(options.config) : loadConfigFile(paths.config, { cacheDir: paths.cacheDir });
     const namespace = parseNamespace(options.namespace ?? config.defaultNamespace);
     const busyTimeoutMs = options.busyTimeoutMs ?? busyTimeoutFromEnv();
     // The embedder first: worker threads begin loading the model while the store opens.

@@ -7,7 +7,7 @@ import { MISSED_LOOKBACK_DAYS, missedRuns, nextRun, nextRuns, type ScheduleConfi
 import { scheduleConfigSchema } from '../../src/core/consolidation-config.js';
 
 const BERLIN = 'Europe/Berlin';
-const DEFAULTS: ScheduleConfig = scheduleConfigSchema.parse({});
+const DEFAULTS: ScheduleConfig = scheduleConfigSchema().parse({});
 const with230 = (over: Partial<ScheduleConfig> = {}): ScheduleConfig => ({ ...DEFAULTS, review: '30 2 * * *', ...over });
 const next = (after: string, schedule = DEFAULTS, zone = BERLIN) => nextRun(schedule, zone, new Date(after));
 

@@ -227,12 +227,12 @@ describe('days', () => {
 
 describe('consolidation config bounds', () => {
   it('requires nightStart after dayStart on the clock', () => {
-    assert.equal(consolidationConfigSchema.parse({ dayStart: '06:30', nightStart: '23:00' }).nightStart, '23:00');
+    assert.equal(consolidationConfigSchema().parse({ dayStart: '06:30', nightStart: '23:00' }).nightStart, '23:00');
     for (const bad of [{ dayStart: '22:00', nightStart: '07:00' }, { dayStart: '07:00', nightStart: '07:00' }, { dayStart: '07:00', nightStart: '01:30' }]) {
-      const res = consolidationConfigSchema.safeParse(bad);
+      const res = consolidationConfigSchema().safeParse(bad);
       assert.equal(res.success, false);
       assert.match(JSON.stringify(res.error?.issues), /nightStart must come after dayStart/);
     }
-    assert.equal(consolidationConfigSchema.safeParse({ nightStart: '22:60' }).success, false);
+    assert.equal(consolidationConfigSchema().safeParse({ nightStart: '22:60' }).success, false);
   });
 });

@@ -4,7 +4,7 @@
 // a plain search must not start ICU at all (its time-window path may).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_CONFIG, loadConfigFile, parseConfig } from '../../src/core/config.js';
+import { defaultConfig, loadConfigFile, parseConfig } from '../../src/core/config.js';
 import { CairnError } from '../../src/core/errors.js';
 import { Cairn } from '../../src/service/cairn.js';
 import { ROOT, json, ok, runNode, tempHomes } from '../helpers/cli.js';
@@ -21,7 +21,7 @@ describe('the default timezone', () => {
   const newHome = tempHomes();
 
   it('is the system zone when read, in the default config, a parsed one and one parsed again', () => {
-    assert.equal(DEFAULT_CONFIG.timezone, SYSTEM_ZONE);
+    assert.equal(defaultConfig().timezone, SYSTEM_ZONE);
     const parsed = parseConfig({ embedder: { provider: 'none' } });
     const again = parseConfig(parsed);
     assert.equal(again.timezone, SYSTEM_ZONE);

@@ -9,7 +9,7 @@ import type { ScheduleConfig, Trigger } from '../../src/consolidate/schedule.js'
 import { scheduleConfigSchema } from '../../src/core/consolidation-config.js';
 
 const BERLIN = 'Europe/Berlin';
-const DEFAULTS: ScheduleConfig = scheduleConfigSchema.parse({});
+const DEFAULTS: ScheduleConfig = scheduleConfigSchema().parse({});
 
 /** Lets promise chains started by a fired timer run to their next real wait. */
 async function settle(): Promise<void> {

@@ -77,11 +77,11 @@ beforeEach(() => {
 
 const fastRetry = { attempts: 3, baseDelayMs: 5, maxDelayMs: 50 };
 function ollama(extra: Record<string, unknown> = {}, batchSize?: number) {
-  const config = embedderConfigSchema.parse({ provider: 'ollama', baseUrl: base, model: 'nomic-embed-text', ...extra }) as OllamaEmbedderConfig;
+  const config = embedderConfigSchema().parse({ provider: 'ollama', baseUrl: base, model: 'nomic-embed-text', ...extra }) as OllamaEmbedderConfig;
   return new OllamaEmbedder(config, { retry: fastRetry, ...(batchSize ? { batchSize } : {}) });
 }
 function openai(extra: Record<string, unknown> = {}, env: NodeJS.ProcessEnv = { TEST_EMBED_KEY: 'sk-test-123' }) {
-  const config = embedderConfigSchema.parse({
+  const config = embedderConfigSchema().parse({
     provider: 'openai',
     baseUrl: `${base}/v1`,
     model: 'text-embedding-3-small',
@@ -141,7 +141,7 @@ test('ollama: splits large inputs into batches and keeps the order', async () =>
 test('ollama: 429 with Retry-After is retried after the asked wait, then succeeds', async () => {
   script = [errorReply(429, '{"error":"busy"}', { 'retry-after': '1' }), 'valid'];
   const e = new OllamaEmbedder(
-    embedderConfigSchema.parse({ provider: 'ollama', baseUrl: base, model: 'm' }) as OllamaEmbedderConfig,
+    embedderConfigSchema().parse({ provider: 'ollama', baseUrl: base, model: 'm' }) as OllamaEmbedderConfig,
     { retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5000 } },
   );
   const started = Date.now();
@@ -155,7 +155,7 @@ test('ollama: 429 with Retry-After is retried after the asked wait, then succeed
 test('ollama: a Retry-After longer than maxDelayMs is capped', async () => {
   script = [errorReply(503, 'overloaded', { 'retry-after': '120' }), 'valid'];
   const waits: number[] = [];
-  const config = embedderConfigSchema.parse({ provider: 'ollama', baseUrl: base, model: 'nomic-embed-text' }) as OllamaEmbedderConfig;
+  const config = embedderConfigSchema().parse({ provider: 'ollama', baseUrl: base, model: 'nomic-embed-text' }) as OllamaEmbedderConfig;
   await new OllamaEmbedder(config, { retry: fastRetry, sleep: async (ms) => void waits.push(ms) }).init();
   assert.deepEqual(waits, [fastRetry.maxDelayMs], 'waited maxDelayMs, not the 120 s asked for');
   assert.equal(seen.length, 2);
@@ -228,7 +228,7 @@ test('ollama: an unreachable server is retried, then reported with the connectio
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
   const port = (closed.address() as AddressInfo).port;
   await new Promise<void>((resolve) => closed.close(() => resolve()));
-  const config = embedderConfigSchema.parse({ provider: 'ollama', baseUrl: `http://127.0.0.1:${port}`, model: 'm' }) as OllamaEmbedderConfig;
+  const config = embedderConfigSchema().parse({ provider: 'ollama', baseUrl: `http://127.0.0.1:${port}`, model: 'm' }) as OllamaEmbedderConfig;
   await rejectsEmbedder(new OllamaEmbedder(config, { retry: fastRetry }).init(), /cannot reach Ollama at .*ECONNREFUSED.*gave up after 3 attempts/);
 });
 
@@ -248,7 +248,7 @@ test('openai: sends model, input, dimensions and the bearer key; sorts answers b
 });
 
 test('openai: without apiKeyEnv no Authorization header is sent', async () => {
-  const config = embedderConfigSchema.parse({ provider: 'openai', baseUrl: `${base}/v1`, model: 'local' }) as OpenAIEmbedderConfig;
+  const config = embedderConfigSchema().parse({ provider: 'openai', baseUrl: `${base}/v1`, model: 'local' }) as OpenAIEmbedderConfig;
   const e = new OpenAIEmbedder(config, { retry: fastRetry });
   assert.equal(e.modelId, 'openai:local');
   const [v] = await e.embed(['x']);
@@ -319,8 +319,8 @@ test('backoff doubles per attempt with bounded jitter and a cap', () => {
 });
 
 test('factory: builds the HTTP embedders and names them without contacting anything', () => {
-  const o = embedderConfigSchema.parse({ provider: 'ollama', model: 'mxbai-embed-large' });
-  const a = embedderConfigSchema.parse({ provider: 'openai', model: 'text-embedding-3-large', dimensions: 256, apiKeyEnv: 'NOPE_NOT_SET' });
+  const o = embedderConfigSchema().parse({ provider: 'ollama', model: 'mxbai-embed-large' });
+  const a = embedderConfigSchema().parse({ provider: 'openai', model: 'text-embedding-3-large', dimensions: 256, apiKeyEnv: 'NOPE_NOT_SET' });
   assert.equal(embedderModelId(o), 'ollama:mxbai-embed-large');
   assert.equal(embedderModelId(a), 'openai:text-embedding-3-large@256');
   assert.ok(createEmbedder(o) instanceof OllamaEmbedder);

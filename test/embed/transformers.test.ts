@@ -23,7 +23,7 @@ function tempDir(): string {
   return dir;
 }
 function make(config: Record<string, unknown>): TransformersEmbedder {
-  const parsed = embedderConfigSchema.parse({ provider: 'transformers', model: MODEL, ...config }) as TransformersEmbedderConfig;
+  const parsed = embedderConfigSchema().parse({ provider: 'transformers', model: MODEL, ...config }) as TransformersEmbedderConfig;
   const e = new TransformersEmbedder(parsed);
   embedders.push(e);
   return e;
@@ -103,7 +103,7 @@ test('dtype q8 loads onnx/model_quantized.onnx and is named apart', async () => 
   const e = make({ path: root, dtype: 'q8' });
   assert.equal(e.modelId, `transformers:${MODEL}:q8`);
   assert.equal((await e.init()).dimensions, TINY_DIMS);
-  assert.equal(embedderModelId(embedderConfigSchema.parse({ provider: 'transformers', model: 'x', path: root, pooling: 'cls' })), 'transformers:x:cls');
+  assert.equal(embedderModelId(embedderConfigSchema().parse({ provider: 'transformers', model: 'x', path: root, pooling: 'cls' })), 'transformers:x:cls');
 });
 
 test('download path: fetches from remoteHost into the model folder, then works offline', async () => {
@@ -141,7 +141,7 @@ test('missing folder with allowRemote false: clear error naming the folder and t
 test('the package not installed: clear error with the install command', async () => {
   const root = tempDir();
   writeTinyModel(root, MODEL);
-  const config = embedderConfigSchema.parse({ provider: 'transformers', model: MODEL, path: root }) as TransformersEmbedderConfig;
+  const config = embedderConfigSchema().parse({ provider: 'transformers', model: MODEL, path: root }) as TransformersEmbedderConfig;
   const absent = Object.assign(new Error("Cannot find package '@huggingface/transformers' imported from /x.js"), { code: 'ERR_MODULE_NOT_FOUND' });
   const e = new TransformersEmbedder(config, { importModule: () => Promise.reject(absent) });
   await rejectsEmbedder(e.init(), /optional package @huggingface\/transformers, which is not installed.*npm install @huggingface\/transformers/);

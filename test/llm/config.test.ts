@@ -4,13 +4,13 @@ import assert from 'node:assert/strict';
 import { llmConfigSchema } from '../../src/core/llm-config.js';
 
 function problems(raw: unknown): string[] {
-  const r = llmConfigSchema.safeParse(raw);
+  const r = llmConfigSchema().safeParse(raw);
   assert.equal(r.success, false, 'expected the config to be rejected');
   return r.error!.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
 }
 
 test('defaults per provider', () => {
-  const ollama = llmConfigSchema.parse({ provider: 'ollama', model: 'qwen2.5:3b' });
+  const ollama = llmConfigSchema().parse({ provider: 'ollama', model: 'qwen2.5:3b' });
   assert.deepEqual(ollama, {
     provider: 'ollama',
     model: 'qwen2.5:3b',
@@ -20,10 +20,10 @@ test('defaults per provider', () => {
     pricePerMillionInput: 0,
     pricePerMillionOutput: 0,
   });
-  const openai = llmConfigSchema.parse({ provider: 'openai', model: 'gpt-4o-mini', apiKeyEnv: 'OPENAI_API_KEY', pricePerMillionInput: 0.15, pricePerMillionOutput: 0.6 });
+  const openai = llmConfigSchema().parse({ provider: 'openai', model: 'gpt-4o-mini', apiKeyEnv: 'OPENAI_API_KEY', pricePerMillionInput: 0.15, pricePerMillionOutput: 0.6 });
   assert.equal(openai.baseUrl, 'https://api.openai.com/v1');
   assert.equal(openai.provider === 'openai' && openai.jsonMode, 'schema');
-  const anthropic = llmConfigSchema.parse({ provider: 'anthropic', model: 'claude-haiku-4-5', apiKeyEnv: 'ANTHROPIC_API_KEY', pricePerMillionInput: 1, pricePerMillionOutput: 5 });
+  const anthropic = llmConfigSchema().parse({ provider: 'anthropic', model: 'claude-haiku-4-5', apiKeyEnv: 'ANTHROPIC_API_KEY', pricePerMillionInput: 1, pricePerMillionOutput: 5 });
   assert.equal(anthropic.baseUrl, 'https://api.anthropic.com');
 });
 
@@ -33,7 +33,7 @@ test('a hosted API needs apiKeyEnv and prices; a loopback server needs neither',
   assert.ok(p.some((m) => /^pricePerMillionInput: required/.test(m)));
   assert.ok(p.some((m) => /^pricePerMillionOutput: required/.test(m)));
   for (const baseUrl of ['http://127.0.0.1:1234/v1', 'http://localhost:8000/v1', 'http://[::1]:8080/v1']) {
-    const local = llmConfigSchema.parse({ provider: 'openai', model: 'local', baseUrl });
+    const local = llmConfigSchema().parse({ provider: 'openai', model: 'local', baseUrl });
     assert.equal(local.apiKeyEnv, undefined);
     assert.equal(local.pricePerMillionInput, 0);
   }

@@ -11,7 +11,7 @@ export const API_KEY = 'sk-test-SECRET-0123456789abcdef';
 export const ENV = { CAIRN_TEST_LLM_KEY: API_KEY };
 
 export function configFor(server: FakeLlmServer, wire: LlmWire, extra: Record<string, unknown> = {}): LlmConfig {
-  return llmConfigSchema.parse({
+  return llmConfigSchema().parse({
     provider: wire,
     model: `${wire}-test-model`,
     baseUrl: server.baseUrl(wire),

@@ -17,7 +17,7 @@ import { readHealthState, writeHealthState } from '../../src/service/health/stat
 import { runAlertCommand, type AlertEvent } from '../../src/daemon/alert-command.js';
 import type { Logger } from '../../src/daemon/logger.js';
 
-const CFG = alertsConfigSchema.parse({});
+const CFG = alertsConfigSchema().parse({});
 const T0 = Date.parse('2026-03-02T10:00:00.000Z');
 const at = (seconds: number): string => new Date(T0 + seconds * 1000).toISOString();
 const SOURCE = { id: 1, kind: 'jsonl', path: '/data/chat', createdAt: at(-86_400) };

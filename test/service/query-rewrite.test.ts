@@ -164,7 +164,7 @@ describe('query rewriting (fake LLM on loopback)', () => {
   });
 
   it('a failing budget ledger is a skipped rewrite, never a failed search', async () => {
-    const client = createChatClient(llmConfigSchema.parse({ provider: 'openai', baseUrl: fake.baseUrl('openai'), model: 'fake-rewriter', maxRetries: 0 }));
+    const client = createChatClient(llmConfigSchema().parse({ provider: 'openai', baseUrl: fake.baseUrl('openai'), model: 'fake-rewriter', maxRetries: 0 }));
     const broken = { canSpend: async () => { throw new Error('database is locked'); }, record: async () => { throw new Error('database is locked'); } };
     const rewriter = new QueryRewriter(client, new CircuitBreaker(), { timeoutMs: 2000, spend: broken });
     const out = await rewriter.expand('ns', 'anything', '2026-11-22');

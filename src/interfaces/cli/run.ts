@@ -48,7 +48,7 @@ async function openWithModelLoading(g: GlobalOptions, { embedThreads: threads = 
     import('../../embed/factory.js'),
   ]);
   const paths = resolveHome(g.home);
-  const config = loadConfigFile(paths.config);
+  const config = loadConfigFile(paths.config, { cacheDir: paths.cacheDir });
   const embedder = (threads === THREADS.oneShot ? takeEarlyModel(config.embedder, paths.cacheDir) : null) ?? createThreadedEmbedder(config.embedder, threads, { cacheDir: paths.cacheDir });
   try {
     const { Cairn } = await import('../../service/cairn.js');

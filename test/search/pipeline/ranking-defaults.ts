@@ -1,5 +1,5 @@
 // The default search settings (config search.*), as the pipeline's stages read them.
-import { DEFAULT_CONFIG } from '../../../src/core/config.js';
+import { defaultConfig } from '../../../src/core/config.js';
 import type { SearchRanking } from '../../../src/search/hybrid.js';
 
-export const DEFAULT_RANKING: SearchRanking = DEFAULT_CONFIG.search;
+export const DEFAULT_RANKING: SearchRanking = defaultConfig().search;

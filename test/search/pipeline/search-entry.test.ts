@@ -5,7 +5,7 @@ import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { Cairn } from '../../../src/service/cairn.js';
-import { DEFAULT_CONFIG } from '../../../src/core/config.js';
+import { defaultConfig } from '../../../src/core/config.js';
 import { plainFilter, PLAIN_SEARCH_KINDS, searchNamespace, searchPeriod, type SearchDeps } from '../../../src/search/search.js';
 import { tempDir } from '../../helpers/store-fixtures.js';
 
@@ -35,7 +35,7 @@ describe('search entry', () => {
       await cairn.store.addMemory({ namespace: 'default', text: 'We chose Postgres for billing', eventTime: '2026-01-10T10:00:00.000Z', importance: 5 });
       const deps = (now: number): SearchDeps => ({
         store: cairn.store,
-        ranking: DEFAULT_CONFIG.search,
+        ranking: defaultConfig().search,
         timeZone: 'UTC',
         passages: 'windows',
         clock: () => now,
