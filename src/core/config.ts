@@ -8,7 +8,7 @@ import { CairnError, ERROR_CODES } from './errors.js';
 import { NAMESPACE_PATTERN } from './namespace.js';
 import { llmConfigSchema } from './llm-config.js';
 import { alertsConfigSchema } from './alerts-config.js';
-import { consolidationConfigSchema } from './consolidation-config.js';
+import { backupConfigSchema, clockTime, consolidationConfigSchema, cronExpression, scheduleConfigSchema } from './consolidation-config.js';
 import { knowledgeConfigSchema } from './knowledge-config.js';
 import { databaseUrlSet, storeConfigSchema } from './store-config.js';
 import { readValidatedConfig, validatedConfigKey, writeValidatedConfig } from './config-cache.js';
@@ -343,7 +343,7 @@ function checked(config: CairnConfig): CairnConfig {
 
 /** Validates a config object; the error names each offending key path. */
 export function parseConfig(raw: unknown, origin = 'config'): CairnConfig {
-  if (typeof raw === 'object' && raw !== null && validated.get(raw) === asValidated(raw)) return raw as CairnConfig;
+  if (typeof raw === 'object' && raw !== null && validated.has(raw) && validated.get(raw) === asValidated(raw)) return raw as CairnConfig;
   const result = configSchema().safeParse(withoutSystemZone(raw), ONCE);
   if (result.success) return checked(withSystemTimeZone(result.data));
   const problems = result.error.issues.map((issue) => {
@@ -358,7 +358,10 @@ export function parseConfig(raw: unknown, origin = 'config'): CairnConfig {
 }
 
 /** Every builder the config's validation runs: their source is part of a validated config's key. */
-const SCHEMA_BUILDERS = [configSchema, embedderConfigSchema, searchConfigSchema, captureConfigSchema, judgeConfigSchema, indexConfigSchema, httpUrl, llmConfigSchema, alertsConfigSchema, consolidationConfigSchema, knowledgeConfigSchema, storeConfigSchema].map((lazy) => lazy.builder);
+const SCHEMA_BUILDERS = [
+  configSchema, embedderConfigSchema, searchConfigSchema, captureConfigSchema, judgeConfigSchema, indexConfigSchema, httpUrl, llmConfigSchema,
+  alertsConfigSchema, consolidationConfigSchema, scheduleConfigSchema, backupConfigSchema, clockTime, cronExpression, knowledgeConfigSchema, storeConfigSchema,
+].map((lazy): (() => unknown) => lazy.builder);
 
 export interface LoadConfigOptions {
   mustExist?: boolean;

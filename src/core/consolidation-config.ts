@@ -5,12 +5,12 @@ import { Cron } from 'croner';
 import { z } from 'zod';
 import { lazily } from './lazily.js';
 
-const clockTime = lazily(() => z
+export const clockTime = lazily(() => z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a 24-hour time "HH:MM"'));
 
 /** A cron expression croner accepts (5 fields, or 6 with seconds). */
-const cronExpression = lazily(() => z.string().min(1).refine((expr) => {
+export const cronExpression = lazily(() => z.string().min(1).refine((expr) => {
   try {
     new Cron(expr, { paused: true });
     return true;
