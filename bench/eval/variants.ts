@@ -70,6 +70,7 @@ export const VARIANTS: readonly Variant[] = [
   { name: 'no importance', description: 'default without the judged-importance prior', config: { search: { importanceWeight: 0 } } },
   { name: 'hits up to the limit', description: 'default, but a result gathers its session\'s hits only from the hits that fill `limit` results (before 2026-11-22)', config: { search: { foldDepth: 1, foldPages: 1 } } },
   { name: 'fold depth 20 at any limit', description: 'default, but every search gathers from the hits that fill 20 results, a limit-20 search no further past its end (2026-11-22)', config: { search: { foldPages: 1 } } },
+  { name: 'pool of 125', description: 'default, but 125 candidates from each side at every limit (the pool at limit 10 until 2026-11-28, when it became 0.8 per hit a search may fold: 80 at limit 5 and 10, 160 at limit 20)', config: { search: { candidates: 125 } } },
   { name: 'no groups', description: 'default with one hit per result (a 250-candidate pool, as the default has at limit 20)', config: { search: { groupHits: 1, candidates: 250 } } },
   { name: 'neighbours shown', description: 'one hit per result with a context turn on each side (200 chars) instead of groups', config: { search: { groupHits: 1, candidates: 250, contextTurns: 1, contextChars: 200 } } },
   { name: 'bm25 only', description: 'no embedder: BM25 alone (default search otherwise)', config: { embedder: { provider: 'none' } } },

@@ -75,10 +75,11 @@ export const searchConfigSchema = lazily(() => z.strictObject({
    */
   minRange: z.number().min(0).max(1).default(0.5),
   /**
-   * Candidates each retriever contributes before fusion, at least; a search asks for
-   * limit × max(3, 2.5 × groupHits) when that is more (limit 20 → 250, limit 10 → 125).
+   * Candidates each retriever contributes before fusion, at least; a search asks for 0.8 per hit it
+   * may fold into its results when that is more (foldSpan × groupHits: 80 at limit 5 or 10, 160 at
+   * limit 20).
    */
-  candidates: z.number().int().min(10).max(2000).default(100),
+  candidates: z.number().int().min(10).max(2000).default(50),
   /** Multiplier for memories younger than hotDays (seed: ×1.2 under 7 days). */
   recencyBoost: z.number().min(1).max(3).default(1.2),
   hotDays: z.number().int().min(1).default(7),

@@ -48,12 +48,22 @@ export function expandTerms(own: readonly string[], expansion: readonly string[]
 }
 
 /**
- * Candidates asked of each side. A result can fold in several hits of its session, so the pool
- * grows with limit × groupHits: a large limit gets the candidates it needs without slowing every
- * small search down.
+ * Candidates asked of each side per hit a search may fold into its results: 0.8. A search gathers
+ * up to groupHits hits of a session from the hits that fill foldSpan results (20 at limit 5 or 10,
+ * 40 at limit 20), so 80 candidates at limit 5 and 10 with five hits a result, 160 at limit 20.
+ * Measured 2026-11-28 against the limit × 12.5 used before (100, 125, 250): recall@5/10/20 and
+ * first-hit recall within their noise on LoCoMo 0–4 and 5–9 and on the agent-work set
+ * (docs/SEARCH.md), while every candidate costs a search its entry, cosine, coverage and
+ * neighbours (~20 % of a search's CPU at 50k chat turns and 100k memories, docs/BENCHMARKS.md).
  */
-export function candidatePool(candidates: number, limit: number, groupHits: number): number {
-  return Math.max(candidates, Math.ceil(limit * Math.max(3, groupHits * 2.5)));
+export const POOL_PER_FOLDED_HIT = 0.8;
+
+/**
+ * Candidates asked of each side: the configured floor, or what the hits the search may fold need
+ * (`span` results of up to `groupHits` hits, pipeline/assembly.ts foldSpan) when that is more.
+ */
+export function candidatePool(candidates: number, span: number, groupHits: number): number {
+  return Math.max(candidates, Math.ceil(span * groupHits * POOL_PER_FOLDED_HIT));
 }
 
 /** Restrictive filters starve the ANN candidates: with vectors, fewer than the limit left calls for an exact scan of the filtered set. */

@@ -1,6 +1,7 @@
 // Stage 1: the terms BM25 is asked for, the pool size, the exact-scan fallback.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { foldSpan } from '../../../src/search/pipeline/assembly.js';
 import { candidatePool, expandTerms, MAX_EXPANDED_TERMS, needsExactScan, searchTerms, unseen } from '../../../src/search/pipeline/candidates.js';
 import { queryTerms } from '../../../src/search/query-terms.js';
 import type { QueryPeople } from '../../../src/search/speakers.js';
@@ -44,10 +45,16 @@ describe('candidates: search terms', () => {
 });
 
 describe('candidates: pool and fallback', () => {
-  it('the pool is the configured size, or what limit × grouping needs when more', () => {
-    assert.equal(candidatePool(200, 10, 3), 200);
-    assert.equal(candidatePool(200, 100, 3), 750);
-    assert.equal(candidatePool(50, 20, 1), 60);
+  it('the pool is the configured size, or what the hits a search may fold need when more', () => {
+    assert.equal(candidatePool(200, 20, 3), 200);
+    assert.equal(candidatePool(200, 200, 3), 480);
+    // The defaults: 20 results' worth of five hits at limit 5 or 10, 40 at limit 20.
+    assert.equal(candidatePool(50, foldSpan({ groupHits: 5, foldPages: 2, foldDepth: 20 }, 5), 5), 80);
+    assert.equal(candidatePool(50, foldSpan({ groupHits: 5, foldPages: 2, foldDepth: 20 }, 10), 5), 80);
+    assert.equal(candidatePool(50, foldSpan({ groupHits: 5, foldPages: 2, foldDepth: 20 }, 20), 5), 160);
+    // One hit a result: the floor, unless the limit alone needs more.
+    assert.equal(candidatePool(50, foldSpan({ groupHits: 1, foldPages: 2, foldDepth: 20 }, 10), 1), 50);
+    assert.equal(candidatePool(10, 100, 1), 80);
   });
 
   it('an exact scan only with vectors, a filter and too few candidates', () => {
