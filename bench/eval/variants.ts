@@ -27,6 +27,8 @@ const SPEAKER = { ...PLAIN, speakerBoost: 1 };
 const NEIGHBOURS = { ...SPEAKER, neighbourWeight: 0.5, neighbourReach: 1 };
 const COVERAGE = { ...NEIGHBOURS, coverageWeight: 0.5, coverageIdf: false };
 const TUNED = { ...COVERAGE, bm25Weight: 0.5, vectorWeight: 0.5, minRange: 0.5, importanceWeight: 0.25, neighbourReach: 2, coverageIdf: true };
+/** From session groups on, the pool follows the fold (src/search/pipeline/candidates.ts) above the default floor. */
+const GROUPED = { ...TUNED, candidates: 50 };
 
 export const DEFAULT_VARIANT = 'default';
 /** The baseline every report shows beside the default: what a plain full-text index gives. */
@@ -40,11 +42,11 @@ export const VARIANTS: readonly Variant[] = [
   { name: '+ neighbours', description: '+ speaker + half the relevance of the better of the turns right before and after', config: { search: NEIGHBOURS } },
   { name: '+ coverage', description: '+ neighbours + relevance scaled by the share of query words a text has (0.5), a word only in the turn before or after counting half', config: { search: COVERAGE } },
   { name: '+ tuning', description: '+ coverage + fusion 0.5/0.5, min-max spanning at least half the top score, importance 0.25, neighbours up to two turns away, coverage words weighed by their rarity among the candidates', config: { search: TUNED } },
-  { name: '+ session groups', description: '+ tuning + up to 4 hits of a session per result (previews of 160 chars), gathered from the hits that fill max(2 × limit, 20) results; the candidate pool grows to limit × 10', config: { search: { ...TUNED, groupHits: 4, contextChars: 160 } } },
-  { name: '+ query focus', description: '+ session groups + the query vector blended with the query\'s focus (content words without the speakers it names)', config: { search: { ...TUNED, groupHits: 4, contextChars: 160, focusWeight: 1 } } },
-  { name: '+ time and passages', description: '+ query focus + the preference for the time a question names (×1.5) and passage vectors for texts over 400 characters', config: { search: { ...TUNED, groupHits: 4, contextChars: 160, focusWeight: 1, timeBoost: 0.5, passageWeight: 0.5 } } },
-  { name: '+ neighbour hits', description: '+ time and passages + the turns up to two away from the strongest candidates ranked as hits too, on what they borrow from them, with previews of 150 chars (fuller groups cost tokens)', config: { search: { ...TUNED, groupHits: 4, contextChars: 150, focusWeight: 1, timeBoost: 0.5, passageWeight: 0.5, neighbourHits: true } } },
-  { name: '+ five shorter previews', description: '+ neighbour hits + up to five hits of a session per result, previews of 110 chars (a sentence around the query\'s words): the default', config: { search: { ...TUNED, groupHits: 5, contextChars: 110, focusWeight: 1, timeBoost: 0.5, passageWeight: 0.5, neighbourHits: true } } },
+  { name: '+ session groups', description: '+ tuning + up to 4 hits of a session per result (previews of 160 chars), gathered from the hits that fill max(2 × limit, 20) results; the candidate pool follows the fold (0.8 per hit it may fold: 64 at limit 10)', config: { search: { ...GROUPED, groupHits: 4, contextChars: 160 } } },
+  { name: '+ query focus', description: '+ session groups + the query vector blended with the query\'s focus (content words without the speakers it names)', config: { search: { ...GROUPED, groupHits: 4, contextChars: 160, focusWeight: 1 } } },
+  { name: '+ time and passages', description: '+ query focus + the preference for the time a question names (×1.5) and passage vectors for texts over 400 characters', config: { search: { ...GROUPED, groupHits: 4, contextChars: 160, focusWeight: 1, timeBoost: 0.5, passageWeight: 0.5 } } },
+  { name: '+ neighbour hits', description: '+ time and passages + the turns up to two away from the strongest candidates ranked as hits too, on what they borrow from them, with previews of 150 chars (fuller groups cost tokens)', config: { search: { ...GROUPED, groupHits: 4, contextChars: 150, focusWeight: 1, timeBoost: 0.5, passageWeight: 0.5, neighbourHits: true } } },
+  { name: '+ five shorter previews', description: '+ neighbour hits + up to five hits of a session per result, previews of 110 chars (a sentence around the query\'s words): the default', config: { search: { ...GROUPED, groupHits: 5, contextChars: 110, focusWeight: 1, timeBoost: 0.5, passageWeight: 0.5, neighbourHits: true } } },
   { name: '4 hits of 150 chars', description: 'default, but up to four hits per result with previews of 150 characters (the default until 2026-11-23 pm): fewer turns in more tokens', config: { search: { groupHits: 4, contextChars: 150 } } },
   { name: 'no speaker', description: 'default without the speaker factor', config: { search: { speakerBoost: 0 } } },
   { name: 'no neighbours', description: 'default without relevance from neighbouring turns', config: { search: { neighbourWeight: 0 } } },
@@ -71,7 +73,7 @@ export const VARIANTS: readonly Variant[] = [
   { name: 'hits up to the limit', description: 'default, but a result gathers its session\'s hits only from the hits that fill `limit` results (before 2026-11-22)', config: { search: { foldDepth: 1, foldPages: 1 } } },
   { name: 'fold depth 20 at any limit', description: 'default, but every search gathers from the hits that fill 20 results, a limit-20 search no further past its end (2026-11-22)', config: { search: { foldPages: 1 } } },
   { name: 'pool of 125', description: 'default, but 125 candidates from each side at every limit (the pool at limit 10 until 2026-11-28, when it became 0.8 per hit a search may fold: 80 at limit 5 and 10, 160 at limit 20)', config: { search: { candidates: 125 } } },
-  { name: 'no groups', description: 'default with one hit per result (a 250-candidate pool, as the default has at limit 20)', config: { search: { groupHits: 1, candidates: 250 } } },
+  { name: 'no groups', description: 'default with one hit per result (a 250-candidate pool, as the default had at limit 20 until 2026-11-28)', config: { search: { groupHits: 1, candidates: 250 } } },
   { name: 'neighbours shown', description: 'one hit per result with a context turn on each side (200 chars) instead of groups', config: { search: { groupHits: 1, candidates: 250, contextTurns: 1, contextChars: 200 } } },
   { name: 'bm25 only', description: 'no embedder: BM25 alone (default search otherwise)', config: { embedder: { provider: 'none' } } },
   { name: 'vector only', description: 'default ingest, search mode vector', config: {}, search: { mode: 'vector' } },
