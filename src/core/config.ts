@@ -76,8 +76,8 @@ export const searchConfigSchema = lazily(() => z.strictObject({
   minRange: z.number().min(0).max(1).default(0.5),
   /**
    * Candidates each retriever contributes before fusion, at least; a search asks for 0.8 per hit it
-   * may fold into its results when that is more (foldSpan × groupHits: 80 at limit 5 or 10, 160 at
-   * limit 20).
+   * may fold into its results (foldSpan × groupHits: 80 at limit 5 or 10, 160 at limit 20), and
+   * never fewer than 3 × limit, when that is more.
    */
   candidates: z.number().int().min(10).max(2000).default(50),
   /** Multiplier for memories younger than hotDays (seed: ×1.2 under 7 days). */

@@ -39,7 +39,7 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   const named = ranking.speakerBoost > 0 ? namedSpeakers(params.query, params.speakers ?? (await store.speakers(params.namespace))) : null;
   const language = queryLanguage(params.query);
   const { terms, bm25Terms, retrievalTerms } = searchTerms(params.query, named, language, params.expansion);
-  const pool = candidatePool(deps.candidates, foldSpan(ranking, params.limit), ranking.groupHits);
+  const pool = candidatePool(deps.candidates, params.limit, foldSpan(ranking, params.limit), ranking.groupHits);
   const vectorMode = params.mode === 'vector';
   const vectorSide = params.mode === 'bm25' ? null : deps.vectors;
 

@@ -58,12 +58,16 @@ export function expandTerms(own: readonly string[], expansion: readonly string[]
  */
 export const POOL_PER_FOLDED_HIT = 0.8;
 
+/** Candidates asked of each side per result asked for, at least: one hit a result still has choice. */
+export const POOL_PER_RESULT = 3;
+
 /**
  * Candidates asked of each side: the configured floor, or what the hits the search may fold need
- * (`span` results of up to `groupHits` hits, pipeline/assembly.ts foldSpan) when that is more.
+ * (`span` results of up to `groupHits` hits, pipeline/assembly.ts foldSpan), or POOL_PER_RESULT ×
+ * `limit`, whichever is most.
  */
-export function candidatePool(candidates: number, span: number, groupHits: number): number {
-  return Math.max(candidates, Math.ceil(span * groupHits * POOL_PER_FOLDED_HIT));
+export function candidatePool(candidates: number, limit: number, span: number, groupHits: number): number {
+  return Math.max(candidates, Math.ceil(span * groupHits * POOL_PER_FOLDED_HIT), limit * POOL_PER_RESULT);
 }
 
 /** Restrictive filters starve the ANN candidates: with vectors, fewer than the limit left calls for an exact scan of the filtered set. */

@@ -45,16 +45,20 @@ describe('candidates: search terms', () => {
 });
 
 describe('candidates: pool and fallback', () => {
-  it('the pool is the configured size, or what the hits a search may fold need when more', () => {
-    assert.equal(candidatePool(200, 20, 3), 200);
-    assert.equal(candidatePool(200, 200, 3), 480);
+  it('the pool is the configured size, or what the hits a search may fold need, or 3 × limit, whichever is most', () => {
+    const grouped = { groupHits: 5, foldPages: 2, foldDepth: 20 };
+    const single = { groupHits: 1, foldPages: 2, foldDepth: 20 };
+    const pool = (floor: number, limit: number, o: typeof grouped) => candidatePool(floor, limit, foldSpan(o, limit), o.groupHits);
+    assert.equal(candidatePool(200, 10, 20, 3), 200);
     // The defaults: 20 results' worth of five hits at limit 5 or 10, 40 at limit 20.
-    assert.equal(candidatePool(50, foldSpan({ groupHits: 5, foldPages: 2, foldDepth: 20 }, 5), 5), 80);
-    assert.equal(candidatePool(50, foldSpan({ groupHits: 5, foldPages: 2, foldDepth: 20 }, 10), 5), 80);
-    assert.equal(candidatePool(50, foldSpan({ groupHits: 5, foldPages: 2, foldDepth: 20 }, 20), 5), 160);
-    // One hit a result: the floor, unless the limit alone needs more.
-    assert.equal(candidatePool(50, foldSpan({ groupHits: 1, foldPages: 2, foldDepth: 20 }, 10), 1), 50);
-    assert.equal(candidatePool(10, 100, 1), 80);
+    assert.equal(pool(50, 5, grouped), 80);
+    assert.equal(pool(50, 10, grouped), 80);
+    assert.equal(pool(50, 20, grouped), 160);
+    assert.equal(pool(50, 100, grouped), 800);
+    // One hit a result: the floor, and never fewer candidates than 3 × limit.
+    assert.equal(pool(50, 10, single), 50);
+    assert.equal(pool(50, 100, single), 300);
+    assert.equal(pool(10, 1, single), 10);
   });
 
   it('an exact scan only with vectors, a filter and too few candidates', () => {
