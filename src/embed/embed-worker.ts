@@ -21,10 +21,9 @@ const port = parentPort;
 
 const { config, options } = workerData as { config: EmbedderConfig; options: LocalModelOptions };
 /**
- * Texts per model run in a thread. The pool's messages carry up to 32 texts (worker-embedder.ts
- * CHUNK, sorted by length), but use-lite spends less CPU per text in runs of 8 than of 32: 17 %
- * less on chat turns and on long messages' windows alike (onnxruntime, 300 chat turns / 120
- * windows, alternating; the vectors agree to 3e-8). Smaller runs pad less and stay in cache.
+ * Texts per model run in a thread on TF.js. The pool's messages carry up to 32 texts
+ * (worker-embedder.ts CHUNK, sorted by length); smaller runs pad less and stay in cache. On
+ * onnxruntime every text is a run of its own (use-lite-ort.ts).
  */
 const USE_LITE_RUN = 8;
 

@@ -14,6 +14,8 @@ export function valueInfo(name: string, elemType: number, dims: readonly (string
 export interface OnnxGraph {
   name: string;
   opset: number;
+  /** Operator sets of other domains the graph uses (ONNX Runtime's com.microsoft). */
+  extraOpsets?: ReadonlyArray<{ domain: string; version: number }>;
   nodes: InstanceType<typeof onnx.NodeProto>[];
   initializers: InstanceType<typeof onnx.TensorProto>[];
   inputs: ReturnType<typeof valueInfo>[];
@@ -25,7 +27,7 @@ export function encodeOnnxModel(g: OnnxGraph, producerName = 'cairn'): Uint8Arra
   const model = onnx.ModelProto.create({
     irVersion: 8,
     producerName,
-    opsetImport: [{ domain: '', version: g.opset }],
+    opsetImport: [{ domain: '', version: g.opset }, ...(g.extraOpsets ?? [])],
     graph: { name: g.name, node: g.nodes, initializer: g.initializers, input: g.inputs, output: g.outputs },
   });
   return onnx.ModelProto.encode(model).finish();

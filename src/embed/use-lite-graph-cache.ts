@@ -1,5 +1,5 @@
 // The built use-lite ONNX graph, kept in the home's cache folder: a small graph file and its
-// weights beside it (28 MB, ONNX external data). Building it means reading and re-encoding the
+// weights beside it (13 MB: float token embeddings, int8 matrices; ONNX external data). Building it means reading and re-encoding the
 // weights (~120 ms); ONNX Runtime maps the cached weights in less, which is most of what a cold
 // `cairn search` waits for (docs/BENCHMARKS.md). The files are derived data: missing, stale or
 // unreadable, they are rebuilt; a home that cannot be written to simply goes without.
@@ -19,7 +19,7 @@ import { crc32 } from 'node:zlib';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/private-files.js';
 
 /** The version of the graph use-lite-onnx.ts builds and of its files here: bump it with any change. */
-export const USE_LITE_GRAPH_VERSION = 2;
+export const USE_LITE_GRAPH_VERSION = 3;
 
 // Keys are CRC-32s, 8 hex digits. The 16- and 12-digit (SHA-256) names of earlier versions still
 // match, so their files are found as another key's and removed.

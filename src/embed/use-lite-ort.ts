@@ -1,6 +1,6 @@
-// Runs USE lite on ONNX Runtime's native CPU kernels: the same weights and token ids as the TF.js
-// path, about 6× faster per batch and 10× faster for one short query on this machine
-// (bench/results/capture.md). onnxruntime-node (288 MB: every platform's binaries) and onnx-proto
+// Runs USE lite on ONNX Runtime's native CPU kernels: the same token ids as the TF.js path and its
+// weights with the matrices in int8 (vectors within ~0.998 cosine of TF.js's), many times faster
+// per text on this machine (bench/results/capture.md). onnxruntime-node (288 MB: every platform's binaries) and onnx-proto
 // (builds the graph) are optional peer dependencies that npm does not install; use-lite.ts falls
 // back to TF.js when they cannot load.
 import type * as Ort from 'onnxruntime-node';
@@ -140,23 +140,31 @@ export class UseLiteOrtRunner {
     return new UseLiteOrtRunner(ort, session, tokenizer, maxTokens);
   }
 
-  /** One vector (512 floats, unit length) per text; every text must yield at least one token. */
+  /**
+   * One vector (512 floats, unit length) per text; every text must yield at least one token. Each
+   * text is a run of its own: the graph quantises a matmul's input with one scale for the whole
+   * run (use-lite-onnx.ts), so texts run together would move each other's vectors (cosine ~0.999),
+   * and a text alone is no slower per text than in a padded batch (0.93 against 1.08 ms CPU for a
+   * LoCoMo turn in runs of 8).
+   */
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    const tokens = texts.map((t) => this.tokenizer.encode(t).slice(0, this.maxTokens));
-    const width = Math.max(1, ...tokens.map((t) => t.length));
-    const ids = new BigInt64Array(texts.length * width);
-    const mask = new Float32Array(texts.length * width);
-    tokens.forEach((row, i) => {
-      for (let j = 0; j < row.length; j++) {
-        ids[i * width + j] = BigInt(row[j]!);
-        mask[i * width + j] = 1;
-      }
-    });
-    const shape = [texts.length, width];
+    const out: Float32Array[] = [];
+    for (const text of texts) out.push(await this.embedOne(text));
+    return out;
+  }
+
+  private async embedOne(text: string): Promise<Float32Array> {
+    const tokens = this.tokenizer.encode(text).slice(0, this.maxTokens);
+    const width = Math.max(1, tokens.length);
+    const ids = new BigInt64Array(width);
+    const mask = new Float32Array(width);
+    for (let j = 0; j < tokens.length; j++) {
+      ids[j] = BigInt(tokens[j]!);
+      mask[j] = 1;
+    }
+    const shape = [1, width];
     const out = await this.session.run({ ids: new this.ort.Tensor('int64', ids, shape), mask: new this.ort.Tensor('float32', mask, shape) });
-    const data = out.embedding!.data as Float32Array;
-    const dims = data.length / Math.max(1, texts.length);
-    return texts.map((_, i) => data.slice(i * dims, (i + 1) * dims));
+    return (out.embedding!.data as Float32Array).slice();
   }
 
   async dispose(): Promise<void> {

@@ -47,15 +47,19 @@ describe('use-lite on onnxruntime', { concurrency: false }, () => {
     await Promise.all([ort.close(), tfjs.close()]);
   });
 
-  test('gives the TF.js vectors to float error, whatever the batch around a text', async () => {
+  test('gives the TF.js vectors within int8 rounding, and a text the same vector whatever the batch around it', async () => {
     const [a, b] = await Promise.all([ort.embed(CORPUS), tfjs.embed(CORPUS)]);
     for (let i = 0; i < CORPUS.length; i++) {
+      // The matrices are int8 (use-lite-onnx.ts): 0.998–0.9995 on LoCoMo's questions and turns.
       const cos = dot(a[i]!, b[i]!);
-      assert.ok(cos > 0.99999, `text ${i} ${JSON.stringify(CORPUS[i]!.slice(0, 30))}: cos ${cos}`);
+      assert.ok(cos > 0.997, `text ${i} ${JSON.stringify(CORPUS[i]!.slice(0, 30))}: cos ${cos}`);
       assert.ok(Math.abs(Math.sqrt(dot(a[i]!, a[i]!)) - 1) < 1e-5);
     }
+    // Each text is a run of its own: its vector is bit for bit the same alone and in any batch.
     const [alone] = await ort.embed([CORPUS[4]!]);
-    assert.ok(dot(alone!, a[4]!) > 0.99999, 'a text alone and inside a padded batch agree');
+    assert.deepEqual(alone, a[4], 'a text alone and inside a batch agree');
+    const reordered = await ort.embed([...CORPUS].reverse());
+    assert.deepEqual(reordered.reverse(), a, 'the same vectors in any order');
     // Different texts stay different (the mask keeps padding out of short texts).
     assert.ok(dot(a[3]!, a[4]!) < 0.9);
   });
@@ -232,7 +236,8 @@ describe('the built graph cached in the home', { concurrency: false }, () => {
     // A small graph and its weights beside it (external data ONNX Runtime maps).
     const weights = join(cacheDir, name!.replace(/\.onnx$/, '.weights'));
     assert.ok(statSync(join(cacheDir, name!)).size < 200_000);
-    assert.ok(statSync(weights).size > 20_000_000);
+    // The token embeddings as floats (~10 MB: a lookup, not a matrix product) and int8 matrices.
+    assert.ok(statSync(weights).size > 10_000_000);
     // And the graph as ONNX Runtime prepared it for this processor and runtime version.
     const [ready] = prepacked(cacheDir);
     assert.match(ready!, /^use-lite-[0-9a-f]{8}-t128-[0-9a-f]{8}\.prepacked$/);
@@ -289,7 +294,7 @@ describe('the built graph cached in the home', { concurrency: false }, () => {
       assert.equal(prepacked(cacheDir).length, 1, `${what}: prepared again`);
       assert.deepEqual(readdirSync(cacheDir).sort(), [name, basename(weights), ...prepacked(cacheDir), VOCABULARY_CACHE_FILE].sort(), what);
       assert.equal(statSync(weights).size, size, `${what}: rebuilt`);
-      vectors.forEach((v, i) => assert.ok(dot(v, reference[i]!) > 0.99999, what));
+      vectors.forEach((v, i) => assert.ok(dot(v, reference[i]!) > 0.997, what));
     }
   });
 
