@@ -9,7 +9,8 @@
 //     [--capture-between: a turn is added to the namespace before every timed search, as a daemon
 //      captures while an agent searches; both trees then search copies of the home]
 //
-// locomo: LoCoMo's 5,882 turns with the real model, its questions (query embedding included);
+// locomo: LoCoMo's 5,882 turns with the real model, its questions (query embedding included, each
+// tree with its own model: a base stores the home it builds with its own);
 // chat50k: 50k generated chat turns in sessions (bench/transcript-gen.ts), synthetic vectors;
 // mem100k: 100k standalone memories (bench/corpus.ts), synthetic vectors (query embedding ~0).
 // The base commit's src/ is exported to a temporary folder and imported from there.
@@ -44,6 +45,8 @@ const BATCH = 1000;
 interface Home {
   home: string;
   embedder: Embedder;
+  /** The base tree's own model, where the model is part of what is compared (LoCoMo's use-lite). */
+  baseEmbedder?: Embedder;
   queries: Array<{ text: string; namespace: string }>;
   label: string;
   cleanup: () => void;
@@ -55,16 +58,19 @@ const cpuMs = (): number => {
 };
 const log = (msg: string) => process.stderr.write(`[search-ab ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 
-async function locomoHome(path: string, count: number, BuildCairn: typeof Cairn, built?: string): Promise<Home> {
+async function locomoHome(path: string, count: number, BuildCairn: typeof Cairn, BaseUseLite: typeof UseLiteEmbedder, built?: string): Promise<Home> {
   const conversations = loadLocomo(path);
   if (!conversations) throw new Error(`LoCoMo not found at ${path} (--locomo <path>)`);
   const embedder = new UseLiteEmbedder();
-  await embedder.init();
+  // Each tree embeds its queries with its own model: a change to the model (its graph, how it
+  // runs) is measured too, and the query vectors may differ (counted below).
+  const baseEmbedder = new BaseUseLite();
+  await Promise.all([embedder.init(), baseEmbedder.init()]);
   const home = mkdtempSync(join(tmpdir(), 'cairn-search-ab-locomo-'));
   // A home built before (embedding 5,882 turns takes minutes): its database copied, never changed.
   if (built) copyFileSync(join(built, 'cairn.db'), join(home, 'cairn.db'));
   else log(`locomo: ingesting and embedding ${conversations.length} conversations`);
-  const cairn = await BuildCairn.open({ home, embedder, config: {} });
+  const cairn = await BuildCairn.open({ home, embedder: baseEmbedder, config: {} });
   for (const conv of built ? [] : conversations) {
     const namespace = namespaceOf(conv);
     const turns = conv.turns.map((t) => ({ namespace, sessionId: t.sessionId, messageId: t.diaId, role: 'user' as const, speaker: t.speaker, text: turnContent(t), timestamp: t.timestamp, meta: {} }));
@@ -75,7 +81,12 @@ async function locomoHome(path: string, count: number, BuildCairn: typeof Cairn,
   const all = conversations.flatMap((c) => c.questions.map((q) => ({ text: q.question, namespace: namespaceOf(c) })));
   const step = Math.max(1, all.length / count);
   const queries = Array.from({ length: Math.min(count, all.length) }, (_, k) => all[Math.floor(k * step)]!);
-  return { home, embedder, queries, label: 'LoCoMo, 5,882 turns, use-lite (query embedding included)', cleanup: () => rmSync(home, { recursive: true, force: true }) };
+  const cleanup = () => {
+    rmSync(home, { recursive: true, force: true });
+    void embedder.close();
+    void baseEmbedder.close();
+  };
+  return { home, embedder, baseEmbedder, queries, label: 'LoCoMo, 5,882 turns, use-lite (query embedding included)', cleanup };
 }
 
 async function generatedHome(name: 'chat50k' | 'mem100k', count: number, BuildCairn: typeof Cairn, size?: number, built?: string): Promise<Home> {
@@ -136,7 +147,7 @@ async function compare(name: string, h: Home, BaseCairn: typeof Cairn, captureBe
   const baseHome = mkdtempSync(join(tmpdir(), 'cairn-search-ab-base-'));
   for (const f of ['cairn.db', 'cairn.db-wal']) if (existsSync(join(h.home, f))) copyFileSync(join(h.home, f), join(baseHome, f));
   if (existsSync(join(h.home, 'index'))) cpSync(join(h.home, 'index'), join(baseHome, 'index'), { recursive: true });
-  const base = (await BaseCairn.open({ home: baseHome, embedder: h.embedder, config: {} })) as CairnType;
+  const base = (await BaseCairn.open({ home: baseHome, embedder: h.baseEmbedder ?? h.embedder, config: {} })) as CairnType;
   // Writing, this tree too searches a copy: a home kept with --home stays as it was stored.
   const currentHome = captureBetween ? mkdtempSync(join(tmpdir(), 'cairn-search-ab-current-')) : h.home;
   if (captureBetween) {
@@ -211,10 +222,11 @@ async function main(): Promise<void> {
   const corpora = (argValue(args, '--corpora') ?? 'locomo,chat50k').split(',');
   const baseDir = exportBase(rev);
   const { Cairn: BaseCairn } = (await import(pathToFileURL(join(baseDir, 'src', 'service', 'cairn.ts')).href)) as { Cairn: typeof Cairn };
+  const { UseLiteEmbedder: BaseUseLite } = (await import(pathToFileURL(join(baseDir, 'src', 'embed', 'use-lite.ts')).href)) as { UseLiteEmbedder: typeof UseLiteEmbedder };
   const rows: Row[] = [];
   for (const name of corpora) {
     // Stored by the base tree, whose schema is never newer than this tree's (a home this tree stored could be beyond the base).
-    const h = name === 'locomo' ? await locomoHome(resolve(argValue(args, '--locomo') ?? DEFAULT_LOCOMO), count, BaseCairn, argValue(args, '--locomo-home')) : await generatedHome(name as 'chat50k' | 'mem100k', count, BaseCairn, argValue(args, '--size') === undefined ? undefined : Number(argValue(args, '--size')), argValue(args, '--home'));
+    const h = name === 'locomo' ? await locomoHome(resolve(argValue(args, '--locomo') ?? DEFAULT_LOCOMO), count, BaseCairn, BaseUseLite, argValue(args, '--locomo-home')) : await generatedHome(name as 'chat50k' | 'mem100k', count, BaseCairn, argValue(args, '--size') === undefined ? undefined : Number(argValue(args, '--size')), argValue(args, '--home'));
     try {
       rows.push(await compare(name, h, BaseCairn, args.includes('--capture-between')));
     } finally {
