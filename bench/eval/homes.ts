@@ -1,11 +1,12 @@
 // Ingested homes kept across runs: embedding ~6k turns takes a minute or two, so a home is reused
 // while nothing that shaped it changed (the dataset, the config outside its search-time sections,
-// the package, the store schema, the judge, this pipeline). Each home records which conversations
+// the package, the store schema, the judge, the embedding model's graph, this pipeline). Each home records which conversations
 // it holds completely, so a quick run's home grows into a full run's instead of starting over.
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
 import { HEURISTIC_VERSION } from '../../src/judge/heuristic.js';
+import { USE_LITE_GRAPH_VERSION } from '../../src/embed/use-lite-graph-cache.js';
 import { LLM_PROMPT_VERSION } from '../../src/judge/llm-judge.js';
 import { hashOf, type ResolvedVariant } from './variants.js';
 
@@ -41,9 +42,12 @@ function packageVersion(): string {
   return pkg.version ?? 'unknown';
 }
 
-/** The parts of a home's key that no run of this code can match once they changed. */
-function codeComponents(): { package: string; pipeline: number; schema: number } {
-  return { package: packageVersion(), pipeline: EVAL_PIPELINE_VERSION, schema: SCHEMA_VERSION };
+/**
+ * The parts of a home's key that no run of this code can match once they changed. The model's
+ * graph too: its vectors are the home's (version 3, int8 matrices, moved them by ~0.001 cosine).
+ */
+function codeComponents(): { package: string; pipeline: number; schema: number; useLiteGraph: number } {
+  return { package: packageVersion(), pipeline: EVAL_PIPELINE_VERSION, schema: SCHEMA_VERSION, useLiteGraph: USE_LITE_GRAPH_VERSION };
 }
 
 /** Everything an ingested home depends on; its hash names the home's folder. */
