@@ -1,7 +1,8 @@
 // Ingested homes kept across runs: embedding ~6k turns takes a minute or two, so a home is reused
 // while nothing that shaped it changed (the dataset, the config outside its search-time sections,
-// the package, the store schema, the judge, the embedding model's graph, this pipeline). Each home records which conversations
-// it holds completely, so a quick run's home grows into a full run's instead of starting over.
+// the package, the store schema, the judge, the embedding model's graph, this pipeline). Each home
+// records which conversations it holds completely, so a quick run's home grows into a full run's
+// instead of starting over.
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';

@@ -1,7 +1,7 @@
 // The built use-lite ONNX graph, kept in the home's cache folder: a small graph file and its
-// weights beside it (13 MB: float token embeddings, int8 matrices; ONNX external data). Building it means reading and re-encoding the
-// weights (~120 ms); ONNX Runtime maps the cached weights in less, which is most of what a cold
-// `cairn search` waits for (docs/BENCHMARKS.md). The files are derived data: missing, stale or
+// weights beside it (13 MB: float token embeddings, int8 matrices; ONNX external data). Building
+// it means reading and re-encoding the weights (~120 ms); ONNX Runtime maps the cached weights in
+// less, which is most of what a cold `cairn search` waits for (docs/BENCHMARKS.md). The files are derived data: missing, stale or
 // unreadable, they are rebuilt; a home that cannot be written to simply goes without.
 //
 // Beside it, once a session has run it, the same graph as ONNX Runtime prepared it for this

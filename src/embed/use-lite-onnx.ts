@@ -1,6 +1,7 @@
 // Rebuilds USE lite's TF.js graph as an ONNX model with the same weights (its matrices in int8,
-// see `dense` below), so ONNX Runtime's native kernels can run it. TF.js's WebAssembly backend has no threads in Node and runs the attention's
-// batched matmuls at ~2 GFLOP/s: that is where capture with embeddings spent its time.
+// see `dense` below), so ONNX Runtime's native kernels can run it. TF.js's WebAssembly backend has
+// no threads in Node and runs the attention's batched matmuls at ~2 GFLOP/s: that is where capture
+// with embeddings spent its time.
 //
 // The TF graph works on sparse inputs and gathers/scatters the real tokens around every layer; here
 // the batch is dense [B, T] with a 0/1 mask. Padded positions are masked out of attention and

@@ -1,8 +1,8 @@
 // Runs USE lite on ONNX Runtime's native CPU kernels: the same token ids as the TF.js path and its
-// weights with the matrices in int8 (vectors within ~0.998 cosine of TF.js's), many times faster
-// per text on this machine (bench/results/capture.md). onnxruntime-node (288 MB: every platform's binaries) and onnx-proto
-// (builds the graph) are optional peer dependencies that npm does not install; use-lite.ts falls
-// back to TF.js when they cannot load.
+// weights with the matrices in int8 (vectors within ~0.998 cosine of TF.js's), ~15× TF.js's
+// throughput on this machine (bench/results/capture.md). onnxruntime-node (288 MB: every
+// platform's binaries) and onnx-proto (builds the graph) are optional peer dependencies that npm
+// does not install; use-lite.ts falls back to TF.js when they cannot load.
 import type * as Ort from 'onnxruntime-node';
 import { createRequire } from 'node:module';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
