@@ -19,6 +19,7 @@ import { build } from 'esbuild';
 import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildTimeOnnxRuntime, bundledOnnxRuntime } from './bundle-onnxruntime.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
@@ -148,6 +149,9 @@ export async function bundleCli() {
     logLevel: 'warning',
   });
   await chmod(BIN, 0o755);
+  // onnxruntime-node's JavaScript is compiled into the worker when it is there to bundle
+  // (bundle-onnxruntime.mjs); its binding is still loaded from the installed package.
+  const onnxRuntime = buildTimeOnnxRuntime(ROOT);
   await build({
     entryPoints: [join(DIST, 'embed', 'embed-worker.js')],
     outfile: WORKER,
@@ -155,10 +159,10 @@ export async function bundleCli() {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: EXTERNAL,
+    external: onnxRuntime ? EXTERNAL.filter((name) => name !== 'onnxruntime-node') : EXTERNAL,
     // A worker's own file is a CommonJS module with Node's import(): an optional ESM-only package
     // (transformers.js) still loads through it.
-    plugins: [ownImportMetaUrl({ variableImports: false })],
+    plugins: [...(onnxRuntime ? [bundledOnnxRuntime(onnxRuntime)] : []), ownImportMetaUrl({ variableImports: false })],
     define: { 'import.meta.url': '__cairnBundleUrl' },
     banner: { js: "const __cairnBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     legalComments: 'none',

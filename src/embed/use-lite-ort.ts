@@ -4,7 +4,6 @@
 // platform's binaries) and onnx-proto (builds the graph) are optional peer dependencies that npm
 // does not install; use-lite.ts falls back to TF.js when they cannot load.
 import type * as Ort from 'onnxruntime-node';
-import { createRequire } from 'node:module';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
 import { basename, dirname } from 'node:path';
 import { cachedGraphNames, dropCachedGraph, dropOtherPrepacked, dropPrepackedGraph, findCachedGraph, findPrepackedGraph, graphKey, hostKey, PREPACKED_DATA, prepackedGraphWriter, saveCachedGraph } from './use-lite-graph-cache.js';
@@ -12,6 +11,7 @@ import { UseLiteTokenizer } from './use-lite-tokenizer.js';
 import { loadUseLiteArtifacts, parseUseLiteVocabulary, readUseLiteFile, useLiteModelDir } from './use-lite-weights.js';
 import { loadCachedVocabulary } from './use-lite-vocab-cache.js';
 import { keepOnnxRuntimeOffline } from './onnxruntime-offline.js';
+import { loadOnnxRuntime } from './onnxruntime-load.js';
 
 export interface UseLiteOrtOptions {
   /** ONNX Runtime intra-op threads (default 1: callers that want more cores run more workers). */
@@ -81,10 +81,7 @@ export class UseLiteOrtRunner {
     let ort: typeof Ort;
     keepOnnxRuntimeOffline();
     try {
-      // require(), not import(): onnxruntime-node is CommonJS, and an import() has Node scan its
-      // source and onnxruntime-common's for their exports first (cjs-module-lexer), ~25 ms of a
-      // fresh model thread's CPU before the first vector; require() gives the same module.
-      ort = createRequire(import.meta.url)('onnxruntime-node') as typeof Ort;
+      ort = loadOnnxRuntime();
     } catch (err) {
       throw importFailure('onnxruntime-node', err);
     }
