@@ -2,10 +2,21 @@
 // package (a TF.js graph model: model.json plus weight shards), so another runtime can run the same
 // model with the very same numbers.
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
+
+/**
+ * node:fs/promises, loaded when the weights are read (the graph is built: a home's first model
+ * load). A model thread that finds the graph cached reads only with readFileSync, and loading the
+ * module (and the readline and watcher modules it brings) was 1–4 ms of its start.
+ */
+async function readFile(path: string): Promise<Buffer>;
+async function readFile(path: string, encoding: 'utf8'): Promise<string>;
+async function readFile(path: string, encoding?: 'utf8'): Promise<Buffer | string> {
+  const { readFile: read } = await import('node:fs/promises');
+  return encoding ? read(path, encoding) : read(path);
+}
 
 export interface WeightTensor {
   shape: number[];
