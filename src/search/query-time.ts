@@ -5,7 +5,10 @@
 import type { ParsedResult } from 'chrono-node';
 import { localDayTime } from '../core/local-time.js';
 import { queryLanguage } from './query-terms.js';
+import { mayNameTime } from './time-words.js';
 import type { Language } from './text-analysis.js';
+
+export { mayNameTime };
 
 type Chrono = Pick<typeof import('chrono-node/en'), 'parse'>;
 type EnglishModule = typeof import('chrono-node/en');
@@ -93,24 +96,6 @@ function timeLocale(text: string): TimeLocale {
   if (HAN.test(text)) return 'zh';
   return queryLanguage(text);
 }
-/**
- * A date chrono-node reads in English has a digit or one of these words; other queries skip it
- * (its first parse in a process compiles every parser's pattern: ~30 ms). Month and weekday names
- * are chrono's own forms (its MONTH_DICTIONARY and WEEKDAY_DICTIONARY, which its parsers match only
- * when no letter follows): "friend", "decide" or "Maria" do not start a parse.
- */
-const MONTH_NAMES = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
-const WEEKDAY_NAMES = 'sun(?:day)?|mon(?:day)?|tue(?:sday)?|wed(?:nesday)?|thu(?:r|rs|rsday)?|fri(?:day)?|sat(?:urday)?|weekend|weekday';
-const MAY_NAME_TIME = new RegExp(
-  `\\d|\\b(?:${MONTH_NAMES}|${WEEKDAY_NAMES})(?![a-z])|\\b(?:today|tonight|yesterday|tomorrow|week|weeks|month|months|year|years|ago|last|this|next|noon|midnight|morning|evening|night)\\b`,
-  'i',
-);
-
-/** Whether English text may name a time chrono-node reads (false: it cannot, and is not parsed). */
-export function mayNameTime(text: string): boolean {
-  return MAY_NAME_TIME.test(text);
-}
-
 /** A week in the languages read: "last week", "letzte Woche", "la semana pasada", "на прошлой неделе", "先週", "上周". */
 const WEEK = /\bweeks?\b|woche|semaine|semana|settiman|week|недел|週|周|星期/iu;
 

@@ -24,7 +24,8 @@ const MEMORIES = [
   'The staging cluster was moved from eu-west-1 to eu-central-1 in March',
   'Use pnpm, not npm, in the web repository',
 ];
-const QUERIES = ['which port is the staging db on', 'staging database port', 'Wo wohnen meine Schwestern?', '¿Dónde viven mis hermanas?', 'nightly backups', 'zzzz qqqq'];
+// The last two name times: the bundle carries chrono-node's English locale (the others stay in node_modules).
+const QUERIES = ['which port is the staging db on', 'staging database port', 'Wo wohnen meine Schwestern?', '¿Dónde viven mis hermanas?', 'nightly backups', 'zzzz qqqq', 'the staging cluster move in March', 'nightly backups today'];
 
 describe('the bundled CLI (dist/bin/cairn.js)', () => {
   const newHome = tempHomes({});
@@ -62,6 +63,8 @@ describe('the bundled CLI (dist/bin/cairn.js)', () => {
       const cli = json(ok(await runNode([BUNDLE, 'search', query, '--mode', mode, '--json'], { home })));
       assert.deepEqual(cli, lib[i], `${mode} search for "${query}"`);
       if (mode === 'hybrid') assert.equal((cli as { mode: string }).mode, 'hybrid', 'the query was embedded');
+      // The memories were stored now: the bundled date parser read "today" and preferred them.
+      if (query.endsWith('today')) assert.ok((cli as { results: Array<{ parts: { when: number } }> }).results.some((r) => r.parts.when > 1), `${mode}: the time was read`);
     }
   });
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Script } from 'node:vm';
 import { crc32 } from 'node:zlib';
 import { VALIDATED_CONFIG_FILE } from '../../src/core/config-cache.js';
-import { KEPT_CACHES, bundleKey, cacheFileFor } from '../../src/interfaces/cli/bundle-loader.js';
+import { KEPT_CACHES, bundleKey, cacheFileFor, commandLabel } from '../../src/interfaces/cli/bundle-loader.js';
 import { Cairn } from '../../src/service/cairn.js';
 import { CLI, HANG_GUARD_MS, ROOT, childEnv, ok, runNode, tempHomes, type RunResult } from '../helpers/cli.js';
 import { unprivileged } from '../helpers/cli-as.js';
@@ -240,6 +240,37 @@ describe('the code cache of the bundled CLI', () => {
     assert.deepEqual(seen(await run(BM25)), seen(expected));
     assertValidCache(home);
     assert.notDeepEqual(readCache(home).data, foreign);
+  });
+
+  it('labels what a run adds: the command, a query vector, a query that may name a time (the bundled date parser)', () => {
+    const cases: Array<[string[], string]> = [
+      [['list', '--json'], 'list'],
+      [['--version'], ''],
+      [['--help'], '--help'],
+      [['search', 'nightly backups'], 'search +vector'],
+      [['search', 'nightly backups', '--mode', 'bm25'], 'search'],
+      [['search', 'what did we decide last week'], 'search +vector +time'],
+      [['--home', '/tmp/h1', 'search', 'backups in June', '--mode', 'bm25'], 'search +time'],
+      [['search', '--mode', 'bm25', 'the 3 backups'], 'search +time'],
+      [['search', 'nightly backups', '--limit', '20', '--since', '2024-01-01'], 'search +vector'],
+      [['context', '--budget-tokens', '800', '-q', 'nightly backups'], 'context +vector'],
+      [['context', '-q', 'what happened on Friday'], 'context +vector +time'],
+      [['context', '--json'], 'context'],
+      [['store', 'we moved it last week'], 'store'],
+    ];
+    for (const [args, label] of cases) assert.equal(commandLabel(args), label, args.join(' '));
+  });
+
+  it('a query that may name a time adds the date parser\'s code once; later dated queries use it', async () => {
+    rmSync(cacheOf(home), { force: true });
+    ok(await run(BM25));
+    const plain = readCache(home);
+    ok(await run(['search', 'backups last week', '--mode', 'bm25', '--json']));
+    const dated = readCache(home);
+    assert.deepEqual(dated.header.commands, ['search', 'search +time']);
+    assert.ok(dated.data.length > plain.data.length, 'the date parser\'s code was added');
+    ok(await run(['search', 'what moved in March', '--mode', 'bm25', '--json']));
+    assert.equal(readCache(home).ino, dated.ino, 'covered: nothing rewritten');
   });
 
   it('the key changes with the bundle file (size, mtime)', () => {

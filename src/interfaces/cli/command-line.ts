@@ -1,6 +1,8 @@
 // Reading a command line before commander parses it: which command it runs and the value of an
 // option, and whether it embeds a query. The executable (bundle-loader.ts) and the early model
-// thread (early-model.ts) need them before the CLI is loaded, so they live here, importing nothing.
+// thread (early-model.ts) need them before the CLI is loaded, so they live here, importing only
+// search/time-words.ts (which imports nothing).
+import { mayNameTime } from '../../search/time-words.js';
 
 /** Global options that take a value: the word after them is that value, not the command. */
 const VALUE_OPTIONS = new Set(['--home', '-n', '--namespace']);
@@ -43,5 +45,24 @@ export function embedsQuery(args: readonly string[]): boolean {
   if (args.includes('-h') || args.includes('--help')) return false;
   if (word === 'search') return optionValue(args, ['--mode']) !== 'bm25';
   if (word === 'context') return Boolean(optionValue(args, ['-q', '--query']));
+  return false;
+}
+
+/** Options of `search` and `context` whose value is not the query (`--mode bm25` names no time). */
+const NOT_QUERY_VALUES = new Set([...VALUE_OPTIONS, '-l', '--limit', '--since', '--until', '--as-of', '-c', '--category', '-k', '--kind', '--layer', '--min-importance', '-e', '--entity', '--mode', '--strategy', '--budget-tokens']);
+
+/**
+ * Whether the command line asks a query that may name a time (search/time-words.ts): its words
+ * after the command word, options and their values left out. It only decides which code the
+ * executable's code cache is asked to cover, so a guess that is wrong costs nothing but time.
+ */
+export function asksAboutTime(args: readonly string[]): boolean {
+  const word = commandWord(args);
+  if (word !== 'search' && word !== 'context') return false;
+  for (let i = args.indexOf(word) + 1; i < args.length; i++) {
+    const arg = args[i]!;
+    if (NOT_QUERY_VALUES.has(arg)) i++;
+    else if (!arg.startsWith('-') && mayNameTime(arg)) return true;
+  }
   return false;
 }
