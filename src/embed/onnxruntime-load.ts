@@ -2,8 +2,9 @@
 // `cairn search` ends when the model thread has its vector, and that thread spent ~19 ms of it
 // resolving and compiling onnxruntime-node's and onnxruntime-common's ~20 modules one by one (their
 // native binding's dlopen is another ~7). The embedding worker's bundle (scripts/bundle-cli.mjs)
-// therefore replaces this module with one that has that JavaScript compiled in and requires only
-// the binding from the installed package, checked to be the version the bundle was built with.
+// therefore replaces this module with one that runs that JavaScript compiled in, requiring only
+// the binding from the installed package, when that package is the version the bundle was built
+// with (scripts/bundle-onnxruntime.mjs); another version is require()d as here.
 import { createRequire } from 'node:module';
 import type * as Ort from 'onnxruntime-node';
 

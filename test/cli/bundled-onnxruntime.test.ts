@@ -1,7 +1,8 @@
 // The embedding worker's bundle carries onnxruntime-node's JavaScript and loads only the native
-// binding from the installed package (scripts/bundle-onnxruntime.mjs). Checked on a small bundle
-// built with the same plugin into a folder of its own, beside an installed package of the right
-// version, of another version, and of none.
+// binding from the installed package of the version it was built with; another version is used as
+// installed (scripts/bundle-onnxruntime.mjs). Checked on a small bundle built with the same plugin
+// into a folder of its own, beside an installed package of the right version, of another version,
+// and of none.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,8 @@ const version = (JSON.parse(readFileSync(join(INSTALLED, 'package.json'), 'utf8'
 /** What the probe prints: whether the runtime loaded, and which onnxruntime modules came from disk. */
 interface Probe {
   loaded: boolean;
+  /** The module is the test's stand-in package (another version), not the bundled runtime. */
+  standIn?: boolean;
   error?: string;
   fromDisk: string[];
 }
@@ -37,7 +40,7 @@ const fromDisk = () => Object.keys(require.cache).filter((k) => /onnxruntime-(no
 try {
   const ort = loadOnnxRuntime();
   const tensor = new ort.Tensor('float32', new Float32Array([1, 2]), [2]);
-  console.log(JSON.stringify({ loaded: typeof ort.InferenceSession.create === 'function' && tensor.dims[0] === 2, fromDisk: fromDisk() }));
+  console.log(JSON.stringify({ loaded: typeof ort.InferenceSession.create === 'function' && tensor.dims[0] === 2, standIn: ort.standIn === true, fromDisk: fromDisk() }));
 } catch (err) {
   console.log(JSON.stringify({ loaded: false, error: err.message, fromDisk: fromDisk() }));
 }
@@ -84,16 +87,22 @@ try {
     });
     assert.equal(got.error, undefined);
     assert.equal(got.loaded, true);
+    assert.equal(got.standIn, false);
     assert.deepEqual(got.fromDisk, [], 'no onnxruntime module is read from node_modules');
   });
 
-  it('refuses an installed package of another version, naming both', () => {
+  it('requires an installed package of another version as it is installed, its own JavaScript', () => {
     const got = runFrom(join(dir, 'other'), (modules) => {
-      mkdirSync(join(modules, 'onnxruntime-node'), { recursive: true });
-      writeFileSync(join(modules, 'onnxruntime-node', 'package.json'), JSON.stringify({ name: 'onnxruntime-node', version: '0.0.1' }));
+      const pkg = join(modules, 'onnxruntime-node');
+      mkdirSync(pkg, { recursive: true });
+      writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'onnxruntime-node', version: '0.0.1', main: 'index.js' }));
+      // A stand-in runtime: what the bundled JavaScript would never be.
+      writeFileSync(join(pkg, 'index.js'), "class Tensor { constructor(type, data, dims) { this.dims = dims; } }\nmodule.exports = { Tensor, InferenceSession: { create() {} }, standIn: true };\n");
     });
-    assert.equal(got.loaded, false);
-    assert.match(got.error ?? '', new RegExp(`onnxruntime-node 0\\.0\\.1 is installed; .* built with ${version.replace(/\./g, '\\.')}`));
+    assert.equal(got.error, undefined);
+    assert.equal(got.loaded, true);
+    assert.equal(got.standIn, true, 'the installed package, not the bundled JavaScript');
+    assert.deepEqual(got.fromDisk.map((f) => f.split(/[\\/]/).pop()), ['index.js']);
   });
 
   it('reports a missing package as Node does (MODULE_NOT_FOUND naming it)', () => {
