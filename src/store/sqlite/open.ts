@@ -118,7 +118,8 @@ function vacuumOnce(db: Database.Database): void {
  * better-sqlite3's native addon where its install builds it (build/Release), handed to it so that
  * opening a database skips the `bindings` package's search: it builds an Error to read its caller's
  * folder from the stack, then tries a dozen paths (a process's first open 5.3 → 3.2 ms, median of
- * 5 on the benchmark machine). Null when the file is elsewhere (a prebuilt another way): better-sqlite3 then searches.
+ * 5 on the benchmark machine). Null when the file is elsewhere (a prebuilt put another way):
+ * better-sqlite3 then searches itself.
  */
 let addonFile: string | null | undefined;
 function betterSqliteAddon(): string | null {
