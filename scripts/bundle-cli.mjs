@@ -12,6 +12,8 @@
 //
 // Kept outside the bundle (required from node_modules at run time, as before): packages with native
 // code, packages that find files or spawn workers by path, and the optional peers that may be absent.
+// Of the native ones, usearch's JavaScript is bundled into the CLI and onnxruntime-node's into the
+// worker, their addons still loaded from the installed packages (bundle-native.mjs).
 // Each has a CommonJS build, so require() loads it on Node 20 (an import() with a literal specifier
 // becomes a require(); esbuild's `dynamic-import: false`), and the modules imported dynamically stay
 // lazy: esbuild wraps each in a function run on first use.
@@ -19,7 +21,7 @@ import { build } from 'esbuild';
 import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildTimeOnnxRuntime, bundledOnnxRuntime } from './bundle-onnxruntime.mjs';
+import { nativeBundling } from './bundle-native.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
@@ -129,6 +131,9 @@ const BUNDLE_HEAD = [
 
 export async function bundleCli() {
   await rm(OUT, { recursive: true, force: true });
+  // usearch's JavaScript is compiled into the CLI and onnxruntime-node's into the worker when they
+  // are there to bundle (bundle-native.mjs); their addons are still loaded from the installed packages.
+  const cli = nativeBundling(ROOT, ['usearch'], EXTERNAL);
   await build({
     entryPoints: [join(DIST, 'interfaces', 'cli', 'main.js')],
     outfile: BUNDLE,
@@ -137,8 +142,8 @@ export async function bundleCli() {
     format: 'cjs',
     target: 'node20',
     supported: { 'dynamic-import': false },
-    external: EXTERNAL,
-    plugins: [ownImportMetaUrl({ variableImports: true }), englishZodLocale],
+    external: cli.external,
+    plugins: [...cli.plugins, ownImportMetaUrl({ variableImports: true }), englishZodLocale],
     define: { 'import.meta.url': '__cairnBundleUrl' },
     banner: { js: BUNDLE_HEAD },
     footer: { js: '})' },
@@ -167,9 +172,7 @@ export async function bundleCli() {
     logLevel: 'warning',
   });
   await chmod(BIN, 0o755);
-  // onnxruntime-node's JavaScript is compiled into the worker when it is there to bundle
-  // (bundle-onnxruntime.mjs); its binding is still loaded from the installed package.
-  const onnxRuntime = buildTimeOnnxRuntime(ROOT);
+  const worker = nativeBundling(ROOT, ['onnxruntime-node'], EXTERNAL);
   await build({
     entryPoints: [join(DIST, 'embed', 'embed-worker.js')],
     outfile: WORKER,
@@ -177,10 +180,10 @@ export async function bundleCli() {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: onnxRuntime ? EXTERNAL.filter((name) => name !== 'onnxruntime-node') : EXTERNAL,
+    external: worker.external,
     // A worker's own file is a CommonJS module with Node's import(): an optional ESM-only package
     // (transformers.js) still loads through it.
-    plugins: [...(onnxRuntime ? [bundledOnnxRuntime(onnxRuntime)] : []), ownImportMetaUrl({ variableImports: false })],
+    plugins: [...worker.plugins, ownImportMetaUrl({ variableImports: false })],
     define: { 'import.meta.url': '__cairnBundleUrl' },
     banner: { js: "const __cairnBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     legalComments: 'none',

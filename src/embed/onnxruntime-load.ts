@@ -4,7 +4,7 @@
 // native binding's dlopen is another ~7). The embedding worker's bundle (scripts/bundle-cli.mjs)
 // therefore replaces this module with one that runs that JavaScript compiled in, requiring only
 // the binding from the installed package, when that package is the version the bundle was built
-// with (scripts/bundle-onnxruntime.mjs); another version is require()d as here.
+// with (scripts/bundle-native.mjs); another version is require()d as here.
 import { createRequire } from 'node:module';
 import type * as Ort from 'onnxruntime-node';
 

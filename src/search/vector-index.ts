@@ -11,19 +11,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import type { Store } from '../store/store.js';
 import { dot } from './pipeline/cosines.js';
 import { ResidentRows } from './resident-vectors.js';
 import { addFlat, addToGraph, type Flat, type UsearchIndex } from './vector-index-add.js';
 import { modelDirOf, newestSavedFile, removeModelDirsExcept, removeQuietly, savedRows, writeSavedFile } from './vector-index-files.js';
+import { loadUsearch as requireUsearch } from './usearch-load.js';
 
 type UsearchModule = typeof import('usearch');
 
-const require = createRequire(import.meta.url);
 let usearch: UsearchModule | undefined;
 function loadUsearch(): UsearchModule {
-  usearch ??= require('usearch') as UsearchModule;
+  usearch ??= requireUsearch();
   return usearch;
 }
 
