@@ -4,7 +4,7 @@
 // must show none.
 //
 //   node --import tsx bench/search-ab.ts --base <rev> [--corpora locomo,chat50k,mem100k]
-//     [--queries 200] [--size <turns or memories of a generated corpus>] [--locomo <locomo10.json>] [--locomo-home <a home of LoCoMo built before>]
+//     [--queries 200] [--warmup 100] [--size <turns or memories of a generated corpus>] [--locomo <locomo10.json>] [--locomo-home <a home of LoCoMo built before>]
 //     [--home <dir>: the one generated corpus named is stored there once, then reused by runs with the same --size; never removed]
 //     [--capture-between: a turn is added to the namespace before every timed search, as a daemon
 //      captures while an agent searches; both trees then search copies of the home]
@@ -15,8 +15,14 @@
 // mem100k: 100k standalone memories (bench/corpus.ts), synthetic vectors (query embedding ~0).
 // The base commit's src/ is exported to a temporary folder and imported from there.
 // Before the timed queries, one search per namespace warms that namespace's caches (vector index
-// catch-up, entry and turn caches); its CPU is reported on its own ("first search per namespace"),
-// so the p50/p95 columns are a warm process's and the cost of the first search is still shown.
+// catch-up, entry and turn caches); its CPU is reported on its own ("first search per namespace").
+// Then --warmup other queries (none of them a timed one) are asked of both trees, so the timed
+// ones meet a process that has served searches, as a daemon or an MCP server does: V8 compiles a
+// search's hot functions over its first hundred or so calls (~190 optimised compilations in the
+// first 200 LoCoMo searches, on threads of their own, whose CPU the columns count), which is the
+// process's start, not a search's cost. The warm-up's own CPU is reported too ("warm-up
+// searches"). The timed queries are still each asked for the first time: their terms' postings,
+// their candidates' entries and vectors are read as a new query's are.
 // The tree asked first may also pay for what it leaves on disk for both (an HNSW index it builds
 // and saves): compare first searches only on a home whose index is already saved.
 import { execFileSync } from 'node:child_process';
@@ -39,7 +45,7 @@ import { exportBase } from './base-tree.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const LIMIT = 10;
-const WARMUP = 10;
+const WARMUP = 100;
 const BATCH = 1000;
 
 interface Home {
@@ -48,6 +54,8 @@ interface Home {
   /** The base tree's own model, where the model is part of what is compared (LoCoMo's use-lite). */
   baseEmbedder?: Embedder;
   queries: Array<{ text: string; namespace: string }>;
+  /** Asked before the timed queries (see the header), none of them one of those. */
+  warmups: Array<{ text: string; namespace: string }>;
   label: string;
   cleanup: () => void;
 }
@@ -58,7 +66,7 @@ const cpuMs = (): number => {
 };
 const log = (msg: string) => process.stderr.write(`[search-ab ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 
-async function locomoHome(path: string, count: number, BuildCairn: typeof Cairn, BaseUseLite: typeof UseLiteEmbedder, built?: string): Promise<Home> {
+async function locomoHome(path: string, count: number, warmup: number, BuildCairn: typeof Cairn, BaseUseLite: typeof UseLiteEmbedder, built?: string): Promise<Home> {
   const conversations = loadLocomo(path);
   if (!conversations) throw new Error(`LoCoMo not found at ${path} (--locomo <path>)`);
   const embedder = new UseLiteEmbedder();
@@ -81,15 +89,19 @@ async function locomoHome(path: string, count: number, BuildCairn: typeof Cairn,
   const all = conversations.flatMap((c) => c.questions.map((q) => ({ text: q.question, namespace: namespaceOf(c) })));
   const step = Math.max(1, all.length / count);
   const queries = Array.from({ length: Math.min(count, all.length) }, (_, k) => all[Math.floor(k * step)]!);
+  const timed = new Set(queries);
+  const rest = all.filter((q) => !timed.has(q));
+  const warmupStep = Math.max(1, rest.length / warmup);
+  const warmups = Array.from({ length: Math.min(warmup, rest.length) }, (_, k) => rest[Math.floor(k * warmupStep)]!);
   const cleanup = () => {
     rmSync(home, { recursive: true, force: true });
     void embedder.close();
     void baseEmbedder.close();
   };
-  return { home, embedder, baseEmbedder, queries, label: 'LoCoMo, 5,882 turns, use-lite (query embedding included)', cleanup };
+  return { home, embedder, baseEmbedder, queries, warmups, label: 'LoCoMo, 5,882 turns, use-lite (query embedding included)', cleanup };
 }
 
-async function generatedHome(name: 'chat50k' | 'mem100k', count: number, BuildCairn: typeof Cairn, size?: number, built?: string): Promise<Home> {
+async function generatedHome(name: 'chat50k' | 'mem100k', count: number, warmup: number, BuildCairn: typeof Cairn, size?: number, built?: string): Promise<Home> {
   const seed = 42;
   const corpus = new Corpus({ seed });
   const embedder = new SyntheticEmbedder({ lexicon: corpus.lexicon() });
@@ -100,8 +112,7 @@ async function generatedHome(name: 'chat50k' | 'mem100k', count: number, BuildCa
   const home = built ?? mkdtempSync(join(tmpdir(), `cairn-search-ab-${name}-`));
   const cleanup = built ? () => undefined : () => rmSync(home, { recursive: true, force: true });
   if (built && existsSync(join(built, 'cairn.db'))) {
-    const queries = generateQueries(corpus, count, n, seed + 1).map((q) => ({ text: q.text, namespace: 'default' }));
-    return { home, embedder, queries, label: `${label}, home stored before`, cleanup };
+    return { home, embedder, ...generatedQueries(corpus, count, warmup, n, seed + 1), label: `${label}, home stored before`, cleanup };
   }
   mkdirSync(home, { recursive: true });
   const cairn = await BuildCairn.open({ home, embedder, config: {} });
@@ -114,8 +125,15 @@ async function generatedHome(name: 'chat50k' | 'mem100k', count: number, BuildCa
   }
   await cairn.embedPending({ namespace: 'default' });
   await cairn.close();
-  const queries = generateQueries(corpus, count, n, seed + 1).map((q) => ({ text: q.text, namespace: 'default' }));
-  return { home, embedder, queries, label, cleanup };
+  return { home, embedder, ...generatedQueries(corpus, count, warmup, n, seed + 1), label, cleanup };
+}
+
+/** `count` timed queries (the same whatever the warm-up) and the warm-up's, none asking what a timed one asks. */
+function generatedQueries(corpus: Corpus, count: number, warmup: number, size: number, seed: number): Pick<Home, 'queries' | 'warmups'> {
+  const made = generateQueries(corpus, count + warmup, size, seed).map((q) => ({ text: q.text, namespace: 'default' }));
+  const queries = made.slice(0, count);
+  const timed = new Set(queries.map((q) => q.text));
+  return { queries, warmups: made.slice(count).filter((q) => !timed.has(q.text)) };
 }
 
 interface Row {
@@ -125,6 +143,8 @@ interface Row {
   wall: { current: Dist; base: Dist };
   /** CPU of each namespace's first search (untimed in cpu/wall). */
   first: { current: Dist; base: Dist };
+  /** CPU of the warm-up searches (untimed in cpu/wall). */
+  warmup: { current: Dist; base: Dist };
   differing: number;
   load: string;
 }
@@ -158,6 +178,7 @@ async function compare(name: string, h: Home, BaseCairn: typeof Cairn, captureBe
   const times = { current: { cpu: [] as number[], wall: [] as number[] }, base: { cpu: [] as number[], wall: [] as number[] } };
   let differing = 0;
   let firstCpu: Row['first'] | null = null;
+  let warmupCpu: Row['warmup'] | null = null;
   const ask = async (c: CairnType, q: { text: string; namespace: string }) => {
     const c0 = cpuMs();
     const t0 = performance.now();
@@ -172,7 +193,11 @@ async function compare(name: string, h: Home, BaseCairn: typeof Cairn, captureBe
       first.base.push((await ask(base, q)).cpu);
     }
     firstCpu = { current: dist(first.current), base: dist(first.base) };
-    for (const q of h.queries.slice(0, WARMUP)) for (const c of [current, base]) await ask(c, q);
+    const warm = { current: [] as number[], base: [] as number[] };
+    for (let j = 0; j < h.warmups.length; j++) {
+      for (const side of j % 2 === 0 ? (['current', 'base'] as const) : (['base', 'current'] as const)) warm[side].push((await ask(side === 'current' ? current : base, h.warmups[j]!)).cpu);
+    }
+    warmupCpu = { current: dist(warm.current), base: dist(warm.base) };
     for (let j = 0; j < h.queries.length; j++) {
       const q = h.queries[j]!;
       const order = j % 2 === 0 ? (['current', 'base'] as const) : (['base', 'current'] as const);
@@ -200,6 +225,7 @@ async function compare(name: string, h: Home, BaseCairn: typeof Cairn, captureBe
     cpu: { current: dist(times.current.cpu), base: dist(times.base.cpu) },
     wall: { current: dist(times.current.wall), base: dist(times.base.wall) },
     first: firstCpu!,
+    warmup: warmupCpu!,
     differing,
     load: `${load0.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`,
   };
@@ -208,6 +234,7 @@ async function compare(name: string, h: Home, BaseCairn: typeof Cairn, captureBe
 }
 
 const firstPair = (d: Dist): string => `${d.p50.toFixed(1)} / ${d.max.toFixed(1)} ms (${d.n})`;
+const warmPair = (d: Dist): string => (d.n === 0 ? 'none' : `${pair(d)} (${d.n})`);
 
 function argValue(args: string[], flag: string): string | undefined {
   const i = args.indexOf(flag);
@@ -219,6 +246,8 @@ async function main(): Promise<void> {
   const rev = argValue(args, '--base');
   if (!rev) throw new Error('--base <rev> is required');
   const count = Number(argValue(args, '--queries') ?? 200);
+  const warmup = Number(argValue(args, '--warmup') ?? WARMUP);
+  if (!Number.isInteger(count) || count < 1 || !Number.isInteger(warmup) || warmup < 0) throw new Error('--queries must be a positive integer and --warmup a whole number');
   const corpora = (argValue(args, '--corpora') ?? 'locomo,chat50k').split(',');
   const baseDir = exportBase(rev);
   const { Cairn: BaseCairn } = (await import(pathToFileURL(join(baseDir, 'src', 'service', 'cairn.ts')).href)) as { Cairn: typeof Cairn };
@@ -226,7 +255,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   for (const name of corpora) {
     // Stored by the base tree, whose schema is never newer than this tree's (a home this tree stored could be beyond the base).
-    const h = name === 'locomo' ? await locomoHome(resolve(argValue(args, '--locomo') ?? DEFAULT_LOCOMO), count, BaseCairn, BaseUseLite, argValue(args, '--locomo-home')) : await generatedHome(name as 'chat50k' | 'mem100k', count, BaseCairn, argValue(args, '--size') === undefined ? undefined : Number(argValue(args, '--size')), argValue(args, '--home'));
+    const h = name === 'locomo' ? await locomoHome(resolve(argValue(args, '--locomo') ?? DEFAULT_LOCOMO), count, warmup, BaseCairn, BaseUseLite, argValue(args, '--locomo-home')) : await generatedHome(name as 'chat50k' | 'mem100k', count, warmup, BaseCairn, argValue(args, '--size') === undefined ? undefined : Number(argValue(args, '--size')), argValue(args, '--home'));
     try {
       rows.push(await compare(name, h, BaseCairn, args.includes('--capture-between')));
     } finally {
@@ -236,8 +265,8 @@ async function main(): Promise<void> {
   process.stdout.write(
     `Search, default hybrid, limit 10, in process; this tree against ${rev} (CPU per search, all threads)${args.includes('--capture-between') ? '; a turn added before each search' : ''}\n\n` +
       table(
-        ['corpus', 'queries', 'CPU p50 / p95', `${rev} CPU p50 / p95`, 'wall p50 / p95', `${rev} wall p50 / p95`, 'first search per namespace, CPU p50 / max', `${rev} first search`, 'queries with other results', 'load'],
-        rows.map((r) => [r.corpus, String(r.queries), pair(r.cpu.current), pair(r.cpu.base), pair(r.wall.current), pair(r.wall.base), firstPair(r.first.current), firstPair(r.first.base), String(r.differing), r.load]),
+        ['corpus', 'queries', 'CPU p50 / p95', `${rev} CPU p50 / p95`, 'wall p50 / p95', `${rev} wall p50 / p95`, 'first search per namespace, CPU p50 / max', `${rev} first search`, 'warm-up searches, CPU p50 / p95', `${rev} warm-up`, 'queries with other results', 'load'],
+        rows.map((r) => [r.corpus, String(r.queries), pair(r.cpu.current), pair(r.cpu.base), pair(r.wall.current), pair(r.wall.base), firstPair(r.first.current), firstPair(r.first.base), warmPair(r.warmup.current), warmPair(r.warmup.base), String(r.differing), r.load]),
       ) +
       '\n',
   );
