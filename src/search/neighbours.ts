@@ -2,7 +2,7 @@
 // turn before it), so a turn's relevance borrows from its neighbours, and a result shows them.
 import type { Provenance, Turn } from '../core/types.js';
 import type { IndexEntry, NeighbourTurn, NeighbourTurns } from '../store/store.js';
-import { makeSnippet } from './snippet.js';
+import { makeSnippet, oneLine } from './snippet.js';
 import type { Language } from './text-analysis.js';
 
 export interface ContextTurn {
@@ -83,7 +83,7 @@ export function conversational(t: Pick<Turn, 'role' | 'meta'>): boolean {
 }
 
 function clip(text: string, maxChars: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = oneLine(text);
   return flat.length > maxChars ? `${flat.slice(0, maxChars - 1).trimEnd()}…` : flat;
 }
 

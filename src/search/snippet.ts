@@ -2,9 +2,22 @@
 // budget) sees why it matched without reading the whole text.
 
 import { matchesTerm } from './coverage.js';
-import { wordSpans, type Language } from './text-analysis.js';
+import { forEachWord, type Language } from './text-analysis.js';
 
 const DEFAULT_WIDTH = 240;
+
+/**
+ * Whitespace only where it is not already one space: a run of two or more, or a tab or line break.
+ * /\s+/ also matches every single space, so replacing with it built a new copy of every text
+ * (each search folds every result's text and its neighbours'); a text with nothing to fold is now
+ * returned as it is.
+ */
+const EXTRA_SPACE = /\s{2,}|[^\S ]/g;
+
+/** The text on one line: each run of whitespace one space, the ends trimmed. */
+export function oneLine(text: string): string {
+  return text.replace(EXTRA_SPACE, ' ').trim();
+}
 
 /**
  * The excerpt of at most `width` characters around the query's words. `focus`, a passage of the
@@ -13,10 +26,10 @@ const DEFAULT_WIDTH = 240;
  * otherwise show its opening lines, which are often about something else.
  */
 export function makeSnippet(text: string, terms: readonly string[], width = DEFAULT_WIDTH, focus?: string, language: Language = 'en'): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = oneLine(text);
   if (flat.length <= width) return flat;
   const hits = termPositions(flat, terms, language);
-  const passage = focus?.replace(/\s+/g, ' ').trim() ?? '';
+  const passage = focus === undefined ? '' : oneLine(focus);
   // Found by its opening: a passage skips lines with no words, so it may not be a substring.
   const at = passage ? flat.indexOf(passage.slice(0, 80)) : -1;
   if (at >= 0) {
@@ -31,10 +44,9 @@ export function makeSnippet(text: string, terms: readonly string[], width = DEFA
 
 /** Where the text's words that are query terms start (words cut and stemmed as the index does). */
 function termPositions(flat: string, terms: readonly string[], language: Language): number[] {
-  if (terms.length === 0) return [];
-  return wordSpans(flat)
-    .filter((w) => matchesTerm(w.word, terms, language))
-    .map((w) => w.index);
+  const at: number[] = [];
+  if (terms.length > 0) forEachWord(flat, (word, index) => void (matchesTerm(word, terms, language) && at.push(index)));
+  return at;
 }
 
 /**

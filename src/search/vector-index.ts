@@ -321,7 +321,7 @@ export class VectorIndex {
     for (const seq of seqs) {
       if (flat) {
         const row = flat.rows.get(seq);
-        if (row !== undefined) out.set(seq, dot(query, flat.data.subarray(row * dims, (row + 1) * dims)));
+        if (row !== undefined) out.set(seq, dot(query, flat.data, row * dims));
       } else {
         const cos = resident?.dot(seq, query);
         if (cos !== undefined) out.set(seq, cos);

@@ -21,6 +21,18 @@ function randomVector(rand: () => number, n: number, magnitude = 1): Float32Arra
   return Float32Array.from({ length: n }, () => (rand() * 2 - 1) * magnitude);
 }
 
+describe('dot at a row of a matrix', () => {
+  it('is, bit for bit, the dot with a view of that row', () => {
+    const rand = seeded(7);
+    for (const n of [1, 3, 4, 7, 512]) {
+      const q = randomVector(rand, n);
+      const rows = new Float32Array(n * 5);
+      for (let i = 0; i < rows.length; i++) rows[i] = rand() * 2 - 1;
+      for (let r = 0; r < 5; r++) assert.ok(Object.is(dot(q, rows, r * n), dot(q, rows.subarray(r * n, (r + 1) * n))), `n=${n} row ${r}`);
+    }
+  });
+});
+
 describe('rescoring from quantised bytes', () => {
   it('equals the dot product with the decoded vector, bit for bit, at any length and scale', () => {
     const rand = seeded(11);

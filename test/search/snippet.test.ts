@@ -3,12 +3,55 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { queryTerms as terms } from '../../src/search/query-terms.js';
-import { makeSnippet } from '../../src/search/snippet.js';
+import { makeSnippet, oneLine } from '../../src/search/snippet.js';
+import { forEachWord, wordSpans } from '../../src/search/text-analysis.js';
 
 const OPENING = 'The kitchen renovation took most of the spring and the contractor kept changing the schedule every week.';
 const MIDDLE = 'We picked oak cabinets, a grey stone counter and a deep sink after weeks of arguing about tiles and taps.';
 const LATE = 'The API now applies rate limiting to clients that send too many requests in a minute.';
 const TEXT = [OPENING, MIDDLE, MIDDLE, LATE].join(' ');
+
+describe('oneLine', () => {
+  it('folds every run of whitespace to one space and trims, as /\\s+/ did', () => {
+    const texts = [
+      '', ' ', 'plain text with single spaces', '  lead and trail  ', 'two  spaces', 'a\tb', 'a\nb', 'a \n b', '\r\n\r\n',
+      'no\u00a0break space', 'line\u2028separator', 'ideographic\u3000space', 'mixed \t\u00a0 run', 'x', '  ',
+    ];
+    for (const t of texts) assert.equal(oneLine(t), t.replace(/\s+/g, ' ').trim(), JSON.stringify(t));
+  });
+});
+
+describe('forEachWord', () => {
+  const visited = (text: string) => {
+    const out: Array<[string, number]> = [];
+    forEachWord(text, (word, index) => void out.push([word, index]));
+    return out;
+  };
+
+  it('gives each word, lower-cased, with where it starts in the text', () => {
+    assert.deepEqual(visited("Ana's  CAT, café-bar 42"), [["ana's", 0], ['cat', 7], ['café', 12], ['bar', 17], ['42', 21]]);
+    assert.deepEqual(visited(''), []);
+    assert.deepEqual(visited(' -- '), []);
+  });
+
+  it('cuts unspaced scripts into words with their places in the whole text', () => {
+    const text = 'Tokyo 東京都に行きました ok';
+    for (const [word, index] of visited(text)) assert.equal(text.slice(index, index + word.length).toLowerCase(), word);
+    assert.ok(visited(text).length >= 4);
+  });
+
+  it('is what wordSpans lists, also when a visit reads other words meanwhile', () => {
+    const text = 'The deploy failed twice; we rolled back and retried on Friday.';
+    const spans = wordSpans(text).map((w): [string, number] => [w.word, w.index]);
+    const nested: Array<[string, number]> = [];
+    forEachWord(text, (word, index) => {
+      nested.push([word, index]);
+      forEachWord('other words here', () => undefined);
+    });
+    assert.deepEqual(visited(text), spans);
+    assert.deepEqual(nested, spans);
+  });
+});
 
 describe('makeSnippet', () => {
   it('a short text is itself, whitespace folded', () => {

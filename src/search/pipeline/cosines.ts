@@ -9,17 +9,18 @@ import { forEachIndexedNeighbour } from './conversation.js';
  * loop (each float32 product is exact in a double), with a quarter of its loop checks. A search
  * takes ~350 cosines on LoCoMo and ~800 on 50k chat turns.
  */
-export function dot(a: Float32Array, b: Float32Array): number {
+export function dot(a: Float32Array, b: Float32Array, at = 0): number {
   const n = a.length;
   let s = 0;
   let i = 0;
+  // `at`: where `a`'s partner starts in `b` (a row of a matrix, read without a view made for it).
   for (; i + 3 < n; i += 4) {
-    s += a[i]! * b[i]!;
-    s += a[i + 1]! * b[i + 1]!;
-    s += a[i + 2]! * b[i + 2]!;
-    s += a[i + 3]! * b[i + 3]!;
+    s += a[i]! * b[at + i]!;
+    s += a[i + 1]! * b[at + i + 1]!;
+    s += a[i + 2]! * b[at + i + 2]!;
+    s += a[i + 3]! * b[at + i + 3]!;
   }
-  for (; i < n; i++) s += a[i]! * b[i]!;
+  for (; i < n; i++) s += a[i]! * b[at + i]!;
   return s;
 }
 
