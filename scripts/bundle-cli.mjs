@@ -12,8 +12,9 @@
 //
 // Kept outside the bundle (required from node_modules at run time, as before): packages with native
 // code, packages that find files or spawn workers by path, and the optional peers that may be absent.
-// Of the native ones, usearch's JavaScript is bundled into the CLI and onnxruntime-node's into the
-// worker, their addons still loaded from the installed packages (bundle-native.mjs).
+// Of the native ones, usearch's and better-sqlite3's JavaScript is bundled into the CLI and
+// onnxruntime-node's into the worker, their addons still loaded from the installed packages
+// (bundle-native.mjs).
 // Each has a CommonJS build, so require() loads it on Node 20 (an import() with a literal specifier
 // becomes a require(); esbuild's `dynamic-import: false`), and the modules imported dynamically stay
 // lazy: esbuild wraps each in a function run on first use.
@@ -131,9 +132,9 @@ const BUNDLE_HEAD = [
 
 export async function bundleCli() {
   await rm(OUT, { recursive: true, force: true });
-  // usearch's JavaScript is compiled into the CLI and onnxruntime-node's into the worker when they
+  // usearch's and better-sqlite3's JavaScript is compiled into the CLI and onnxruntime-node's into the worker when they
   // are there to bundle (bundle-native.mjs); their addons are still loaded from the installed packages.
-  const cli = nativeBundling(ROOT, ['usearch'], EXTERNAL);
+  const cli = nativeBundling(ROOT, ['usearch', 'better-sqlite3'], EXTERNAL);
   await build({
     entryPoints: [join(DIST, 'interfaces', 'cli', 'main.js')],
     outfile: BUNDLE,

@@ -6,6 +6,8 @@
 //  - usearch in the CLI: its module, node-gyp-build and `bindings` (which builds an Error to read
 //    its caller's file from the stack), ~12 ms of the main thread's path to the query's vector
 //    search, where the addon's dlopen is 1.3.
+//  - better-sqlite3 in the CLI: 14 modules, ~6–11 ms of the same path (its addon is handed to it
+//    from build/Release by store/sqlite/driver.ts; `bindings` searches only when it is not there).
 // For each, the module of dist/ that require()s the package becomes a function that finds the
 // package installed beside Cairn and, when it is the version whose JavaScript was bundled (the addon
 // and its JavaScript are one release), runs the bundled JavaScript, first used then like the module
@@ -40,6 +42,8 @@ export const ORT_BINDING_REQUIRE = 'require(`../bin/napi-v6/${process.platform}/
 /** usearch finds its package root from its own file (getDirName falls back to `bindings`), then node-gyp-build the addon. */
 export const USEARCH_ADDON = 'const compiled = (0, node_gyp_build_1.default)(getBuildDir(getDirName()));';
 export const USEARCH_BINDINGS = 'const bindings_1 = require("bindings");';
+/** better-sqlite3 finds its addon with `bindings` when it is not handed one (store/sqlite/driver.ts hands it build/Release's). */
+export const SQLITE_DEFAULT_ADDON = "require('bindings')('better_sqlite3.node')";
 
 /** What each package bundles: the dist/ module that loads it, its function, and the edits of its own files. */
 export const NATIVE_PACKAGES = {
@@ -50,6 +54,17 @@ export const NATIVE_PACKAGES = {
       {
         file: /[\\/]onnxruntime-node[\\/]dist[\\/]binding\.js$/,
         replace: [[ORT_BINDING_REQUIRE, `require(require('node:path').join(${installedRoot('onnxruntime-node')}, 'bin', 'napi-v6', process.platform, process.arch, 'onnxruntime_binding.node'))`]],
+      },
+    ],
+  },
+  'better-sqlite3': {
+    loader: /[\\/]dist[\\/]store[\\/]sqlite[\\/]better-sqlite3-load\.js$/,
+    loaderFunction: 'loadBetterSqlite3',
+    edits: [
+      {
+        file: /[\\/]better-sqlite3[\\/]lib[\\/]database\.js$/,
+        // bindings searched from its caller's file, which would be the bundle: it searches the installed package instead.
+        replace: [[SQLITE_DEFAULT_ADDON, `require('bindings')({ bindings: 'better_sqlite3.node', module_root: ${installedRoot('better-sqlite3')} })`]],
       },
     ],
   },

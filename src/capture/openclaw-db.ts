@@ -9,7 +9,8 @@
 // whole session.
 import { statSync, type Stats } from 'node:fs';
 import { resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { newDatabase } from '../store/sqlite/driver.js';
 import { Decompress } from 'fzstd';
 import { CairnError, ERROR_CODES, invalidInput } from '../core/errors.js';
 import type { NewTurn } from '../core/types.js';
@@ -156,7 +157,7 @@ class TranscriptDb {
     const mtime = statDbFile(path);
     let db: Database.Database;
     try {
-      db = new Database(path, { readonly: true, fileMustExist: true, timeout: DB_BUSY_TIMEOUT_MS });
+      db = newDatabase(path, { readonly: true, fileMustExist: true, timeout: DB_BUSY_TIMEOUT_MS });
     } catch (err) {
       throw dbError(path, err);
     }

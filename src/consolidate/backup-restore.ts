@@ -5,7 +5,8 @@
 // replaced by one rename. Derived data that would pair the older store with newer state goes: the
 // saved vector indexes (rebuilt from the store's vectors when next searched) and the raw views'
 // watermarks (wound back to the restored turns).
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { newDatabase } from '../store/sqlite/driver.js';
 import { chmodSync, closeSync, constants, copyFileSync, existsSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
@@ -65,7 +66,7 @@ async function stage(backupPath: string, id: string, staged: string): Promise<Ve
   let source: Database.Database | null = null;
   try {
     closeSync(openSync(staged, 'wx', PRIVATE_FILE_MODE));
-    source = new Database(backupPath, { readonly: true, fileMustExist: true });
+    source = newDatabase(backupPath, { readonly: true, fileMustExist: true });
     await source.backup(staged, { progress: () => ALL_PAGES });
   } catch (err) {
     throw new CairnError(ERROR_CODES.STORE_CORRUPT, `Backup ${id} cannot be read: ${(err as Error).message}; nothing was changed`, undefined, { cause: err });
@@ -89,7 +90,7 @@ function takeLiveDatabase(paths: HomePaths): Database.Database | 'damaged' | nul
   if (!existsSync(paths.database)) return null;
   let live: Database.Database;
   try {
-    live = new Database(paths.database, { fileMustExist: true });
+    live = newDatabase(paths.database, { fileMustExist: true });
   } catch (err) {
     if (damaged(err)) return 'damaged';
     throw err;
@@ -130,7 +131,7 @@ function rewindViews(paths: HomePaths, maxSeq: number): string[] {
 }
 
 function newestTurnSeq(path: string): number {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const db = newDatabase(path, { readonly: true, fileMustExist: true });
   try {
     return (db.prepare('SELECT COALESCE(MAX(seq), 0) FROM turns').pluck().get() as number) ?? 0;
   } finally {

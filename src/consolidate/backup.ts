@@ -5,7 +5,8 @@
 // a recorded hash or count would go stale. Made online with SQLite's backup API (consistent under
 // a live daemon writing in WAL mode), into a temporary name, verified, then renamed: a killed
 // backup never leaves a file that looks complete.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { isDatabase, newDatabase } from '../store/sqlite/driver.js';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CairnError, ERROR_CODES } from '../core/errors.js';
@@ -104,7 +105,7 @@ export interface VerifiedDatabase {
 export function verifyDatabaseFile(path: string, options: { maxSchema: number; selfContained?: boolean }): VerifiedDatabase {
   let db: Database.Database | null = null;
   try {
-    db = new Database(path, { readonly: !options.selfContained, fileMustExist: true });
+    db = newDatabase(path, { readonly: !options.selfContained, fileMustExist: true });
     if (options.selfContained) db.pragma('journal_mode = DELETE');
     const check = db.pragma('integrity_check', { simple: true }) as string;
     if (check !== 'ok') throw new CairnError(ERROR_CODES.STORE_CORRUPT, `${path} failed its integrity check (${String(check).slice(0, 200)})`);
@@ -172,7 +173,7 @@ export function sqliteDatabaseOf(store: Store): Database.Database {
  * processes keep reading and writing it; returns the verified backup's info.
  */
 export async function createBackup(paths: HomePaths, store: Store | Database.Database, options: CreateBackupOptions): Promise<BackupInfo> {
-  const db = store instanceof Database ? store : sqliteDatabaseOf(store);
+  const db = isDatabase(store) ? store : sqliteDatabaseOf(store);
   const { dir, id, path: final } = nextBackupPath(paths, options.kind, options.now ?? new Date());
   const temp = join(dir, `.tmp-${process.pid}-${id}.db`);
   try {
@@ -222,7 +223,7 @@ export function listBackups(paths: HomePaths): BackupInfo[] {
     const info: BackupInfo = { id, path, kind, createdAt, sizeBytes: st.size, schemaVersion: null, counts: null };
     let db: Database.Database | null = null;
     try {
-      db = new Database(path, { readonly: true, fileMustExist: true });
+      db = newDatabase(path, { readonly: true, fileMustExist: true });
       info.schemaVersion = db.pragma('user_version', { simple: true }) as number;
       info.counts = countRecords(db);
     } catch (err) {

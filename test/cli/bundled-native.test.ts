@@ -1,8 +1,8 @@
-// The worker's bundle carries onnxruntime-node's JavaScript and the CLI's carries usearch's, each
-// loading only its addon from the installed package of the version it was built with; another
-// version is used as installed (scripts/bundle-native.mjs). Checked on a small bundle built with
-// the same plugin into a folder of its own, beside an installed package of the right version, of
-// another version, and of none.
+// The worker's bundle carries onnxruntime-node's JavaScript and the CLI's carries usearch's and
+// better-sqlite3's, each loading only its addon from the installed package of the version it was
+// built with; another version is used as installed (scripts/bundle-native.mjs). Checked on a small
+// bundle built with the same plugin into a folder of its own, beside an installed package of the
+// right version, of another version, and of none.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -49,6 +49,17 @@ const CASES: Case[] = [
     standIn: "class Tensor { constructor(type, data, dims) { this.dims = dims; } }\nmodule.exports = { Tensor, InferenceSession: { create() {} }, standIn: true };\n",
     bundle: join('dist', 'bin', 'embed-worker.cjs'),
     carried: /OnnxruntimeSessionHandler = class/,
+  },
+  {
+    name: 'better-sqlite3',
+    loader: join('dist', 'store', 'sqlite', 'better-sqlite3-load.js'),
+    loaderFunction: 'loadBetterSqlite3',
+    ownFiles: /(better-sqlite3|bindings|file-uri-to-path)[\\/].*\.js$/,
+    // Not handed its addon: the bundled JavaScript finds it in the installed package by itself.
+    works: "(() => { const db = new m(':memory:'); const v = db.prepare('SELECT 41 + 1 AS v').get().v; db.close(); return v === 42; })()",
+    standIn: "class Database { prepare() { return { get: () => ({ v: 42 }) }; } close() {} }\nDatabase.standIn = true;\nmodule.exports = Database;\n",
+    bundle: join('dist', 'bin', 'cli.cjs'),
+    carried: /Expected the "nativeBinding" option/,
   },
   {
     name: 'usearch',

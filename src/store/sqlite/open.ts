@@ -1,13 +1,13 @@
 // Opening the SQLite file safely: never overwrite a file that is not a Cairn database, WAL for
 // many readers and one writer, a busy timeout so concurrent processes wait instead of failing.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../core/private-files.js';
 import { COMPACT_CACHE_VERSION, COMPACT_VECTORS_VERSION, SCHEMA_VERSION, migrate } from './migrations.js';
 import { registerIndexText } from './fts-text.js';
+import { newDatabase } from './driver.js';
 
 const SQLITE_HEADER = 'SQLite format 3\0';
 
@@ -114,26 +114,6 @@ function vacuumOnce(db: Database.Database): void {
   }
 }
 
-/**
- * better-sqlite3's native addon where its install builds it (build/Release), handed to it so that
- * opening a database skips the `bindings` package's search: it builds an Error to read its caller's
- * folder from the stack, then tries a dozen paths (a process's first open 5.3 → 3.2 ms, median of
- * 5 on the benchmark machine). Null when the file is elsewhere (a prebuilt put another way):
- * better-sqlite3 then searches itself.
- */
-let addonFile: string | null | undefined;
-function betterSqliteAddon(): string | null {
-  if (addonFile === undefined) {
-    try {
-      const file = join(dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
-      addonFile = existsSync(file) ? file : null;
-    } catch {
-      addonFile = null;
-    }
-  }
-  return addonFile;
-}
-
 export function openDatabase(path: string, options: OpenOptions = {}): Database.Database {
   assertSqliteFile(path);
   let db: Database.Database | undefined;
@@ -143,8 +123,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database.
       // Created private before SQLite opens it: SQLite gives its -wal and -shm files the database's mode.
       if (!existsSync(path)) closeSync(openSync(path, 'a', PRIVATE_FILE_MODE));
     }
-    const addon = betterSqliteAddon();
-    db = new Database(path, { readonly: options.readonly ?? false, ...(addon ? { nativeBinding: addon } : {}) });
+    db = newDatabase(path, { readonly: options.readonly ?? false });
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     if (!options.readonly) assertNotForeign(db, path);
     if (!options.readonly) {
