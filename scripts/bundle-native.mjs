@@ -38,15 +38,15 @@ const installedPackage = (name) => `((name) => {
 const installedRoot = (name) => `${installedPackage(name)}.root`;
 
 /** onnxruntime-node's dist/binding.js loads its binding relative to itself. */
-export const ORT_BINDING_REQUIRE = 'require(`../bin/napi-v6/${process.platform}/${process.arch}/onnxruntime_binding.node`)';
+const ORT_BINDING_REQUIRE = 'require(`../bin/napi-v6/${process.platform}/${process.arch}/onnxruntime_binding.node`)';
 /** usearch finds its package root from its own file (getDirName falls back to `bindings`), then node-gyp-build the addon. */
-export const USEARCH_ADDON = 'const compiled = (0, node_gyp_build_1.default)(getBuildDir(getDirName()));';
-export const USEARCH_BINDINGS = 'const bindings_1 = require("bindings");';
+const USEARCH_ADDON = 'const compiled = (0, node_gyp_build_1.default)(getBuildDir(getDirName()));';
+const USEARCH_BINDINGS = 'const bindings_1 = require("bindings");';
 /** better-sqlite3 finds its addon with `bindings` when it is not handed one (store/sqlite/driver.ts hands it build/Release's). */
-export const SQLITE_DEFAULT_ADDON = "require('bindings')('better_sqlite3.node')";
+const SQLITE_DEFAULT_ADDON = "require('bindings')('better_sqlite3.node')";
 
 /** What each package bundles: the dist/ module that loads it, its function, and the edits of its own files. */
-export const NATIVE_PACKAGES = {
+const NATIVE_PACKAGES = {
   'onnxruntime-node': {
     loader: /[\\/]dist[\\/]embed[\\/]onnxruntime-load\.js$/,
     loaderFunction: 'loadOnnxRuntime',
