@@ -9,7 +9,8 @@ import { decodeVector, encodeVector } from '../vector-codec.js';
 import { digestSectionDetails } from './digests.js';
 import { entryFromRow, memoryEntry, type EntryBase, type EntryRow } from '../entry-rows.js';
 import { cachedEntries } from './entry-cache.js';
-import { topHits } from './term-scores.js';
+import { topHits, topHitsAmong } from './term-scores.js';
+import { membersAnswer, namespaceMembers } from './namespace-members.js';
 
 /** Quotes each term for FTS5 so no user text can become query syntax. */
 function ftsQuery(terms: readonly string[], all = false): string {
@@ -77,9 +78,10 @@ function layerSql(layers: readonly Layer[], params: Record<string, unknown>, ali
 /** Over-fetch factor for the FTS-only fast path: room for other namespaces and filtered rows. */
 const FTS_OVERFETCH = 4;
 /**
- * Searches of a namespace that go straight to the join after the fast path fell short: in a home
- * of many namespaces (one per conversation, per project) a namespace's share of the top hits is
- * small and the fast path only doubled the work. Tried again after that many, as a namespace grows.
+ * Searches of a namespace that go straight to its own top hits (namespaceKeywordSearch) after the
+ * fast path fell short: in a home of many namespaces (one per conversation, per project) a
+ * namespace's share of the top hits is small and the fast path only doubled the work. Tried again
+ * after that many, as a namespace grows.
  */
 const JOIN_STREAK = 16;
 const joinFirst = new WeakMap<Database, Map<string, number>>();
@@ -96,7 +98,7 @@ export function keywordSearch(db: Database, namespace: string, terms: readonly s
   const left = skips.get(namespace) ?? 0;
   if (left > 0) {
     skips.set(namespace, left - 1);
-    return joinedKeywordSearch(db, q, namespace, limit, filter);
+    return namespaceKeywordSearch(db, q, terms, namespace, limit, filter);
   }
   const top =
     (filter?.allTerms ? null : topHits(db, terms, overfetch)) ??
@@ -108,7 +110,17 @@ export function keywordSearch(db: Database, namespace: string, terms: readonly s
   if (survivors.length < limit) survivors.push(...passing(db, namespace, filter, top.slice(limit)));
   if (survivors.length >= limit || top.length < overfetch) return survivors.slice(0, limit);
   skips.set(namespace, JOIN_STREAK);
-  return joinedKeywordSearch(db, q, namespace, limit, filter);
+  return namespaceKeywordSearch(db, q, terms, namespace, limit, filter);
+}
+
+/**
+ * The namespace's top hits when the FTS-only fast path cannot give them: from the per-term scores
+ * among the namespace's entries when the filter asks nothing else of them, else the join.
+ */
+function namespaceKeywordSearch(db: Database, q: string, terms: readonly string[], namespace: string, limit: number, filter?: EntryFilter): KeywordHit[] {
+  const members = membersAnswer(filter) ? namespaceMembers(db, namespace, filter) : null;
+  const among = members && topHitsAmong(db, terms, limit, members);
+  return among ?? joinedKeywordSearch(db, q, namespace, limit, filter);
 }
 
 /** The hits whose entries are of the namespace and pass the filter, in their order. */

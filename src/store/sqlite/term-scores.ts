@@ -72,6 +72,24 @@ function termPostings(db: Database, cache: TermCache, term: string): Postings {
  * rowid (the order FTS5 yields them to SQLite's stable sorter). Null when answersQuery is false.
  */
 export function topHits(db: Database, terms: readonly string[], k: number, maxPostings = MAX_CACHED_POSTINGS): KeywordHit[] | null {
+  const all = summedPostings(db, terms, maxPostings);
+  return all && best(all.seqs, all.scores, k);
+}
+
+/**
+ * topHits among `members` only (ascending seqs, namespace-members.ts): what the OR query joined
+ * with the entries of those seqs returns, `ORDER BY bm25(entries_fts) LIMIT k`. The scores are the
+ * whole table's (FTS5 scores a match the same whatever it is joined with), so the same doubles.
+ */
+export function topHitsAmong(db: Database, terms: readonly string[], k: number, members: Float64Array, maxPostings = MAX_CACHED_POSTINGS): KeywordHit[] | null {
+  const all = summedPostings(db, terms, maxPostings);
+  if (!all) return null;
+  const { seqs, scores } = among(all, members);
+  return best(seqs, scores, k);
+}
+
+/** Every match of the OR query of `terms` with its BM25 score, ascending by entry; null when answersQuery is false. */
+function summedPostings(db: Database, terms: readonly string[], maxPostings: number): Postings | null {
   if (!answersQuery(terms)) return null;
   const token = changeToken(db);
   let cache = caches.get(db);
@@ -80,8 +98,27 @@ export function topHits(db: Database, terms: readonly string[], k: number, maxPo
     caches.set(db, (cache = { token, bound: maxPostings, terms }));
   }
   const lists = terms.map((t) => termPostings(db, cache, t));
-  const { seqs, scores } = summed(lists);
-  return best(seqs, scores, k);
+  return summed(lists);
+}
+
+/** The postings whose entries are among `members`: two ascending lists walked side by side. */
+function among(p: Postings, members: Float64Array): Postings {
+  const seqs = new Float64Array(Math.min(p.seqs.length, members.length));
+  const scores = new Float64Array(seqs.length);
+  let n = 0;
+  for (let i = 0, j = 0; i < p.seqs.length && j < members.length; ) {
+    const a = p.seqs[i]!;
+    const b = members[j]!;
+    if (a < b) i++;
+    else if (a > b) j++;
+    else {
+      seqs[n] = a;
+      scores[n++] = p.scores[i]!;
+      i++;
+      j++;
+    }
+  }
+  return { seqs: seqs.subarray(0, n), scores: scores.subarray(0, n) };
 }
 
 /**
