@@ -83,8 +83,8 @@ const FTS_OVERFETCH = 4;
  * namespace's share of the top hits is small and the fast path only doubled the work. Tried again
  * after that many, as a namespace grows.
  */
-const JOIN_STREAK = 16;
-const joinFirst = new WeakMap<Database, Map<string, number>>();
+const NAMESPACE_FIRST_STREAK = 16;
+const namespaceFirst = new WeakMap<Database, Map<string, number>>();
 
 export function keywordSearch(db: Database, namespace: string, terms: readonly string[], limit: number, filter?: EntryFilter): KeywordHit[] {
   if (terms.length === 0) return [];
@@ -93,8 +93,8 @@ export function keywordSearch(db: Database, namespace: string, terms: readonly s
   // and the filters. The survivors, taken in global BM25 order, are exactly the filtered top-k as
   // long as `limit` of them survive; otherwise fall back to the join over every match.
   const overfetch = limit * FTS_OVERFETCH;
-  let skips = joinFirst.get(db);
-  if (!skips) joinFirst.set(db, (skips = new Map()));
+  let skips = namespaceFirst.get(db);
+  if (!skips) namespaceFirst.set(db, (skips = new Map()));
   const left = skips.get(namespace) ?? 0;
   if (left > 0) {
     skips.set(namespace, left - 1);
@@ -109,7 +109,7 @@ export function keywordSearch(db: Database, namespace: string, terms: readonly s
   const survivors = passing(db, namespace, filter, top.slice(0, limit));
   if (survivors.length < limit) survivors.push(...passing(db, namespace, filter, top.slice(limit)));
   if (survivors.length >= limit || top.length < overfetch) return survivors.slice(0, limit);
-  skips.set(namespace, JOIN_STREAK);
+  skips.set(namespace, NAMESPACE_FIRST_STREAK);
   return namespaceKeywordSearch(db, q, terms, namespace, limit, filter);
 }
 
