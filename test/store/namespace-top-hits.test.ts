@@ -94,6 +94,23 @@ describe('BM25 top hits among a namespace’s entries', () => {
     assert.ok(namespaceMembers(raw, 'beta', {}) !== null);
   });
 
+  it('leaves terms it cannot answer, empty and hostile ones among them, to the join, with the same hits', async () => {
+    const members = namespaceMembers(raw, 'alpha', {})!;
+    for (const terms of [[], ['café'], ['a"b'], ['deploy', 'x OR y'], ['*'], ['NEAR(deploy'], ['\u0000']]) {
+      assert.equal(topHitsAmong(raw, terms, 10, members), null, JSON.stringify(terms).slice(0, 60));
+    }
+    // A huge single ASCII token is one FTS5 term like any other: answered, with no match.
+    assert.deepEqual(topHitsAmong(raw, ['deploy'.repeat(5000)], 10, members), []);
+    // Through the store: the same hits as the join, whichever path answers.
+    for (const terms of [['café', 'deploy'], ['a"b', 'note'], ['deploy'.repeat(5000)]]) {
+      const got = await store.keywordSearch('alpha', terms, 10, {});
+      const want = raw
+        .prepare(`SELECT e.seq AS seq, -bm25(entries_fts) AS score FROM entries_fts JOIN entries e ON e.seq = entries_fts.rowid WHERE entries_fts MATCH ? AND e.namespace = 'alpha' AND e.current = 1 ORDER BY bm25(entries_fts) LIMIT 10`)
+        .all(terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ')) as KeywordHit[];
+      assert.deepEqual(got.map((h) => h.seq).sort(), want.map((h) => h.seq).sort(), JSON.stringify(terms).slice(0, 60));
+    }
+  });
+
   it('answers only filters of kinds and superseded entries; the rest go to SQL', () => {
     for (const f of [undefined, {}, { kinds: ['memory' as const] }, { includeSuperseded: true }, { includeSuperseded: false }, { validAt: '2026-01-01', includeSuperseded: true }, { kinds: [] }]) {
       assert.equal(membersAnswer(f), true, JSON.stringify(f));

@@ -91,7 +91,7 @@ export function keywordSearch(db: Database, namespace: string, terms: readonly s
   const q = ftsQuery(terms, filter?.allTerms === true);
   // Fast path: the top hits from FTS alone (no join, no full sort of every match), then the wall
   // and the filters. The survivors, taken in global BM25 order, are exactly the filtered top-k as
-  // long as `limit` of them survive; otherwise fall back to the join over every match.
+  // long as `limit` of them survive; otherwise the namespace's own top hits (namespaceKeywordSearch).
   const overfetch = limit * FTS_OVERFETCH;
   let skips = namespaceFirst.get(db);
   if (!skips) namespaceFirst.set(db, (skips = new Map()));

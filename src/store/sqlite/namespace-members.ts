@@ -14,7 +14,7 @@ import { stmt } from './statements.js';
  * Seqs kept over all namespaces (8 bytes each: 8 MB), the least recently asked going first. A
  * namespace of more is not kept (namespaceMembers).
  */
-export const MAX_MEMBER_SEQS = 1_000_000;
+const MAX_MEMBER_SEQS = 1_000_000;
 
 interface MemberCache {
   token: string;
