@@ -3,6 +3,10 @@
 // Each mark prints when it is passed, in ms since the executable started (the main thread's
 // marks and the model thread's, `w-…`, on one clock), and the median over the runs is shown; the
 // modules' own start-up (each bundled module's top level, its imports' excluded) is summed too.
+// Beside each mark, the page faults its thread had taken by then: a first touch of a fresh page
+// costs ~15 µs on this machine, so they say how much of a stretch is memory being handed out.
+// `spawn` is when the parent started the process (Node's own start before the bundle runs), `ended`
+// when it saw the process gone (after the exit event: threads joined, memory returned).
 // The built files are not changed. A mark whose place the bundle no longer has is reported and
 // left out (the places are written in the bundle's minified form: update them with the code).
 //
@@ -45,7 +49,20 @@ const MAIN_MARKS: Mark[] = [
   { name: 'cosines', at: 'const fusion=fusionOf(' },
   { name: 'scored', at: 'const kept=keepHits(' },
   { name: 'assembled', at: 'const shownIds=pickedTurnIds(assembly);' },
-  { name: 'close', at: 'async close(){try{await this.vectorIndex?.persist()}', to: 'async close(){@;try{await this.vectorIndex?.persist()}' },
+  {
+    name: 'close',
+    at: 'async close(){try{await this.vectorIndex?.persist()}finally{await this.embedder?.close();await this.store.close()}}',
+    to: 'async close(){@;try{await this.vectorIndex?.persist()}finally{__tl("index-saved");await this.embedder?.close();__tl("model-closed");await this.store.close();__tl("store-closed")}}',
+  },
+];
+
+/** The executable (bundle-loader.ts, not minified): the model's thread started, the bundle read, compiled and run. */
+const LOADER_MARKS: Mark[] = [
+  { name: 'thread-started', at: '  startModelEarly(args);\n', after: true },
+  { name: 'bundle-read', at: '    cache = openCache(filename, args);\n' },
+  { name: 'cache-read', at: '    script = new import_node_vm.Script(' },
+  { name: 'compiled', at: '  if (cache && !LONG_RUNNING.has(' },
+  { name: 'bundle-ran', at: '  const module2 = { exports: {} };\n' },
 ];
 
 const WORKER_MARKS: Mark[] = [
@@ -57,7 +74,13 @@ const WORKER_MARKS: Mark[] = [
 ];
 
 /** Writes `TL <name> <epoch ms>` to stderr, synchronously (a worker's stderr is otherwise relayed later). */
-const MARK_FN = 'globalThis.__tl=(n)=>{try{require("node:fs").writeSync(2,`TL ${n} ${(performance.timeOrigin+performance.now()).toFixed(2)}\\n`)}catch{}};';
+/**
+ * Writes `TL <name> <epoch ms> <minor page faults of this thread so far>` to stderr, synchronously (a
+ * worker's stderr is otherwise relayed later). A first touch of a page costs ~15 µs on this machine:
+ * the faults say how much of a stretch is memory being handed to the process.
+ */
+const MARK_FN =
+  'globalThis.__tl=(n)=>{try{const fs=require("node:fs");let f="";try{f=fs.readFileSync("/proc/thread-self/stat","latin1").split(") ")[1].split(" ")[7]}catch{}fs.writeSync(2,`TL ${n} ${(performance.timeOrigin+performance.now()).toFixed(2)} ${f}\\n`)}catch{}};';
 
 /**
  * esbuild's lazy module wrappers, timed: each module's top level, less the modules it starts,
@@ -104,7 +127,7 @@ function markedCopy(dest: string, missing: string[]): string {
   symlinkSync(join(REPO, 'node_modules'), join(dest, 'node_modules'));
   const bin = join(dest, 'dist', 'bin');
   const exit = '__tl("bin-start");process.on("exit",()=>{__tl("exit");require("node:fs").writeSync(2,`INIT ${JSON.stringify(globalThis.__initMs??{})}\\n`)});';
-  writeFileSync(join(bin, 'cairn.js'), withPrelude(readFileSync(join(bin, 'cairn.js'), 'utf8'), MARK_FN + exit));
+  writeFileSync(join(bin, 'cairn.js'), withPrelude(marked(readFileSync(join(bin, 'cairn.js'), 'utf8'), LOADER_MARKS, missing), MARK_FN + exit));
   let cli = marked(readFileSync(join(bin, 'cli.cjs'), 'utf8'), MAIN_MARKS, missing);
   for (const t of TIMED_INIT) {
     if (cli.includes(t.at)) cli = cli.replace(t.at, t.to);
@@ -144,14 +167,17 @@ function main(): void {
     delete env.NODE_OPTIONS;
     delete env.NODE_EXTRA_CA_CERTS;
     const marks = new Map<string, number[]>();
+    const faults = new Map<string, number[]>();
     const inits = new Map<string, number[]>();
     const walls: number[] = [];
     for (let r = -2; r < runs; r++) {
       // Letters only: a digit would load the date parser (cold-ab.ts does the same).
       const word = Array.from({ length: 7 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
       const started = performance.now();
+      const spawnedAt = performance.timeOrigin + started;
       const res = spawnSync(process.execPath, [cli, 'search', `what did we decide about the ${word} pipeline`, '--json', '--mode', mode, '--home', home], { env, encoding: 'utf8' });
-      const wall = performance.now() - started;
+      const ended = performance.now();
+      const wall = ended - started;
       if (res.status !== 0) throw new Error(`cairn search exited ${res.status}: ${res.stderr.slice(-2000)}`);
       if (r < 0) continue; // writes the copy's code cache
       walls.push(wall);
@@ -159,20 +185,29 @@ function main(): void {
       const tl = lines.filter((l) => l.startsWith('TL ')).map((l) => l.split(' '));
       const start = Number(tl.find((t) => t[1] === 'bin-start')?.[2] ?? tl[0]?.[2]);
       const seen = new Set<string>();
-      for (const [, name, at] of tl) {
+      for (const [, name, at, minflt] of tl) {
         // A mark passed twice (the model thread answers twice: loaded, then the vector) keeps both, numbered.
         let key = name!;
         for (let k = 2; seen.has(key); k++) key = `${name}#${k}`;
         seen.add(key);
         marks.set(key, [...(marks.get(key) ?? []), Number(at) - start]);
+        if (minflt) faults.set(key, [...(faults.get(key) ?? []), Number(minflt)]);
       }
+      // Before the bundle runs (Node's own start) and after its exit event (threads stopped, memory
+      // returned): on the parent's clock, which shares the epoch with the marks.
+      const exitAt = Number(tl.find((t) => t[1] === 'exit')?.[2]);
+      marks.set('spawn', [...(marks.get('spawn') ?? []), spawnedAt - start]);
+      if (Number.isFinite(exitAt)) marks.set('ended', [...(marks.get('ended') ?? []), performance.timeOrigin + ended - start]);
       const init = lines.find((l) => l.startsWith('INIT '));
       for (const [name, ms] of Object.entries(init ? (JSON.parse(init.slice(5)) as Record<string, number>) : {})) inits.set(name, [...(inits.get(name) ?? []), ms]);
     }
     const order = [...marks].map(([name, at]) => ({ name, at: median(at), n: at.length })).sort((a, b) => a.at - b.at);
     console.log(`Cold \`cairn search --mode ${mode}\`, ${runs} runs on a copy of ${template}: median ms since the executable started (wall, process start to exit: median ${median(walls).toFixed(0)} ms)\n`);
-    console.log('| mark | main thread | model thread | runs |\n|---|---|---|---|');
-    for (const o of order) console.log(`| ${o.name} | ${o.name.startsWith('w-') ? '' : o.at.toFixed(1)} | ${o.name.startsWith('w-') ? o.at.toFixed(1) : ''} | ${o.n} |`);
+    console.log("| mark | main thread | model thread | the thread's page faults so far | runs |\n|---|---|---|---|---|");
+    for (const o of order) {
+      const f = faults.get(o.name);
+      console.log(`| ${o.name} | ${o.name.startsWith('w-') ? '' : o.at.toFixed(1)} | ${o.name.startsWith('w-') ? o.at.toFixed(1) : ''} | ${f ? median(f).toFixed(0) : ''} | ${o.n} |`);
+    }
     const init = [...inits].map(([name, ms]) => ({ name, ms: median(ms) })).sort((a, b) => b.ms - a.ms);
     const total = init.reduce((s, x) => s + x.ms, 0);
     console.log(`\nBundled modules' own start-up, median ms (all: ${total.toFixed(1)} ms):\n`);
