@@ -7,7 +7,7 @@ import { joinUrl, postJson, toUnitVectors, type HttpEmbedderOptions } from './ht
 
 export type OllamaEmbedderConfig = Extract<EmbedderConfig, { provider: 'ollama' }>;
 
-const embedResponse = z.object({ embeddings: z.array(z.array(z.number())) });
+const embedResponse = z.lazy(() => z.object({ embeddings: z.array(z.array(z.number())) }));
 
 /** The modelId recorded with every vector this embedder makes. */
 export function ollamaModelId(model: string): string {

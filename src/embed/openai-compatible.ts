@@ -9,9 +9,11 @@ import { joinUrl, postJson, toUnitVectors, type HttpEmbedderOptions } from './ht
 
 export type OpenAIEmbedderConfig = Extract<EmbedderConfig, { provider: 'openai' }>;
 
-const embeddingsResponse = z.object({
-  data: z.array(z.object({ index: z.number().int().nonnegative(), embedding: z.array(z.number()) })),
-});
+const embeddingsResponse = z.lazy(() =>
+  z.object({
+    data: z.array(z.object({ index: z.number().int().nonnegative(), embedding: z.array(z.number()) })),
+  }),
+);
 
 /** The modelId recorded with every vector: `openai:<model>`, plus `@<dims>` when dimensions are set. */
 export function openAIModelId(model: string, dimensions?: number): string {

@@ -15,12 +15,14 @@ export const ANTHROPIC_VERSION = '2023-06-01';
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 1024;
 const PREFILL = '{';
 
-const message = z.object({
-  model: z.string().optional(),
-  content: z.array(z.object({ type: z.string(), text: z.string().optional() }).loose()),
-  stop_reason: z.string().nullish(),
-  usage: z.object({ input_tokens: z.number().int().nonnegative(), output_tokens: z.number().int().nonnegative() }),
-});
+const message = z.lazy(() =>
+  z.object({
+    model: z.string().optional(),
+    content: z.array(z.object({ type: z.string(), text: z.string().optional() }).loose()),
+    stop_reason: z.string().nullish(),
+    usage: z.object({ input_tokens: z.number().int().nonnegative(), output_tokens: z.number().int().nonnegative() }),
+  }),
+);
 
 export class AnthropicChatClient extends HttpChatClient {
   protected readonly label: string;

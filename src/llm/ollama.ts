@@ -10,15 +10,17 @@ import type { TransportOptions } from './transport.js';
 
 export type OllamaChatConfig = Extract<LlmConfig, { provider: 'ollama' }>;
 
-const chatResponse = z.object({
-  model: z.string().optional(),
-  message: z.object({ content: z.string() }),
-  done: z.boolean().optional(),
-  done_reason: z.string().nullish(),
-  // Absent when the prompt was served from Ollama's cache.
-  prompt_eval_count: z.number().int().nonnegative().optional(),
-  eval_count: z.number().int().nonnegative().optional(),
-});
+const chatResponse = z.lazy(() =>
+  z.object({
+    model: z.string().optional(),
+    message: z.object({ content: z.string() }),
+    done: z.boolean().optional(),
+    done_reason: z.string().nullish(),
+    // Absent when the prompt was served from Ollama's cache.
+    prompt_eval_count: z.number().int().nonnegative().optional(),
+    eval_count: z.number().int().nonnegative().optional(),
+  }),
+);
 
 export class OllamaChatClient extends HttpChatClient {
   protected readonly label: string;

@@ -10,18 +10,20 @@ import type { TransportOptions } from './transport.js';
 
 export type OpenAIChatConfig = Extract<LlmConfig, { provider: 'openai' }>;
 
-const completion = z.object({
-  model: z.string().optional(),
-  choices: z
-    .array(
-      z.object({
-        message: z.object({ content: z.string().nullish(), refusal: z.string().nullish() }),
-        finish_reason: z.string().nullish(),
-      }),
-    )
-    .min(1),
-  usage: z.object({ prompt_tokens: z.number().int().nonnegative(), completion_tokens: z.number().int().nonnegative() }).nullish(),
-});
+const completion = z.lazy(() =>
+  z.object({
+    model: z.string().optional(),
+    choices: z
+      .array(
+        z.object({
+          message: z.object({ content: z.string().nullish(), refusal: z.string().nullish() }),
+          finish_reason: z.string().nullish(),
+        }),
+      )
+      .min(1),
+    usage: z.object({ prompt_tokens: z.number().int().nonnegative(), completion_tokens: z.number().int().nonnegative() }).nullish(),
+  }),
+);
 
 /** OpenAI's json_schema `name` allows only these characters, up to 64. */
 function schemaName(name: string): string {

@@ -79,20 +79,31 @@ const outsideId = (max: number) =>
     .max(max)
     .refine((v) => !hasUnsafeIdChars(v), 'contains a control character or an unpaired surrogate (not valid Unicode text)');
 
-const provenanceSchema = z.strictObject({
-  source: label(200).optional(),
-  // Folded as capture folds them, so provenance names a long id the way its turn stores it.
-  sessionId: outsideId(MAX_PROVENANCE_ID_CHARS).transform(foldLongId).optional(),
-  messageId: outsideId(MAX_PROVENANCE_ID_CHARS).transform(foldLongId).optional(),
-  line: z.number().int().nonnegative().optional(),
-  path: z.string().max(4096).transform(stripControl).optional(),
-  role: label(50).optional(),
-  speaker: label(200).optional(),
-  timestamp: label(64).optional(),
-  turnIds: z.array(outsideId(100)).max(100).optional(),
-});
+/** Built with the store schema, on first use: ~40 zod schemas that a search never needs (zod builds each in ~0.1 ms). */
+const provenanceSchema = () =>
+  z.strictObject({
+    source: label(200).optional(),
+    // Folded as capture folds them, so provenance names a long id the way its turn stores it.
+    sessionId: outsideId(MAX_PROVENANCE_ID_CHARS).transform(foldLongId).optional(),
+    messageId: outsideId(MAX_PROVENANCE_ID_CHARS).transform(foldLongId).optional(),
+    line: z.number().int().nonnegative().optional(),
+    path: z.string().max(4096).transform(stripControl).optional(),
+    role: label(50).optional(),
+    speaker: label(200).optional(),
+    timestamp: label(64).optional(),
+    turnIds: z.array(outsideId(100)).max(100).optional(),
+  });
 
-export function storeInputSchema(maxTextChars: number) {
+/** The store schema of each text limit, built once: every `store` call parses with it. */
+const storeSchemas = new Map<number, ReturnType<typeof buildStoreInputSchema>>();
+
+export function storeInputSchema(maxTextChars: number): ReturnType<typeof buildStoreInputSchema> {
+  let schema = storeSchemas.get(maxTextChars);
+  if (!schema) storeSchemas.set(maxTextChars, (schema = buildStoreInputSchema(maxTextChars)));
+  return schema;
+}
+
+function buildStoreInputSchema(maxTextChars: number) {
   return z.strictObject({
     text: z
       .string()
@@ -104,7 +115,7 @@ export function storeInputSchema(maxTextChars: number) {
     tags: tagsSchema.optional(),
     entities: z.array(z.string().transform(cleanLabel).pipe(z.string().min(1).max(200))).max(MAX_TAGS).optional(),
     eventTime: isoOrRelative('event time').optional(),
-    provenance: z.array(provenanceSchema).max(20).optional(),
+    provenance: z.array(provenanceSchema()).max(20).optional(),
   });
 }
 
