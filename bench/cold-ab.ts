@@ -2,7 +2,9 @@
 // order flips every round), each build on its own copy of one home: a change of the machine's
 // speed during the run lands on both columns, which the cold-start bench's sequential rows cannot
 // promise (its rows for one build run one after the other). Every query is new (a random word of
-// letters: a digit would load the date parser), so no vector comes from the embedding cache.
+// letters: a digit would load the date parser), so no vector comes from the embedding cache. The
+// last line gives the per-round differences (this build less the baseline), which a drift of the
+// machine's speed moves far less than either column.
 //
 //   node --import tsx bench/cold-ab.ts --baseline <another build's dist/bin/cairn.js> --home <a home>
 //     [--runs 20] [--mode hybrid|bm25] [--month: the query names a month]
@@ -76,6 +78,11 @@ function main(): void {
   const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!.toFixed(0);
   process.stdout.write(`Cold \`cairn search --mode ${mode}\`${args.includes('--month') ? ' (a month named)' : ''}, ${runs} runs each, alternating\n\n| build | wall p25 | wall p50 | wall p75 |\n|---|---|---|---|\n`);
   for (const c of columns) process.stdout.write(`| ${c.label} | ${pct(c.wall, 0.25)} ms | ${pct(c.wall, 0.5)} ms | ${pct(c.wall, 0.75)} ms |\n`);
+  // The machine's speed drifts within a run (a p50 moves by tens of ms between hours here): each
+  // round's two runs are back to back, so their difference holds still where the columns do not.
+  const [current, base] = columns as [Column, Column];
+  const differences = current.wall.map((w, r) => w - base.wall[r]!);
+  process.stdout.write(`\nThis build less the baseline, round by round: p25 ${pct(differences, 0.25)} ms, p50 ${pct(differences, 0.5)} ms, p75 ${pct(differences, 0.75)} ms\n`);
 }
 
 main();
