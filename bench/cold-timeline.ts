@@ -70,6 +70,8 @@ const WORKER_MARKS: Mark[] = [
   { name: 'w-ort-done', at: 'const dir = useLiteModelDir();' },
   { name: 'w-session-start', at: 'session = await ort.InferenceSession.create(prepacked.path' },
   { name: 'w-session', at: 'maxTokens = prepacked.maxTokens;' },
+  { name: 'w-run', at: 'const out = await this.session.run({' },
+  { name: 'w-ran', at: 'return out.embedding.data.slice();' },
   { name: 'w-answer', at: '(res) => port.postMessage(', to: '(res) => (@, port).postMessage(' },
 ];
 
