@@ -75,7 +75,6 @@ const WORKER_MARKS: Mark[] = [
   { name: 'w-answer', at: '(res) => port.postMessage(', to: '(res) => (@, port).postMessage(' },
 ];
 
-/** Writes `TL <name> <epoch ms>` to stderr, synchronously (a worker's stderr is otherwise relayed later). */
 /**
  * Writes `TL <name> <epoch ms> <minor page faults of this thread so far>` to stderr, synchronously (a
  * worker's stderr is otherwise relayed later). A first touch of a page costs ~15 µs on this machine:
@@ -197,9 +196,8 @@ function main(): void {
       }
       // Before the bundle runs (Node's own start) and after its exit event (threads stopped, memory
       // returned): on the parent's clock, which shares the epoch with the marks.
-      const exitAt = Number(tl.find((t) => t[1] === 'exit')?.[2]);
       marks.set('spawn', [...(marks.get('spawn') ?? []), spawnedAt - start]);
-      if (Number.isFinite(exitAt)) marks.set('ended', [...(marks.get('ended') ?? []), performance.timeOrigin + ended - start]);
+      if (tl.some((t) => t[1] === 'exit')) marks.set('ended', [...(marks.get('ended') ?? []), performance.timeOrigin + ended - start]);
       const init = lines.find((l) => l.startsWith('INIT '));
       for (const [name, ms] of Object.entries(init ? (JSON.parse(init.slice(5)) as Record<string, number>) : {})) inits.set(name, [...(inits.get(name) ?? []), ms]);
     }

@@ -48,6 +48,32 @@ function runClosingStdout(args: readonly string[], cairnHome: string, lines: num
   });
 }
 
+/**
+ * Runs the CLI with stdout on a pipe this process does not read until `delayMs` have passed: a
+ * command writing more than the pipe holds (64 KiB) must wait for the reader, and all it wrote must
+ * arrive before it exits (a search ends with process.exit once its output is flushed).
+ */
+function runSlowReader(args: readonly string[], cairnHome: string, delayMs: number): Promise<PipeRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: childEnv(cairnHome), stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.pause();
+    child.stdout.on('data', (d: Buffer) => chunks.push(d));
+    setTimeout(() => child.stdout.resume(), delayMs);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`cairn ${args.join(' ')} hung behind a slow reader; stderr: ${stderr}`));
+    }, 120_000); // a guard against a hang, not a speed check
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stderr, read: Buffer.concat(chunks).toString('utf8') });
+    });
+  });
+}
+
 function quiet(res: PipeRun, what: string): void {
   assert.equal(res.code, 0, `${what}: exit ${res.code} (signal ${res.signal})\n${res.stderr}`);
   assert.doesNotMatch(res.stderr, /EPIPE|\n\s+at |internal error|Unhandled/, `${what}: no stack trace`);
@@ -94,6 +120,16 @@ describe('a reader that closes stdout early', () => {
     for (const args of commands) {
       const res = await runClosingStdout(args, h, 0);
       quiet(res, args.join(' '));
+    }
+  });
+
+  it('a search whose output is larger than the pipe reaches a slow reader whole, then exits 0', async () => {
+    for (const args of [['search', '--json', '-l', '200', 'garden budget'], ['search', '--explain', '-l', '200', 'garden budget']]) {
+      const res = await runSlowReader(args, h, 300);
+      quiet(res, args.join(' '));
+      assert.ok(Buffer.byteLength(res.read) > 64 * 1024, `${args.join(' ')}: more than a pipe holds (${Buffer.byteLength(res.read)} bytes)`);
+      if (args.includes('--json')) assert.equal((JSON.parse(res.read) as { results: unknown[] }).results.length, 200, 'every result, the JSON complete');
+      else assert.match(res.read, /\n200\. /, 'the 200th result printed');
     }
   });
 
