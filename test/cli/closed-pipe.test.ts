@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { Cairn } from '../../src/service/cairn.js';
 import { CLI, ROOT, childEnv, ok, runCli, tempHomes } from '../helpers/cli.js';
 
@@ -20,57 +21,52 @@ interface PipeRun {
 }
 
 /**
- * Runs the CLI with stdout on a pipe whose reading end this process closes: at once (`lines` 0,
- * before the child can write anything), or after the first `lines` lines, as `head -n` does.
+ * Runs the CLI with stdout on a pipe; `read` decides how this process reads it (`keep` gathers what
+ * was read). The rest (stderr, a guard against a hang, the exit) is the same for every reader.
  */
-function runClosingStdout(args: readonly string[], cairnHome: string, lines: number): Promise<PipeRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: childEnv(cairnHome), stdio: ['ignore', 'pipe', 'pipe'] });
-    let read = '';
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    if (lines === 0) child.stdout.destroy();
-    else {
-      child.stdout.on('data', (d: Buffer) => {
-        read += d.toString();
-        if (read.split('\n').length > lines) child.stdout.destroy();
-      });
-    }
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`cairn ${args.join(' ')} hung after its reader left; stderr: ${stderr}`));
-    }, 120_000); // a guard against a hang, not a speed check
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stderr, read });
-    });
-  });
-}
-
-/**
- * Runs the CLI with stdout on a pipe this process does not read until `delayMs` have passed: a
- * command writing more than the pipe holds (64 KiB) must wait for the reader, and all it wrote must
- * arrive before it exits (a search ends with process.exit once its output is flushed).
- */
-function runSlowReader(args: readonly string[], cairnHome: string, delayMs: number): Promise<PipeRun> {
+function runPiped(args: readonly string[], cairnHome: string, read: (stdout: Readable, keep: (d: Buffer) => string) => void): Promise<PipeRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: childEnv(cairnHome), stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdout.pause();
-    child.stdout.on('data', (d: Buffer) => chunks.push(d));
-    setTimeout(() => child.stdout.resume(), delayMs);
+    read(child.stdout, (d) => {
+      chunks.push(d);
+      return Buffer.concat(chunks).toString('utf8');
+    });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`cairn ${args.join(' ')} hung behind a slow reader; stderr: ${stderr}`));
+      reject(new Error(`cairn ${args.join(' ')} hung with its stdout on a pipe; stderr: ${stderr}`));
     }, 120_000); // a guard against a hang, not a speed check
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       resolve({ code, signal, stderr, read: Buffer.concat(chunks).toString('utf8') });
     });
+  });
+}
+
+/** The reading end closed by this process: at once (`lines` 0, before the child can write anything), or after the first `lines` lines, as `head -n` does. */
+function runClosingStdout(args: readonly string[], cairnHome: string, lines: number): Promise<PipeRun> {
+  return runPiped(args, cairnHome, (stdout, keep) => {
+    if (lines === 0) stdout.destroy();
+    else
+      stdout.on('data', (d: Buffer) => {
+        if (keep(d).split('\n').length > lines) stdout.destroy();
+      });
+  });
+}
+
+/**
+ * Not read until `delayMs` have passed: a command writing more than the pipe holds (64 KiB) waits
+ * for the reader, and all it wrote must arrive before it exits (a search ends with process.exit
+ * once its output is flushed).
+ */
+function runSlowReader(args: readonly string[], cairnHome: string, delayMs: number): Promise<PipeRun> {
+  return runPiped(args, cairnHome, (stdout, keep) => {
+    stdout.pause();
+    stdout.on('data', (d: Buffer) => keep(d));
+    setTimeout(() => stdout.resume(), delayMs);
   });
 }
 
