@@ -55,10 +55,12 @@ const STORE_BATCH = 1000;
 const VECTOR_BATCH = 5000;
 /** OpenClaw's candidate multiplier: each side fetches limit × 4. */
 const BASELINE_CANDIDATES = LIMIT * 4;
-const WARMUP_QUERIES = 20;
+/** Searches before each mode's timed ones (none of them a timed query): a process that has served searches. */
+const WARMUP_QUERIES = 100;
 
 const TARGETS = {
-  hybridP95At100k: 15,
+  /** Issue 29's goal (the founding target was 15 ms). */
+  hybridP95At100k: 10,
   hybridP95At1M: 60,
   embedP95: 20,
   storePerSec: 5000,
@@ -259,11 +261,13 @@ async function runScale(n: number, queryCount: number, seed: number, keep: boole
   if (first.degraded) notes.push(`first search degraded: ${first.degraded}`);
   log(`${label}:   index built in ${(annBuildMs / 1000).toFixed(1)} s`);
 
-  // 6. Search latency per mode (synthetic query embedding: measured below, ~0.01 ms).
+  // 6. Search latency per mode (synthetic query embedding: measured below, ~0.01 ms). Hybrid first:
+  // its timed queries are new to the process (their postings, entries and vectors not yet read),
+  // as an agent's questions are; BM25 and vector then ask the same queries again.
   const search: ScaleResult['search'] = { bm25: dist([]), vector: dist([]), hybrid: dist([]) };
   const hits = { bm25: 0, vector: 0, hybrid: 0 };
   const vectorModeRefs: string[][] = [];
-  for (const mode of ['bm25', 'vector', 'hybrid'] as const) {
+  for (const mode of ['hybrid', 'bm25', 'vector'] as const) {
     for (const w of warmups) await cairn.search(w.text, { mode, limit: LIMIT });
     const times: number[] = [];
     for (let j = 0; j < queries.length; j++) {
@@ -530,9 +534,9 @@ export function renderScale(r: ScaleResult): string {
     ['synthetic document embedding (bench stand-in)', `${int(r.synthEmbed.perSec)} texts/s`, '', ''],
     ['ANN index build (first search: catch-up + save)', `${(r.annBuildMs / 1000).toFixed(1)} s`, '', ''],
     ['first search in a fresh process (loads saved index)', `${r.reopenFirstSearchMs.toFixed(0)} ms`, '', ''],
-    ['BM25 search p50 / p95', pair(r.search.bm25), '', ''],
-    ['vector search p50 / p95 (excl. query embedding)', pair(r.search.vector), '', ''],
-    ['**hybrid search p50 / p95 (excl. query embedding)**', `**${pair(r.search.hybrid)}**`, target ? `p95 ≤ ${target} ms` : '', target ? mark(r.search.hybrid.p95 <= target) : '—'],
+    ['BM25 search p50 / p95 (the hybrid queries asked again)', pair(r.search.bm25), '', ''],
+    ['vector search p50 / p95 (excl. query embedding; the hybrid queries asked again)', pair(r.search.vector), '', ''],
+    ['**hybrid search p50 / p95 (excl. query embedding; queries new to the process)**', `**${pair(r.search.hybrid)}**`, target ? `p95 ≤ ${target} ms` : '', target ? mark(r.search.hybrid.p95 <= target) : '—'],
     ['(synthetic query embedding inside those, p50 / p95)', pair(r.synthQueryEmbed, 3), '', ''],
     ['query embedding, use-lite, p50 / p95', lite ? pair(lite.embed) : `n/a (${(r.useLite as { error: string }).error})`, `p95 ≤ ${TARGETS.embedP95} ms`, lite ? mark(lite.embed.p95 <= TARGETS.embedP95) : '—'],
     ['hybrid p95 + embedding p95', lite ? `${(r.search.hybrid.p95 + lite.embed.p95).toFixed(2)} ms` : 'n/a', '', ''],
