@@ -3,9 +3,10 @@
 // sessions, and long agent messages (1–5k characters). Each corpus runs in its own process; per
 // search it records wall and CPU time (process.cpuUsage: every thread of the process, the query
 // embedding included) for default hybrid and BM25 alone, with the current neighbour lookup and
-// with the one it replaced (bench/baseline-neighbours.ts) alternating query by query.
+// with the one it replaced (bench/baseline-neighbours.ts), each on a Cairn of its own, alternating
+// query by query, after 100 warm-up searches (timeMode).
 //
-//   node --import tsx bench/transcript-bench.ts [--corpora locomo,chat50k,agent] [--queries 200]
+//   node --import tsx bench/transcript-bench.ts [--corpora locomo,chat50k,agent] [--queries 200: per lookup]
 //     [--locomo <locomo10.json>] [--profile <dir>: a .cpuprofile of each corpus's searches per mode]
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
