@@ -21,19 +21,18 @@ interface PipeRun {
 }
 
 /**
- * Runs the CLI with stdout on a pipe; `read` decides how this process reads it (`keep` gathers what
- * was read). The rest (stderr, a guard against a hang, the exit) is the same for every reader.
+ * Runs the CLI with stdout on a pipe; `read` decides how this process reads it (`keep` gathers a
+ * chunk read, `text` is all gathered so far). The rest (stderr, a guard against a hang, the exit)
+ * is the same for every reader.
  */
-function runPiped(args: readonly string[], cairnHome: string, read: (stdout: Readable, keep: (d: Buffer) => string) => void): Promise<PipeRun> {
+function runPiped(args: readonly string[], cairnHome: string, read: (stdout: Readable, keep: (d: Buffer) => void, text: () => string) => void): Promise<PipeRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: childEnv(cairnHome), stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    read(child.stdout, (d) => {
-      chunks.push(d);
-      return Buffer.concat(chunks).toString('utf8');
-    });
+    const text = () => Buffer.concat(chunks).toString('utf8');
+    read(child.stdout, (d) => void chunks.push(d), text);
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`cairn ${args.join(' ')} hung with its stdout on a pipe; stderr: ${stderr}`));
@@ -41,18 +40,19 @@ function runPiped(args: readonly string[], cairnHome: string, read: (stdout: Rea
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal, stderr, read: Buffer.concat(chunks).toString('utf8') });
+      resolve({ code, signal, stderr, read: text() });
     });
   });
 }
 
 /** The reading end closed by this process: at once (`lines` 0, before the child can write anything), or after the first `lines` lines, as `head -n` does. */
 function runClosingStdout(args: readonly string[], cairnHome: string, lines: number): Promise<PipeRun> {
-  return runPiped(args, cairnHome, (stdout, keep) => {
+  return runPiped(args, cairnHome, (stdout, keep, text) => {
     if (lines === 0) stdout.destroy();
     else
       stdout.on('data', (d: Buffer) => {
-        if (keep(d).split('\n').length > lines) stdout.destroy();
+        keep(d);
+        if (text().split('\n').length > lines) stdout.destroy();
       });
   });
 }
@@ -65,7 +65,7 @@ function runClosingStdout(args: readonly string[], cairnHome: string, lines: num
 function runSlowReader(args: readonly string[], cairnHome: string, delayMs: number): Promise<PipeRun> {
   return runPiped(args, cairnHome, (stdout, keep) => {
     stdout.pause();
-    stdout.on('data', (d: Buffer) => keep(d));
+    stdout.on('data', keep);
     setTimeout(() => stdout.resume(), delayMs);
   });
 }
