@@ -14,9 +14,11 @@ const APOSTROPHE = /['’]/;
 
 /**
  * Which of a query's terms a text has. One per search: each text is read once however often it
- * is asked about (a candidate's own coverage, its neighbours', the terms' rarity). The text's words
+ * is asked about (a candidate's own coverage, its neighbours', the terms' rarity). A text whose
+ * entry's index terms the search was given (`held`: which terms the keyword index holds for it,
+ * by text) is answered from them: the words keyword search finds it by. Any other text's words
  * are analysed in the query's language: a question matches a text in its own language (and
- * English in any), which is the text BM25 found by those terms.
+ * English in any).
  */
 export class TermFinder {
   /** Each distinct term once, between spaces as termsOf gives them, with the index of its first place among `terms`. */
@@ -27,6 +29,7 @@ export class TermFinder {
   constructor(
     readonly terms: readonly string[],
     readonly language: Language = 'en',
+    private readonly held?: ReadonlyMap<string, Uint8Array>,
   ) {
     const first = new Set<string>();
     terms.forEach((t, i) => {
@@ -42,8 +45,10 @@ export class TermFinder {
     let found = this.seen.get(text);
     if (found) return found;
     found = new Uint8Array(this.terms.length);
+    const held = this.held?.get(text);
+    if (held) for (let k = 0; k < this.at.length; k++) found[this.at[k]!] = held[this.at[k]!]!;
     // No terms: nothing to look for, so the text is not even tokenized.
-    if (this.distinct.length > 0) {
+    else if (this.distinct.length > 0) {
       const terms = termsOf(text, this.language);
       // ~800 texts a search: a plain loop, no entry arrays of a map's iterator.
       for (let k = 0; k < this.distinct.length; k++) if (terms.includes(this.distinct[k]!)) found[this.at[k]!] = 1;

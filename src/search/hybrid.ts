@@ -16,7 +16,7 @@ import { assemble, focusText, foldSpan, pickedTurnIds, withContextTurns } from '
 import { candidatePool, EXACT_FALLBACK_MAX, needsExactScan, searchTerms, unseen } from './pipeline/candidates.js';
 import { anchorsOf, aroundTexts, neighbourRadius, textsOf, wantsNeighbours } from './pipeline/conversation.js';
 import { blendPassages, cosinesOf, longTexts, vectorSeqs } from './pipeline/cosines.js';
-import { coverageFor, coverageOf, entityFactor, relevanceOf, speakerFactor, supersededFactor, whenFactor } from './pipeline/factors.js';
+import { coverageFor, coverageOf, entityFactor, heldByText, relevanceOf, speakerFactor, supersededFactor, whenFactor } from './pipeline/factors.js';
 import { withConfidence } from './pipeline/confidence.js';
 import { keepHits, rankScored } from './pipeline/filtering.js';
 import { fusionOf, sidesOf, type Sides } from './pipeline/fusion.js';
@@ -81,7 +81,8 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   // 4. Fusion and coverage: each entry's own relevance, computed when first needed (neighbours too).
   const fusion = fusionOf(entries, bm25, cosines, ranking, vectorMode);
   const textOf = textsOf(entries, neighbours);
-  const coverage = coverageFor(bm25Terms, ranking.coverageWeight, ranking.coverageIdf, entries.map((e) => e.text), language);
+  const held = bm25Terms.length > 0 ? heldByText(await store.termsHeld(params.namespace, bm25Terms, [...textOf.keys()]), textOf) : undefined;
+  const coverage = coverageFor(bm25Terms, ranking.coverageWeight, ranking.coverageIdf, entries.map((e) => e.text), language, held);
   const sideCache = new Map<number, Sides>();
   const sides = (seq: number): Sides => {
     let s = sideCache.get(seq);
@@ -135,7 +136,7 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   const shownIds = pickedTurnIds(assembly);
   const shown = new Map(shownIds.length > 0 ? (await store.getTurns(params.namespace, shownIds)).map((t) => [t.id, t]) : []);
   const results = withContextTurns(assembly, shown, ranking.contextChars);
-  const confidenceQuery = { terms: bm25Terms, language, namesPerson: (named?.names.size ?? 0) > 0, calibratedCosine: vectorSide?.model === USE_LITE_MODEL_ID, finder: coverage.finder };
+  const confidenceQuery = { terms: bm25Terms, language, namesPerson: (named?.names.size ?? 0) > 0, calibratedCosine: vectorSide?.model === USE_LITE_MODEL_ID, finder: coverage.finder, held };
   return withConfidence(results, confidenceQuery, entries.map((e) => e.text));
 }
 

@@ -109,6 +109,14 @@ export interface Store {
   /** Up to `radius` turns on each side of each given turn, within its session, in order (what ranking reads of them: NeighbourTurn). */
   turnNeighbours(namespace: string, turnIds: readonly string[], radius: number, options?: NeighbourOptions): Promise<NeighbourTurns[]>;
   keywordSearch(namespace: string, terms: readonly string[], limit: number, filter?: EntryFilter): Promise<KeywordHit[]>;
+  /**
+   * For each of `seqs`, which of `terms` (index forms, as keywordSearch takes them) its entry's
+   * keyword index holds: 1 at the term's index. What a query of that term alone matches, so
+   * coverage counts exactly the words keyword search finds an entry by. The seqs are the
+   * namespace's (a search's candidates and their neighbours, read through the wall already); the
+   * answer for another namespace's seq is unspecified.
+   */
+  termsHeld(namespace: string, terms: readonly string[], seqs: readonly number[]): Promise<Map<number, Uint8Array>>;
   /** Entries by seq within one namespace (others are silently not returned: namespaces are walls). */
   getEntries(namespace: string, seqs: readonly number[]): Promise<IndexEntry[]>;
   /** Seqs of the namespace's entries passing a filter, newest first, at most `limit`. */

@@ -3,6 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { TermFinder, termSet } from '../../src/search/coverage.js';
+import { heldByText } from '../../src/search/pipeline/factors.js';
 import { analyse, type Language } from '../../src/search/text-analysis.js';
 import { seeded } from '../helpers/prng.js';
 
@@ -46,5 +47,30 @@ describe('TermFinder', () => {
       assert.deepEqual([...new TermFinder(['', 'a'], 'en').in(text)], reference(['', 'a'], text, 'en'), JSON.stringify(text));
       assert.deepEqual([...termSet(text, 'en')].sort(), [...new Set(analyse(text, 'en'))].sort());
     }
+  });
+
+  it('answers a text the index terms were given for from them, without reading it; any other text by analysing it', () => {
+    // The index holds "budget" for this turn (it was indexed with more than it shows): given, not analysed.
+    const held = new Map([['sure, sounds good', Uint8Array.from([1, 0, 1])]]);
+    const finder = new TermFinder(['budget', 'dog', 'budget'], 'en', held);
+    assert.deepEqual([...finder.in('sure, sounds good')], [1, 0, 0], 'a term repeated counts at its first place only, as analysed texts do');
+    assert.deepEqual([...finder.in('the dogs and the budget')], [1, 1, 0]);
+    assert.deepEqual([...finder.in('')], [0, 0, 0]);
+  });
+
+  it('heldByText: entries sharing a text hold what either holds; entries without a text are left out', () => {
+    const bySeq = new Map([
+      [1, Uint8Array.from([1, 0, 0])],
+      [2, Uint8Array.from([0, 0, 1])],
+      [3, Uint8Array.from([0, 1, 0])],
+      [4, Uint8Array.from([1, 1, 1])],
+    ]);
+    const texts = new Map([[1, 'same'], [2, 'same'], [3, 'other']]);
+    const out = heldByText(bySeq, texts);
+    assert.deepEqual([...out.keys()].sort(), ['other', 'same']);
+    assert.deepEqual([...out.get('same')!], [1, 0, 1]);
+    assert.deepEqual([...out.get('other')!], [0, 1, 0]);
+    assert.deepEqual([...bySeq.get(1)!], [1, 0, 0], "the store's answer is not changed");
+    assert.deepEqual(heldByText(new Map(), texts), new Map());
   });
 });

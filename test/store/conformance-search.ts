@@ -3,6 +3,7 @@
 import { describe, it, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Store } from '../../src/store/store.js';
+import { analyse } from '../../src/search/text-analysis.js';
 import { indexTerms } from '../helpers/index-terms.js';
 import { NS, OTHER, at, turn, type ConformanceContext } from './conformance-fixtures.js';
 
@@ -112,6 +113,39 @@ export function keywordSearchConformance(ctx: ConformanceContext): void {
       assert.equal((await store.keywordSearch(NS, indexTerms(['zürich']), 10)).length, 1);
       // The store is intact after all of it.
       assert.equal((await store.listMemories({ namespace: NS })).length, 3);
+    });
+
+    it('termsHeld: which terms each entry holds, exactly as a keyword search of each term alone finds it', async () => {
+      const tagged = (await add('We decided to move the staging database', { tags: ['ops'], entities: ['Zanzibar'] })).memory;
+      await add('Le café est fermé à Zürich');
+      await add('数据库 迁移 完成');
+      await add('Deploy went 🚀 smoothly; the database is fine');
+      await store.addTurns([turn({ messageId: 'h1', text: 'sure, sounds good', indexText: 'Ana: sure, sounds good (about the flamingo budget)' })]);
+      const seqs = await store.filterEntries(NS, {}, 100);
+      assert.equal(seqs.length, 5);
+      const flamingo = (await store.keywordSearch(NS, indexTerms(['flamingo']), 10))[0]!.seq;
+      const terms = [
+        ...indexTerms(['decided', 'database', 'ops', 'zanzibar', 'café', 'zürich', 'flamingo', 'sure', 'absentword', 'database']),
+        ...analyse('数据库 迁移'), '🚀', '"', 'or', '',
+      ];
+      const held = await store.termsHeld(NS, terms, seqs);
+      assert.deepEqual([...held.keys()].sort((a, b) => a - b), [...seqs].sort((a, b) => a - b), 'every seq asked is answered');
+      for (const [i, term] of terms.entries()) {
+        const found = new Set((await store.keywordSearch(NS, [term], 100)).map((h) => h.seq));
+        for (const seq of seqs) assert.equal(held.get(seq)![i], found.has(seq) ? 1 : 0, `term ${JSON.stringify(term)}, entry ${seq}`);
+      }
+      const taggedSeq = await seqOf(NS, tagged.id, ['staging']);
+      assert.deepEqual([...held.get(taggedSeq)!.slice(0, 4)], [1, 1, 1, 1], "a memory holds its text's words, its tags and its entities");
+      assert.equal(held.get(flamingo)![terms.indexOf(indexTerms(['flamingo'])[0]!)], 1, 'a turn holds what it was indexed as');
+      assert.ok([...held.values()].some((f) => f[10] === 1), 'a Chinese term is held by its entry');
+      assert.deepEqual(await store.termsHeld(NS, terms, []), new Map());
+      assert.deepEqual([...(await store.termsHeld(NS, [], seqs)).values()].map((f) => f.length), seqs.map(() => 0));
+      // A write after the first answer: the new entry is held, the old ones unchanged.
+      await add('another database note');
+      const later = await store.keywordSearch(NS, indexTerms(['another']), 10);
+      const again = await store.termsHeld(NS, indexTerms(['database']), [...seqs, later[0]!.seq]);
+      assert.equal(again.get(later[0]!.seq)![0], 1);
+      assert.equal(again.get(taggedSeq)![0], 1);
     });
 
     it('getEntries: memory and turn metadata, turn provenance from its source', async () => {

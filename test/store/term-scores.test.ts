@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { answersQuery, topHits } from '../../src/store/sqlite/term-scores.js';
+import { answersQuery, termsHeld, topHits } from '../../src/store/sqlite/term-scores.js';
 import type { KeywordHit } from '../../src/store/store.js';
 import { tempDir } from '../helpers/store-fixtures.js';
 import { seeded } from '../helpers/prng.js';
@@ -86,5 +86,30 @@ describe('BM25 top hits from per-term scores', () => {
     const bound = Math.max(...sizes.filter((n) => n < Math.max(...sizes)));
     assert.ok(sizes.some((n) => n > bound) && sizes.filter((n) => n <= bound).length > 1);
     for (const terms of queries()) assert.deepEqual(topHits(raw, terms, 25, bound), reference(raw, terms, 25));
+  });
+
+  it('termsHeld: what a match of each term finds, whether or not a search scored the term, and after writes', async () => {
+    const holders = (term: string) => new Set(raw.prepare('SELECT rowid FROM entries_fts WHERE entries_fts MATCH ?').pluck().all(`"${term.replace(/"/g, '""')}"`) as number[]);
+    const check = (terms: readonly string[], seqs: readonly number[], bound?: number) => {
+      const held = termsHeld(raw, terms, seqs, bound);
+      assert.deepEqual([...held.keys()], seqs);
+      terms.forEach((t, i) => {
+        const want = holders(t);
+        for (const seq of seqs) assert.equal(held.get(seq)![i], want.has(seq) ? 1 : 0, `${t} in ${seq}`);
+      });
+    };
+    const all = raw.prepare('SELECT rowid FROM entries_fts ORDER BY rowid').pluck().all() as number[];
+    const some = (n: number) => [...new Set(Array.from({ length: n }, () => all[Math.floor(rnd() * all.length)]!).concat([0, 10_000_000]))];
+    // Terms no search scored yet (read by matching alone), then the same once topHits scored them.
+    const fresh = ['review', 'budget', 'Cache', 'absentword', 'x.y', 'café', 'a"b', ''];
+    check(fresh, some(80));
+    topHits(raw, ['review', 'budget', 'cache'], 10);
+    check(fresh, some(80));
+    for (const terms of queries().slice(0, 20)) check(terms, some(40), 7);
+    // Another connection writes: the next answer sees the new entry.
+    const [added] = (await other.addMemories([{ namespace: NS, text: 'review budget cache' }])).map((r) => r.memory);
+    assert.ok(added);
+    const newest = raw.prepare('SELECT max(rowid) FROM entries_fts').pluck().get() as number;
+    check(['review', 'budget', 'cache', 'absentword'], [newest, ...some(10)]);
   });
 });

@@ -93,6 +93,8 @@ export interface ConfidenceQuery {
    * coverage): what it already found in each candidate text is not looked for again.
    */
   finder?: TermFinder;
+  /** Which of the terms the index holds for a text, by text (TermFinder's `held`). */
+  held?: ReadonlyMap<string, Uint8Array>;
 }
 
 /**
@@ -101,7 +103,7 @@ export interface ConfidenceQuery {
  */
 export function withConfidence(results: readonly AssembledResult[], q: ConfidenceQuery, candidateTexts: readonly string[], models = CONFIDENCE_MODELS): SearchResult[] {
   if (results.length === 0) return [];
-  const finder = q.finder && sameTerms(q.finder, q) ? q.finder : new TermFinder(q.terms, q.language);
+  const finder = q.finder && sameTerms(q.finder, q) ? q.finder : new TermFinder(q.terms, q.language, q.held);
   const weights = confidenceWeights(finder, candidateTexts);
   return results.map((r) => {
     // A keyword match on none of the text's own words was made on what the index adds to it: the

@@ -25,11 +25,31 @@ export interface Coverage {
   weights: TermWeights;
 }
 
-/** Coverage counts only with a weight and more than one word (one word is always covered by its matches). */
-export function coverageFor(terms: readonly string[], weight: number, idf: boolean, candidateTexts: readonly string[], language: Language): Coverage {
+/**
+ * Coverage counts only with a weight and more than one word (one word is always covered by its
+ * matches). `held`: which of `terms` the index holds for a text (see TermFinder).
+ */
+export function coverageFor(terms: readonly string[], weight: number, idf: boolean, candidateTexts: readonly string[], language: Language, held?: ReadonlyMap<string, Uint8Array>): Coverage {
   const on = weight > 0 && terms.length > 1;
-  const finder = new TermFinder(on ? terms : [], language);
+  const finder = new TermFinder(on ? terms : [], language, held);
   return { on, finder, weights: on && idf ? candidateIdf(finder, candidateTexts) : null };
+}
+
+/**
+ * The terms the index holds for each entry (store termsHeld, by seq) keyed by the entry's text, as
+ * TermFinder reads them: a text two entries share (a memory and the turn it came from) has what
+ * either has.
+ */
+export function heldByText(bySeq: ReadonlyMap<number, Uint8Array>, textOf: ReadonlyMap<number, string>): Map<string, Uint8Array> {
+  const out = new Map<string, Uint8Array>();
+  for (const [seq, found] of bySeq) {
+    const text = textOf.get(seq);
+    if (text === undefined) continue;
+    const known = out.get(text);
+    if (!known) out.set(text, Uint8Array.from(found));
+    else for (let i = 0; i < found.length; i++) known[i]! |= found[i]!;
+  }
+  return out;
 }
 
 /** The share of the query a text (and, at `aroundWeight`, the turns beside it) covers; 1 when coverage is off or the text unknown. */

@@ -8,7 +8,7 @@ import type { Db } from './connect.js';
 import { filterSql, Params } from './entry-filter.js';
 import { digestSectionDetails } from './digest-sections.js';
 
-export { keywordSearch } from './keyword-search.js';
+export { keywordSearch, termsHeld } from './keyword-search.js';
 export { putVectors, vectorsAfter, getVectors, getQuantisedVectors, vectorStats, vectorModels, dropVectorsExcept, cacheGet, cachePut, nearestVectors, buildAnnIndex } from './vectors.js';
 
 export async function filterEntries(db: Db, namespace: string, filter: EntryFilter, limit: number): Promise<number[]> {

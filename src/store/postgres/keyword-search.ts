@@ -141,3 +141,27 @@ export async function keywordSearch(db: Db, namespace: string, terms: readonly s
     LIMIT ${params.add(limit)}`;
   return (await db.query<KeywordHit>(sql, params.values)).rows;
 }
+
+/**
+ * For each of `seqs` of the namespace, which of `terms` its index terms hold (store.ts termsHeld):
+ * the term's lexeme, or its phrase, as keywordSearch matches it, so coverage agrees with SQLite's.
+ */
+export async function termsHeld(db: Db, namespace: string, terms: readonly string[], seqs: readonly number[]): Promise<Map<number, Uint8Array>> {
+  const out = new Map<number, Uint8Array>();
+  for (const s of seqs) out.set(s, new Uint8Array(terms.length));
+  const usable = terms.flatMap((t, i) => {
+    const q = queryTerm(t);
+    return q ? [{ query: q.query, i }] : [];
+  });
+  if (seqs.length === 0 || usable.length === 0) return out;
+  const rows = (await db.query<{ seq: number | string; held: boolean[] }>(
+    `SELECT e.seq, ARRAY(SELECT e.terms @@ t.query::tsquery FROM unnest($3::text[]) WITH ORDINALITY AS t(query, i) ORDER BY t.i) AS held
+     FROM entries e WHERE e.namespace = $1 AND e.seq = ANY($2::bigint[])`,
+    [namespace, seqs, usable.map((u) => u.query)],
+  )).rows;
+  for (const r of rows) {
+    const found = out.get(Number(r.seq));
+    if (found) r.held.forEach((h, k) => void (h && (found[usable[k]!.i] = 1)));
+  }
+  return out;
+}

@@ -277,6 +277,9 @@ export class PgStore implements Store {
   keywordSearch(namespace: string, terms: readonly string[], limit: number, filter?: EntryFilter) {
     return this.run((db) => entries.keywordSearch(db, namespace, terms, limit, filter));
   }
+  termsHeld(namespace: string, terms: readonly string[], seqs: readonly number[]) {
+    return this.run((db) => entries.termsHeld(db, namespace, terms, seqs));
+  }
   getEntries(namespace: string, seqs: readonly number[]) {
     return this.run((db) => entries.getEntries(db, namespace, seqs));
   }

@@ -51,6 +51,7 @@ import { rewriteTexts } from './purge-text.js';
 import * as leases from './leases.js';
 import type { PurgeScope, TextRewrite } from '../purge.js';
 import { ensureNamespaceTx, namespaceIds, namespaceStats, renameNamespace } from './namespaces.js';
+import { termsHeld } from './term-scores.js';
 
 const nowIso = (): string => new Date().toISOString();
 
@@ -265,6 +266,9 @@ export class SqliteStore implements Store {
 
   keywordSearch(namespace: string, terms: readonly string[], limit: number, filter?: EntryFilter) {
     return this.run(() => entries.keywordSearch(this.db, namespace, terms, limit, filter));
+  }
+  termsHeld(_namespace: string, terms: readonly string[], seqs: readonly number[]) {
+    return this.run(() => termsHeld(this.db, terms, seqs));
   }
   getEntries(namespace: string, seqs: readonly number[]) {
     return this.run(() => entries.getEntries(this.db, namespace, seqs));

@@ -38,6 +38,8 @@ interface TermCache {
   token: string;
   bound: number;
   terms: LRUCache<string, Postings>;
+  /** Entries holding a term topHits does not answer (not one ASCII token), ascending: no scores. */
+  holders: LRUCache<string, Float64Array>;
 }
 
 const caches = new WeakMap<Database, TermCache>();
@@ -91,14 +93,70 @@ export function topHitsAmong(db: Database, terms: readonly string[], k: number, 
 /** Every match of the OR query of `terms` with its BM25 score, ascending by entry; null when answersQuery is false. */
 function summedPostings(db: Database, terms: readonly string[], maxPostings: number): Postings | null {
   if (!answersQuery(terms)) return null;
+  const cache = termCache(db, maxPostings);
+  const lists = terms.map((t) => termPostings(db, cache, t));
+  return summed(lists);
+}
+
+/** The connection's term cache, emptied when the table changed (or its bound did) since it was made. */
+function termCache(db: Database, maxPostings: number): TermCache {
   const token = changeToken(db);
   let cache = caches.get(db);
   if (!cache || cache.token !== token || cache.bound !== maxPostings) {
-    const terms = new LRUCache<string, Postings>({ maxSize: Math.max(1, maxPostings), sizeCalculation: (p) => Math.max(1, p.seqs.length) });
-    caches.set(db, (cache = { token, bound: maxPostings, terms }));
+    const size = { maxSize: Math.max(1, maxPostings) };
+    const terms = new LRUCache<string, Postings>({ ...size, sizeCalculation: (p) => Math.max(1, p.seqs.length) });
+    const holders = new LRUCache<string, Float64Array>({ ...size, sizeCalculation: (seqs) => Math.max(1, seqs.length) });
+    caches.set(db, (cache = { token, bound: maxPostings, terms, holders }));
   }
-  const lists = terms.map((t) => termPostings(db, cache, t));
-  return summed(lists);
+  return cache;
+}
+
+/**
+ * For each of `seqs`, which of `terms` the keyword index holds for its entry (1 at the term's
+ * index), as a query of that term alone matches it: the entries' postings, which a keyword search
+ * of the same terms has mostly read already, instead of analysing each text again.
+ */
+export function termsHeld(db: Database, terms: readonly string[], seqs: readonly number[], maxPostings = MAX_CACHED_POSTINGS): Map<number, Uint8Array> {
+  const found = seqs.map(() => new Uint8Array(terms.length));
+  if (seqs.length > 0) {
+    const cache = termCache(db, maxPostings);
+    terms.forEach((term, i) => {
+      const held = entriesHolding(db, cache, term);
+      for (let j = 0; j < seqs.length; j++) if (holds(held, seqs[j]!)) found[j]![i] = 1;
+    });
+  }
+  return new Map(seqs.map((s, j) => [s, found[j]!]));
+}
+
+/**
+ * The entries whose index holds `term`, ascending: from its scored postings when a keyword search
+ * read them, else from FTS5's match alone (scoring costs ~2 µs an entry, matching a tenth of it: a
+ * vector-mode search reads no postings, and its common terms match thousands).
+ */
+function entriesHolding(db: Database, cache: TermCache, term: string): Float64Array {
+  if (term.length === 0) return new Float64Array(0);
+  const scored = SINGLE_TOKEN.test(term) ? cache.terms.get(term.toLowerCase()) : undefined;
+  if (scored) return scored.seqs;
+  const kept = cache.holders.get(term);
+  if (kept) return kept;
+  const rows = stmt(db, 'SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rowid').pluck().all(`"${term.replace(/"/g, '""')}"`) as number[];
+  const seqs = Float64Array.from(rows);
+  cache.holders.set(term, seqs);
+  return seqs;
+}
+
+/** Whether the ascending `seqs` hold `seq` (binary search). */
+function holds(seqs: Float64Array, seq: number): boolean {
+  let lo = 0;
+  let hi = seqs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = seqs[mid]!;
+    if (v === seq) return true;
+    if (v < seq) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }
 
 /** The postings whose entries are among `members`: two ascending lists walked side by side. */
