@@ -12,6 +12,7 @@ import { queryLanguage } from './query-terms.js';
 import { passagePolicyOf } from '../embed/passages.js';
 import { USE_LITE_MODEL_ID } from '../embed/use-lite.js';
 import { quantisedBlobDot } from '../store/vector-codec.js';
+import { VECTOR_ONLY_EXPANSION } from './vector-index-add.js';
 import { assemble, focusText, foldSpan, pickedTurnIds, withContextTurns } from './pipeline/assembly.js';
 import { candidatePool, EXACT_FALLBACK_MAX, needsExactScan, searchTerms, unseen } from './pipeline/candidates.js';
 import { anchorsOf, aroundTexts, neighbourRadius, textsOf, wantsNeighbours } from './pipeline/conversation.js';
@@ -52,7 +53,9 @@ export async function hybridSearch(deps: HybridDeps, params: SearchParams): Prom
   bm25Entries.catch(() => undefined); // awaited below; a failure while the model runs is not unhandled
   const queryVec = vectorSide ? await vectorSide.queryVector : null;
   const annSeqs: number[] = [];
-  if (vectorSide && queryVec) for (const h of await vectorSide.index.search(params.namespace, queryVec, pool)) if (!bm25.has(h.seq)) annSeqs.push(h.seq);
+  // With BM25's candidates beside them the graph walks less far; alone, as far as it used to.
+  const explore = vectorMode ? VECTOR_ONLY_EXPANSION : 0;
+  if (vectorSide && queryVec) for (const h of await vectorSide.index.search(params.namespace, queryVec, pool, explore)) if (!bm25.has(h.seq)) annSeqs.push(h.seq);
   let entries = mergeBySeq(await bm25Entries, annSeqs.length ? await store.getEntries(params.namespace, annSeqs) : []).filter((e) => passes(e, params.filter));
   if (needsExactScan(vectorSide !== null, params.filter, entries.length, params.limit)) {
     const extra = unseen(entries, await store.filterEntries(params.namespace, params.filter, EXACT_FALLBACK_MAX));

@@ -306,6 +306,23 @@ describe('VectorIndex exact search', () => {
     });
   });
 
+  it('a graph search told to explore more keeps as many candidates as a search asking for that many', async () => {
+    await withStore(async (store, dir) => {
+      await seed(store, 'notes', 1500);
+      const index = graphIndex(store, dir);
+      await index.catchUp('notes');
+      assert.equal(index.isExact('notes'), false);
+      for (const q of ['deploy rollback', 'budget review', 'item7 note']) {
+        const query = embedder.vector(q);
+        const deep = await index.search('notes', query, 300);
+        const asked = await index.search('notes', query, 10, 300);
+        assert.deepEqual(asked, deep.slice(0, 10), q);
+        assert.equal((await index.search('notes', query, 10, 0)).length, 10);
+        assert.equal((await index.search('notes', query, 10, 5)).length, 10, 'exploring less than asked changes nothing');
+      }
+    });
+  });
+
   it('grows into a saved graph past exactMax, still finding each vector first', async () => {
     await withStore(async (store, dir) => {
       const texts = await seed(store, 'notes', 90);
