@@ -29,7 +29,8 @@ const copy = (e: IndexEntry): IndexEntry => ({ ...e, provenance: e.provenance.ma
 /**
  * The entries of `namespace` among `seqs`, in ascending seq order and each once (the order the
  * store's read returns them in): cached ones as kept, the rest through `read` (given them in
- * ascending order), which are kept for the next call.
+ * ascending order), which are kept for the next call. Copies unless `copies` is false (a caller
+ * inside the store that only reads them).
  */
 export function cachedEntries(
   db: Database,
@@ -37,6 +38,7 @@ export function cachedEntries(
   seqs: readonly number[],
   read: (seqs: readonly number[]) => IndexEntry[],
   budgetChars = MAX_CACHED_CHARS,
+  copies = true,
 ): IndexEntry[] {
   const token = changeToken(db);
   let cache = caches.get(db);
@@ -58,7 +60,7 @@ export function cachedEntries(
   const out: IndexEntry[] = [];
   for (const seq of wanted) {
     const e = found.get(seq);
-    if (e && e.namespace === namespace) out.push(copy(e));
+    if (e && e.namespace === namespace) out.push(copies ? copy(e) : e);
   }
   for (const e of fresh) cache.entries.set(e.seq, e);
   return out;
