@@ -127,8 +127,8 @@ function namespaceKeywordSearch(db: Database, q: string, terms: readonly string[
 /**
  * The hits whose entries are of the namespace and pass the filter, in their order: told by the
  * entries themselves (search/entry-filter.ts, the same conditions as filterSql), read through the
- * entry cache, where the search that asked is about to read them anyway; the SQL check below read
- * the same rows once more (~0.7 ms of a first-asked search at 50k chat turns and 100k memories).
+ * entry cache, as the search that asked reads them right after. A SQL check of the same rows
+ * before that read cost ~0.7 ms of a first-asked search at 50k chat turns and 100k memories.
  */
 function passing(db: Database, namespace: string, filter: EntryFilter | undefined, hits: readonly KeywordHit[]): KeywordHit[] {
   if (hits.length === 0) return [];
