@@ -126,7 +126,7 @@ export function keywordSearchConformance(ctx: ConformanceContext): void {
       const flamingo = (await store.keywordSearch(NS, indexTerms(['flamingo']), 10))[0]!.seq;
       const terms = [
         ...indexTerms(['decided', 'database', 'ops', 'zanzibar', 'café', 'zürich', 'flamingo', 'sure', 'absentword', 'database']),
-        ...analyse('数据库 迁移'), '🚀', '"', 'or', '',
+        ...analyse('数据库 迁移'), '🚀', '"', 'or', '', 'NEAR(', '\u0000', 'x'.repeat(5000),
       ];
       const held = await store.termsHeld(NS, terms, seqs);
       assert.deepEqual([...held.keys()].sort((a, b) => a - b), [...seqs].sort((a, b) => a - b), 'every seq asked is answered');

@@ -203,7 +203,7 @@ function readRows(db: Database, cache: TurnCache, seqs: ReadonlySet<number>, ent
 const weight = (text: string) => text.length + ROW_OVERHEAD;
 
 /** Index of `x` in the ascending `list`, or -1. */
-function indexOf(list: readonly number[], x: number): number {
+export function indexOf(list: ArrayLike<number>, x: number): number {
   let lo = 0;
   let hi = list.length - 1;
   while (lo <= hi) {

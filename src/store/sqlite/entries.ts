@@ -9,16 +9,12 @@ import { decodeVector, encodeVector } from '../vector-codec.js';
 import { digestSectionDetails } from './digests.js';
 import { entryFromRow, memoryEntry, type EntryBase, type EntryRow } from '../entry-rows.js';
 import { cachedEntries } from './entry-cache.js';
+import { ftsQuery } from './fts-text.js';
 import { passes } from '../../search/entry-filter.js';
 import { topHits, topHitsAmong } from './term-scores.js';
 import { membersAnswer, namespaceMembers } from './namespace-members.js';
 
 /** Quotes each term for FTS5 so no user text can become query syntax. */
-function ftsQuery(terms: readonly string[], all = false): string {
-  // NUL would end the query string inside SQLite ("unterminated string"): drop it.
-  return terms.map((t) => `"${t.replace(/\0/g, '').replace(/"/g, '""')}"`).join(all ? ' AND ' : ' OR ');
-}
-
 function filterSql(filter: EntryFilter | undefined, params: Record<string, unknown>, alias = 'e'): string {
   const where: string[] = [];
   if (!filter?.includeSuperseded) {

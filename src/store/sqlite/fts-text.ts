@@ -14,3 +14,9 @@ export function registerIndexText(db: Database): void {
     typeof text === 'string' && text.length > 0 ? indexText(text, language === 'en' ? 'en' : undefined) : '',
   );
 }
+
+/** An FTS5 query of `terms`, each a quoted phrase, joined by OR (AND with `all`): no term is read as query syntax. */
+export function ftsQuery(terms: readonly string[], all = false): string {
+  // NUL would end the query string inside SQLite ("unterminated string"): drop it.
+  return terms.map((t) => `"${t.replace(/\0/g, '').replace(/"/g, '""')}"`).join(all ? ' AND ' : ' OR ');
+}

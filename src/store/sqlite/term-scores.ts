@@ -10,7 +10,8 @@
 import type { Database } from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import type { KeywordHit } from '../store.js';
-import { changeToken } from './context.js';
+import { changeToken, indexOf } from './context.js';
+import { ftsQuery } from './fts-text.js';
 import { stmt } from './statements.js';
 
 /**
@@ -122,7 +123,7 @@ export function termsHeld(db: Database, terms: readonly string[], seqs: readonly
     const cache = termCache(db, maxPostings);
     terms.forEach((term, i) => {
       const held = entriesHolding(db, cache, term);
-      for (let j = 0; j < seqs.length; j++) if (holds(held, seqs[j]!)) found[j]![i] = 1;
+      for (let j = 0; j < seqs.length; j++) if (indexOf(held, seqs[j]!) >= 0) found[j]![i] = 1;
     });
   }
   return new Map(seqs.map((s, j) => [s, found[j]!]));
@@ -139,24 +140,10 @@ function entriesHolding(db: Database, cache: TermCache, term: string): Float64Ar
   if (scored) return scored.seqs;
   const kept = cache.holders.get(term);
   if (kept) return kept;
-  const rows = stmt(db, 'SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rowid').pluck().all(`"${term.replace(/"/g, '""')}"`) as number[];
+  const rows = stmt(db, 'SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rowid').pluck().all(ftsQuery([term])) as number[];
   const seqs = Float64Array.from(rows);
   cache.holders.set(term, seqs);
   return seqs;
-}
-
-/** Whether the ascending `seqs` hold `seq` (binary search). */
-function holds(seqs: Float64Array, seq: number): boolean {
-  let lo = 0;
-  let hi = seqs.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = seqs[mid]!;
-    if (v === seq) return true;
-    if (v < seq) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
 }
 
 /** The postings whose entries are among `members`: two ascending lists walked side by side. */
