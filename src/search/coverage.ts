@@ -16,7 +16,8 @@ const APOSTROPHE = /['’]/;
  * Which of a query's terms a text has. One per search: each text is read once however often it
  * is asked about (a candidate's own coverage, its neighbours', the terms' rarity). A text whose
  * entry's index terms the search was given (`held`: which terms the keyword index holds for it,
- * by text) is answered from them: the words keyword search finds it by. Any other text's words
+ * by text, indexed like `terms`; its arrays are the answers, taken as they are, a repeated term
+ * cleared) is answered from them: the words keyword search finds it by. Any other text's words
  * are analysed in the query's language: a question matches a text in its own language (and
  * English in any).
  */
@@ -24,6 +25,8 @@ export class TermFinder {
   /** Each distinct term once, between spaces as termsOf gives them, with the index of its first place among `terms`. */
   private readonly distinct: string[] = [];
   private readonly at: number[] = [];
+  /** The indexes of terms asked again: a text has a term at its first index only. */
+  private readonly repeats: number[] = [];
   private readonly seen = new Map<string, Uint8Array>();
 
   constructor(
@@ -33,7 +36,7 @@ export class TermFinder {
   ) {
     const first = new Set<string>();
     terms.forEach((t, i) => {
-      if (first.has(t)) return;
+      if (first.has(t)) return void this.repeats.push(i);
       first.add(t);
       this.distinct.push(` ${t} `);
       this.at.push(i);
@@ -44,8 +47,14 @@ export class TermFinder {
   in(text: string): Uint8Array {
     let found = this.seen.get(text);
     if (found) return found;
-    found = new Uint8Array(this.terms.length);
     const held = this.held?.get(text);
+    if (held && held.length === this.terms.length) {
+      // The index's answer itself (heldByText's, made for this search), its repeats cleared.
+      for (let k = 0; k < this.repeats.length; k++) held[this.repeats[k]!] = 0;
+      this.seen.set(text, held);
+      return held;
+    }
+    found = new Uint8Array(this.terms.length);
     if (held) for (let k = 0; k < this.at.length; k++) found[this.at[k]!] = held[this.at[k]!]!;
     // No terms: nothing to look for, so the text is not even tokenized.
     else if (this.distinct.length > 0) {

@@ -61,7 +61,7 @@ export function turnsBeside(
 ): { seqs: number[]; borrowed: Map<string, number> } {
   const seqs = new Set<number>();
   const borrowed = new Map<string, number>();
-  for (const [turnId, r] of [...relevance].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+  for (const [turnId, r] of [...relevance].sort((a, b) => (b[1] > a[1] ? 1 : b[1] < a[1] ? -1 : 0)).slice(0, top)) {
     const n = neighbours.get(turnId);
     if (!n) continue;
     forEachWithin(n, reach, (x) => {

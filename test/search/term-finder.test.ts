@@ -56,6 +56,8 @@ describe('TermFinder', () => {
     assert.deepEqual([...finder.in('sure, sounds good')], [1, 0, 0], 'a term repeated counts at its first place only, as analysed texts do');
     assert.deepEqual([...finder.in('the dogs and the budget')], [1, 1, 0]);
     assert.deepEqual([...finder.in('')], [0, 0, 0]);
+    // Given for other terms (another length): only the positions it shares are read, into an array of the finder's own length.
+    assert.deepEqual([...new TermFinder(['budget'], 'en', new Map([['sure', Uint8Array.from([1, 0, 1])]])).in('sure')], [1]);
   });
 
   it('heldByText: entries sharing a text hold what either holds; entries without a text are left out', () => {
@@ -70,7 +72,8 @@ describe('TermFinder', () => {
     assert.deepEqual([...out.keys()].sort(), ['other', 'same']);
     assert.deepEqual([...out.get('same')!], [1, 0, 1]);
     assert.deepEqual([...out.get('other')!], [0, 1, 0]);
-    assert.deepEqual([...bySeq.get(1)!], [1, 0, 0], "the store's answer is not changed");
+    assert.equal(out.get('same'), bySeq.get(1), "the store's arrays are taken, not copied: a text's first one is its answer");
+    assert.equal(out.get('other'), bySeq.get(3));
     assert.deepEqual(heldByText(new Map(), texts), new Map());
   });
 });

@@ -140,6 +140,13 @@ export function keywordSearchConformance(ctx: ConformanceContext): void {
       assert.ok([...held.values()].some((f) => f[10] === 1), 'a Chinese term is held by its entry');
       assert.deepEqual(await store.termsHeld(NS, terms, []), new Map());
       assert.deepEqual([...(await store.termsHeld(NS, [], seqs)).values()].map((f) => f.length), seqs.map(() => 0));
+      // A seq asked twice is answered once, as when asked once; each answer its own bytes.
+      const twice = await store.termsHeld(NS, indexTerms(['database', 'flamingo']), [flamingo, taggedSeq, flamingo]);
+      assert.deepEqual([...twice.keys()], [flamingo, taggedSeq]);
+      assert.deepEqual([...twice.get(flamingo)!], [0, 1]);
+      assert.deepEqual([...twice.get(taggedSeq)!], [1, 0]);
+      twice.get(taggedSeq)![1] = 1;
+      assert.deepEqual([...twice.get(flamingo)!], [0, 1], "writing one seq's answer leaves another's as it was");
       // A write after the first answer: the new entry is held, the old ones unchanged.
       await add('another database note');
       const later = await store.keywordSearch(NS, indexTerms(['another']), 10);

@@ -38,17 +38,18 @@ export function coverageFor(terms: readonly string[], weight: number, idf: boole
 /**
  * The terms the index holds for each entry (store termsHeld, by seq) keyed by the entry's text, as
  * TermFinder reads them: a text two entries share (a memory and the turn it came from) has what
- * either has.
+ * either has. The arrays are taken, not copied (a search makes ~600 at 50k chat turns): a text's
+ * first one is its answer, the others of the same text or-ed into it.
  */
 export function heldByText(bySeq: ReadonlyMap<number, Uint8Array>, textOf: ReadonlyMap<number, string>): Map<string, Uint8Array> {
   const out = new Map<string, Uint8Array>();
-  for (const [seq, found] of bySeq) {
+  bySeq.forEach((found, seq) => {
     const text = textOf.get(seq);
-    if (text === undefined) continue;
+    if (text === undefined) return;
     const known = out.get(text);
-    if (!known) out.set(text, Uint8Array.from(found));
+    if (!known) out.set(text, found);
     else for (let i = 0; i < found.length; i++) known[i]! |= found[i]!;
-  }
+  });
   return out;
 }
 

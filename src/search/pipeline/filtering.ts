@@ -8,7 +8,8 @@ import type { ScoredEntry } from './types.js';
  * order at the cost of loading ICU's collation: ~20 ms CPU of a cold `cairn search`).
  */
 export function rankScored<T extends ScoredEntry>(scored: T[]): T[] {
-  return scored.sort((a, b) => b.score - a.score || (b.e.time < a.e.time ? -1 : b.e.time > a.e.time ? 1 : 0));
+  // Compared, not subtracted: a difference of doubles returned to the sort is boxed, one per comparison.
+  return scored.sort((a, b) => (b.score > a.score ? 1 : b.score < a.score ? -1 : b.e.time < a.e.time ? -1 : b.e.time > a.e.time ? 1 : 0));
 }
 
 /** Turn ids a memory among the scored carries: the turns it was promoted from. */

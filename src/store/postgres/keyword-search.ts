@@ -8,6 +8,7 @@
 // df from the GIN index with each query, N and the average length kept a few seconds per process.
 // A stats table kept exactly under concurrent writers would put a row lock on every entry write
 // of the namespace for the rest of its transaction.
+import { emptyTermsHeld } from '../held-terms.js';
 import type { EntryFilter, KeywordHit } from '../store.js';
 import { poolOf, type Db } from './connect.js';
 import { filterExpression, Params } from './entry-filter.js';
@@ -147,8 +148,7 @@ export async function keywordSearch(db: Db, namespace: string, terms: readonly s
  * the term's lexeme, or its phrase, as keywordSearch matches it, so coverage agrees with SQLite's.
  */
 export async function termsHeld(db: Db, namespace: string, terms: readonly string[], seqs: readonly number[]): Promise<Map<number, Uint8Array>> {
-  const out = new Map<number, Uint8Array>();
-  for (const s of seqs) out.set(s, new Uint8Array(terms.length));
+  const out = emptyTermsHeld(seqs, terms.length);
   const usable = terms.flatMap((t, i) => {
     const q = queryTerm(t);
     return q ? [{ query: q.query, i }] : [];
