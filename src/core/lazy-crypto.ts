@@ -1,6 +1,7 @@
 // node:crypto, loaded on first use. Loading it costs a fresh process ~8 ms of the main thread
-// (measured on this machine), and a cold `cairn search` hashes and draws nothing: the modules it
-// loads only name these functions for the commands that write.
+// (measured on this machine), and a cold `cairn search` draws nothing and hashes only its short
+// query (in JavaScript: core/text.ts): the modules it loads only name these functions for the
+// commands that write.
 import { createRequire } from 'node:module';
 
 type NodeCrypto = typeof import('node:crypto');
