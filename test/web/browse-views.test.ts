@@ -141,7 +141,10 @@ describe('web UI: timeline, layers, entities and health in Chromium', () => {
     await page.locator('h1#entity-title', { hasText: 'staging database' }).waitFor();
     const rows = page.locator('table.facts tbody tr');
     assert.deepEqual(await rows.locator('td:nth-child(2)').allTextContents(), ['5433 superseded', '6543'], 'the old port, superseded, then the new one');
-    assert.match((await page.locator('#life-title + *').textContent()) ?? '', /No summary yet/, 'a candidate has no life/ page');
+    // The life/ panel is fetched after the page: its answer, not its placeholder, is read.
+    const summary = page.locator('#life-title + *');
+    await summary.filter({ hasNotText: 'Loading…' }).waitFor();
+    assert.match((await summary.textContent()) ?? '', /No summary yet/, 'a candidate has no life/ page');
 
     await open('/entities?ns=default&entity=e_bob');
     const life = page.locator('.markdown.life');
