@@ -14,7 +14,6 @@ import { passes } from '../../search/entry-filter.js';
 import { topHits, topHitsAmong } from './term-scores.js';
 import { membersAnswer, namespaceMembers } from './namespace-members.js';
 
-/** Quotes each term for FTS5 so no user text can become query syntax. */
 function filterSql(filter: EntryFilter | undefined, params: Record<string, unknown>, alias = 'e'): string {
   const where: string[] = [];
   if (!filter?.includeSuperseded) {
