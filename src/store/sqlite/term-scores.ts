@@ -3,10 +3,11 @@
 // search at 100k memories, where counting the same matches takes 0.2 ms), and a query's common
 // words match thousands. bm25() is a sum over the query's phrases, each term's part depending only
 // on that term and the entry (its idf, its count in the entry, the entry's length, the table's
-// average length), so a term's part of every entry is what the query of that term alone returns.
-// Kept per term, a search adds them up in the query's phrase order, the order FTS5 adds them in:
-// the same doubles, so the same scores and the same order. Emptied on any write (changeToken),
-// which moves the idfs and the average length.
+// average length), so a term's part of every entry is what the query of that term alone returns,
+// or what term-frequencies.ts computes from the term's instances once the connection has read
+// every entry's length. Kept per term, a search adds them up in the query's phrase order, the
+// order FTS5 adds them in: the same doubles, so the same scores and the same order. Emptied on any
+// write (changeToken), which moves the idfs and the average length.
 import type { Database } from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { emptyTermsHeld } from '../held-terms.js';
@@ -14,6 +15,7 @@ import type { KeywordHit } from '../store.js';
 import { changeToken, indexOf } from './context.js';
 import { ftsQuery } from './fts-text.js';
 import { stmt } from './statements.js';
+import { indexedRows, readDocumentLengths, termParts, type DocumentLengths, type Postings } from './term-frequencies.js';
 
 /**
  * Postings (entry, score) kept per connection, ~16 bytes each: 8 MB. A term matching more is read
@@ -30,16 +32,31 @@ export const MAX_CACHED_POSTINGS = 500_000;
  */
 const SINGLE_TOKEN = /^[A-Za-z0-9]+$/;
 
-/** One term's part of bm25() in every entry holding it, ascending by entry. */
-interface Postings {
-  seqs: Float64Array;
-  scores: Float64Array;
+/**
+ * Every entry's length is read (~0.2 µs an entry) once bm25() has scored this share of the table's
+ * rows since the last write (~2 µs a match, against ~0.2 from the lengths and frequencies): a
+ * one-off search pays nothing more, and a process that keeps searching pays for the lengths
+ * about what it spent without them.
+ */
+const LENGTHS_AFTER_SHARE = 0.25;
+
+export interface TermScoreOptions {
+  /** Postings kept per connection (MAX_CACHED_POSTINGS). */
+  maxPostings?: number;
+  /** Matches bm25() scores before every entry's length is read (LENGTHS_AFTER_SHARE of the rows); 0 at once, Infinity never. */
+  lengthsAfter?: number;
 }
 
 interface TermCache {
   token: string;
   bound: number;
   terms: LRUCache<string, Postings>;
+  /** Every entry's length; undefined until read, null when term-frequencies.ts cannot score here. */
+  lengths: DocumentLengths | null | undefined;
+  /** Matches bm25() has scored since the cache was made. */
+  scoredByFts: number;
+  /** The index's row count (an estimate, for when to read lengths), read once. */
+  rows: number | undefined;
   /** Entries holding a term topHits does not answer (not one ASCII token), ascending: no scores. */
   holders: LRUCache<string, Float64Array>;
 }
@@ -51,11 +68,20 @@ export function answersQuery(terms: readonly string[]): boolean {
   return terms.length > 0 && terms.every((t) => SINGLE_TOKEN.test(t));
 }
 
-function termPostings(db: Database, cache: TermCache, term: string): Postings {
+function termPostings(db: Database, cache: TermCache, term: string, lengthsAfter: number): Postings {
   // Case folds in the index: "Note" and "note" are one term.
   const key = term.toLowerCase();
   const kept = cache.terms.get(key);
   if (kept) return kept;
+  if (cache.lengths === undefined && cache.scoredByFts >= lengthsAfter) cache.lengths = readDocumentLengths(db);
+  const postings = (cache.lengths && termParts(db, cache.lengths, key)) ?? scoredByFts(db, cache, term);
+  // A term of more postings than the bound is not kept (the cache's maxEntrySize); an empty one counts 1.
+  cache.terms.set(key, postings);
+  return postings;
+}
+
+/** The term's part as bm25() gives it, row by row. */
+function scoredByFts(db: Database, cache: TermCache, term: string): Postings {
   const rows = stmt(db, 'SELECT rowid, bm25(entries_fts) FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rowid').raw().all(`"${term}"`) as Array<[number, number]>;
   const seqs = new Float64Array(rows.length);
   const scores = new Float64Array(rows.length);
@@ -64,10 +90,8 @@ function termPostings(db: Database, cache: TermCache, term: string): Postings {
     // bm25() returns −1.0 × the sum; a sum of one part negated back is that part, exactly.
     scores[i] = -rows[i]![1];
   }
-  const postings = { seqs, scores };
-  // A term of more postings than the bound is not kept (the cache's maxEntrySize); an empty one counts 1.
-  cache.terms.set(key, postings);
-  return postings;
+  cache.scoredByFts += rows.length;
+  return { seqs, scores };
 }
 
 /**
@@ -75,8 +99,8 @@ function termPostings(db: Database, cache: TermCache, term: string): Postings {
  * BY bm25(entries_fts) LIMIT k` returns them: highest score first, equal scores in ascending
  * rowid (the order FTS5 yields them to SQLite's stable sorter). Null when answersQuery is false.
  */
-export function topHits(db: Database, terms: readonly string[], k: number, maxPostings = MAX_CACHED_POSTINGS): KeywordHit[] | null {
-  const all = summedPostings(db, terms, maxPostings);
+export function topHits(db: Database, terms: readonly string[], k: number, options: TermScoreOptions = {}): KeywordHit[] | null {
+  const all = summedPostings(db, terms, options);
   return all && best(all.seqs, all.scores, k);
 }
 
@@ -85,19 +109,24 @@ export function topHits(db: Database, terms: readonly string[], k: number, maxPo
  * with the entries of those seqs returns, `ORDER BY bm25(entries_fts) LIMIT k`. The scores are the
  * whole table's (FTS5 scores a match the same whatever it is joined with), so the same doubles.
  */
-export function topHitsAmong(db: Database, terms: readonly string[], k: number, members: Float64Array, maxPostings = MAX_CACHED_POSTINGS): KeywordHit[] | null {
-  const all = summedPostings(db, terms, maxPostings);
+export function topHitsAmong(db: Database, terms: readonly string[], k: number, members: Float64Array, options: TermScoreOptions = {}): KeywordHit[] | null {
+  const all = summedPostings(db, terms, options);
   if (!all) return null;
   const { seqs, scores } = among(all, members);
   return best(seqs, scores, k);
 }
 
 /** Every match of the OR query of `terms` with its BM25 score, ascending by entry; null when answersQuery is false. */
-function summedPostings(db: Database, terms: readonly string[], maxPostings: number): Postings | null {
+function summedPostings(db: Database, terms: readonly string[], options: TermScoreOptions): Postings | null {
   if (!answersQuery(terms)) return null;
-  const cache = termCache(db, maxPostings);
-  const lists = terms.map((t) => termPostings(db, cache, t));
+  const cache = termCache(db, options.maxPostings ?? MAX_CACHED_POSTINGS);
+  const lengthsAfter = options.lengthsAfter ?? LENGTHS_AFTER_SHARE * ftsRows(db, cache);
+  const lists = terms.map((t) => termPostings(db, cache, t, lengthsAfter));
   return summed(lists);
+}
+
+function ftsRows(db: Database, cache: TermCache): number {
+  return (cache.rows ??= indexedRows(db));
 }
 
 /** The connection's term cache, emptied when the table changed (or its bound did) since it was made. */
@@ -108,7 +137,7 @@ function termCache(db: Database, maxPostings: number): TermCache {
     const size = { maxSize: Math.max(1, maxPostings) };
     const terms = new LRUCache<string, Postings>({ ...size, sizeCalculation: (p) => Math.max(1, p.seqs.length) });
     const holders = new LRUCache<string, Float64Array>({ ...size, sizeCalculation: (seqs) => Math.max(1, seqs.length) });
-    caches.set(db, (cache = { token, bound: maxPostings, terms, holders }));
+    caches.set(db, (cache = { token, bound: maxPostings, terms, holders, lengths: undefined, scoredByFts: 0, rows: undefined }));
   }
   return cache;
 }
