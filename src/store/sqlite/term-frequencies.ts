@@ -51,6 +51,7 @@ function hasVocab(db: Database): boolean {
   if (ready === undefined) {
     try {
       db.exec(VOCAB);
+      stmt(db, 'SELECT ln(2)').get(); // a SQLite built without its math functions: bm25() scores
       ready = true;
     } catch {
       ready = false;
