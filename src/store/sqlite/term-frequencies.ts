@@ -12,6 +12,7 @@
 // without fused multiply-add contraction (x86-64); elsewhere the last bit may differ.
 import type { Database } from 'better-sqlite3';
 import { stmt } from './statements.js';
+import { inTempSchema } from './temp-schema.js';
 
 /** (entry, score) of one term, ascending by entry. */
 export interface Postings {
@@ -41,24 +42,12 @@ const MAX_SLOTS_PER_ROW = 8;
 
 const VOCAB = 'CREATE VIRTUAL TABLE IF NOT EXISTS temp.cairn_fts_instances USING fts5vocab(main, entries_fts, instance)';
 
-/** Per connection: whether its temp schema holds the instance table (false when it was refused). */
-const vocabReady = new WeakMap<Database, boolean>();
-
+/** Whether this connection holds the instance table (false when it was refused). */
 function hasVocab(db: Database): boolean {
-  let ready = vocabReady.get(db);
-  // Made outside any transaction: one rolled back would take the table with it (turn-writes.ts).
-  if (ready === undefined && db.inTransaction) return false;
-  if (ready === undefined) {
-    try {
-      db.exec(VOCAB);
-      stmt(db, 'SELECT ln(2)').get(); // a SQLite built without its math functions: bm25() scores
-      ready = true;
-    } catch {
-      ready = false;
-    }
-    vocabReady.set(db, ready);
-  }
-  return ready;
+  return inTempSchema(db, 'fts-instances', (d) => {
+    d.exec(VOCAB);
+    stmt(d, 'SELECT ln(2)').get(); // a SQLite built without its math functions: bm25() scores
+  });
 }
 
 /** FTS5's row count (its averages record); 0 for an empty or unreadable one. */

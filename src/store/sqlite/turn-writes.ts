@@ -8,6 +8,7 @@
 // data_version, and the cache is then emptied as before, not knowing what it did.
 import type { Database } from 'better-sqlite3';
 import { stmt } from './statements.js';
+import { inTempSchema } from './temp-schema.js';
 
 /** Where the database stood: its change counters and the newest turn and entry then. */
 export interface WriteMark {
@@ -41,24 +42,12 @@ CREATE TEMP TRIGGER IF NOT EXISTS cairn_speaker_rewritten AFTER UPDATE ON main.s
 WHEN new.turns < old.turns OR new.name IS NOT old.name OR new.namespace IS NOT old.namespace
 BEGIN UPDATE temp.cairn_turn_rewrites SET n = n + 1; END;`;
 
-/** Per connection: whether its rewrites are counted (false when the temp schema refused the triggers). */
-const counting = new WeakMap<Database, boolean>();
-
+/**
+ * Whether this connection's rewrites are counted (false when its temp schema refused the triggers:
+ * every change then empties the cache, as before).
+ */
 function counts(db: Database): boolean {
-  let on = counting.get(db);
-  // Made outside any transaction: one rolled back would take the temp table with it, and every
-  // later mark would then ask for a table that is gone. Inside one, not counted this time.
-  if (on === undefined && db.inTransaction) return false;
-  if (on === undefined) {
-    try {
-      db.exec(COUNTER);
-      on = true;
-    } catch {
-      on = false; // every change then empties the cache, as before
-    }
-    counting.set(db, on);
-  }
-  return on;
+  return inTempSchema(db, 'turn-rewrites', (d) => d.exec(COUNTER));
 }
 
 export function writeMark(db: Database): WriteMark {
