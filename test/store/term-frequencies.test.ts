@@ -129,6 +129,12 @@ describe('BM25 parts from term frequencies and entry lengths', () => {
     sameAsFts('sparse seqs');
     db.prepare('DELETE FROM entries_fts WHERE rowid = ?').run(50_000_000);
     assert.ok(readDocumentLengths(db));
+    // A negative rowid (FTS5 takes any integer; the store never writes one): not an array slot.
+    db.prepare('INSERT INTO entries_fts (rowid, body, keys) VALUES (?, ?, ?)').run(-7, 'deploy note', 'budget');
+    assert.equal(readDocumentLengths(db), null);
+    sameAsFts('a negative rowid');
+    db.prepare('DELETE FROM entries_fts WHERE rowid = ?').run(-7);
+    assert.ok(readDocumentLengths(db));
   });
 
   it('answers an empty index with nothing', () => {
