@@ -45,6 +45,7 @@ export const EXTERNAL = [
   'onnx-proto',
   'tinyld',
   'snowball-stemmers',
+  'stopword',
   // The date parser's other languages (~30 ms each to load, rarely asked for). Its English one is
   // bundled: a query with "last", "this", a month or a digit reads it, ~35 ms to load from
   // node_modules against ~10 bundled, and its code then comes from the code cache. (The package's

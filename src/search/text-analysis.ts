@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import { LRUCache } from 'lru-cache';
 import { stemmer as porter } from 'stemmer';
+import { hasOtherLatinFunctionWord } from './function-words.js';
 import { ENGLISH, LATIN_STOP_WORD_LANGUAGES, hasStopWordOf } from './stop-words.js';
 
 // tinyld unpacks its n-gram tables as it loads (~250 ms of CPU, the largest part of a cold
@@ -116,6 +117,9 @@ export function words(text: string): string[] {
 }
 
 const CYRILLIC = /\p{Script=Cyrillic}/gu;
+// A Latin letter English does not write (é, ü, ñ, ß…): Latin script outside ASCII. Arrows,
+// dashes, curly quotes and emoji are not one: English prose and tool output have them too.
+const ACCENTED_LATIN = /[^\P{Script=Latin}\x00-\x7f]/u;
 const LATIN = /\p{Script=Latin}/gu;
 // Cyrillic keeps its marks: й is a letter of its own, not и with a diacritic.
 const FOLDED_SCRIPTS = /^[\p{Script=Latin}\p{Script=Greek}\p{M}\p{N}]+$/u;
@@ -166,14 +170,22 @@ function detectSample(sample: string): Language {
   const cyrillic = sample.match(CYRILLIC)?.length ?? 0;
   if (cyrillic > latin) return 'ru';
   if (latin < 3) return 'en';
-  if (ASCII.test(sample)) {
+  const plainLatin = !ACCENTED_LATIN.test(sample);
+  if (plainLatin) {
     const all = words(sample);
     let stop = 0;
     for (const w of all) if (ENGLISH.has(w)) stop++;
     if (stop >= 2 && stop * 4 >= all.length) return 'en';
     // Below, such a text can only be read as another language with one of its stop words (the
     // evidence rule): without any, it is English whatever tinyld says, so tinyld is not asked.
-    if (all.length < 8 && !LATIN_STOP_WORD_LANGUAGES.some((lang) => hasStopWordOf(all, lang))) return 'en';
+    if (all.length < 8) {
+      if (!LATIN_STOP_WORD_LANGUAGES.some((lang) => hasStopWordOf(all, lang))) return 'en';
+    } else if (!hasOtherLatinFunctionWord(all)) {
+      // A longer one needs a function word of some other language (its evidence rule): what
+      // tinyld reads as Dutch or Portuguese in a text without one is code, tool output or a
+      // terse English note. tinyld is not asked (~0.2 ms a text).
+      return 'en';
+    }
   }
   const ranked = detectAll(sample, { only: LATIN_LANGUAGES as unknown as string[] });
   const top = ranked[0];
@@ -181,9 +193,10 @@ function detectSample(sample: string): Language {
   const english = ranked.find((r) => r.lang === 'en')?.accuracy ?? 0;
   if (top.accuracy < 2 * english) return 'en';
   // A few plain words ("tiles clients") read as anything: another language needs a letter English
-  // does not write, one of its stop words, or a sentence's length.
+  // does not write, one of its stop words, or a sentence's length with another language's
+  // function words in it (settled above).
   const all = words(sample);
-  const evidence = !ASCII.test(sample) || all.length >= 8 || hasStopWordOf(all, top.lang);
+  const evidence = !plainLatin || all.length >= 8 || hasStopWordOf(all, top.lang);
   return evidence ? (top.lang as Language) : 'en';
 }
 
