@@ -61,7 +61,8 @@ export function redact(text: string): RedactionResult {
  * the pass loop ends only when a pass finds nothing, and findSpans is pure. Capture redacts each
  * turn, then the service's gate sees the same text as it is stored (and a judged memory often its
  * turn's): a scan costs ~0.1 ms a KB, a lookup here hashing and comparing the string once. Bounded
- * by characters, the least recently redacted forgotten first.
+ * by characters (a capture page of 1,000 long agent messages is ~2.6M), the least recently
+ * redacted forgotten first: a daemon holds at most 4–8 MB of text for it.
  */
 const cleanTexts = new LRUCache<string, true>({
   maxSize: 4_000_000,
