@@ -85,7 +85,8 @@ export function redactWithLayers(text: string, layers: RedactionLayers): Redacti
     }
     current = applySpans(current, spans, counts);
   }
-  if (clean && layers.library && current.length <= 256 * 1024) cleanTexts.set(current, true);
+  // A text over maxEntrySize is not kept (lru-cache refuses it).
+  if (clean && layers.library) cleanTexts.set(current, true);
   return { text: current, counts };
 }
 

@@ -40,6 +40,13 @@ function fullRule(text: string): Language {
   return !plainLatin || evidence ? (top.lang as Language) : 'en';
 }
 
+/** What an ES module script (run from the repository) prints, in a process of its own: what it loaded is its own. */
+function inFreshProcess(script: string): string {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout;
+}
+
 // Words of the languages tinyld is asked about, stop words among them, to mix into short texts.
 const VOCABULARY = [
   'staging database port deploy cluster backup nightly pipeline release server',
@@ -96,9 +103,7 @@ describe('detectLanguage', () => {
       const langs = ${JSON.stringify(texts)}.map((t) => detectLanguage(t));
       const loaded = Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes('/tinyld/'));
       process.stdout.write(JSON.stringify({ langs, loaded }));`;
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
-    assert.equal(r.status, 0, r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout), { langs: ['en', 'en', 'en'], loaded: false });
+    assert.deepEqual(JSON.parse(inFreshProcess(script)), { langs: ['en', 'en', 'en'], loaded: false });
     // tinyld alone reads the first two as Dutch and Portuguese: the rule, not luck, settles them.
     assert.notEqual(detectAll(texts[0]!.slice(0, 600), { only: ['en', 'de', 'es', 'fr', 'it', 'pt', 'nl'] })[0]?.lang, 'en');
     assert.equal(hasOtherLatinFunctionWord(words(texts[0]!)), false);
@@ -113,9 +118,7 @@ describe('detectLanguage', () => {
         const loaded = (pkg) => Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes('/' + pkg + '/'));
         analyse(${JSON.stringify(query)}, lang);
         process.stdout.write([lang, loaded('tinyld'), loaded('snowball-stemmers')].join(' '));`;
-      const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
-      assert.equal(r.status, 0, r.stderr);
-      return r.stdout;
+      return inFreshProcess(script);
     };
     assert.equal(probe('staging database port'), 'en false false');
     assert.equal(probe('which port is the staging db on'), 'en false false');
