@@ -1,6 +1,7 @@
 // Entity and fact rows ↔ records, shared by the SQLite and PostgreSQL backends (same columns). The
 // queries that read them differ per backend and stay there.
 import type { Entity, EntityStats, EntityType, Fact, Provenance } from '../core/types.js';
+import type { EntityRef } from './knowledge-records.js';
 
 export interface EntityRow {
   seq: number;
@@ -51,6 +52,16 @@ export function entityFromRow(row: EntityRow, aliases: readonly string[]): Entit
     createdAt: row.created_at, updatedAt: row.updated_at,
   };
 }
+
+/** The columns `entitiesByAliasPrefix` reads, in both backends. */
+export const ENTITY_REF_COLUMNS = 'e.id, e.name, e.type, e.slug, e.relation';
+
+export function entityRefFromRow(row: Pick<EntityRow, 'id' | 'name' | 'type' | 'slug' | 'relation'>): EntityRef {
+  return { id: row.id, name: row.name, type: row.type as EntityType, slug: row.slug, relation: row.relation };
+}
+
+/** The highest code point: every key starting with a prefix sorts between it and it followed by this. */
+export const KEY_RANGE_END = '\u{10FFFF}';
 
 /** An entity never mentioned by a memory was first and last seen when it was created. */
 export function entityStatsFromRow(row: StatsRow): EntityStats {

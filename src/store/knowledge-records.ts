@@ -108,6 +108,9 @@ export interface EntityWithStats {
   stats: EntityStats;
 }
 
+/** What the knowledge pass needs of a stored entity to resolve a name to it: no aliases, no stats. */
+export type EntityRef = Pick<Entity, 'id' | 'name' | 'type' | 'slug' | 'relation'>;
+
 export interface EntityListFilter {
   type?: EntityType;
   /** Entities whose name or an alias key starts with this (already normalised by the caller). */

@@ -10,8 +10,8 @@ export * from './records.js';
 export * from './memory-unit.js';
 import type { MemoryUnit } from './memory-unit.js';
 export * from './knowledge-records.js';
-import type { ApplyKnowledgeResult, EntityEdit, EntityListFilter, EntityWithStats, FactFilter, KnowledgeBatch, SeqMemory } from './knowledge-records.js';
-import type { Entity, Fact } from '../core/types.js';
+import type { ApplyKnowledgeResult, EntityEdit, EntityListFilter, EntityRef, EntityWithStats, FactFilter, KnowledgeBatch, SeqMemory } from './knowledge-records.js';
+import type { Entity, EntityType, Fact } from '../core/types.js';
 import type { LeaseRecord } from './leases.js';
 
 export type { LeaseRecord } from './leases.js';
@@ -195,6 +195,13 @@ export interface Store {
   applyKnowledge(batch: KnowledgeBatch): Promise<ApplyKnowledgeResult>;
   /** The entities these alias keys name (key → entity); unknown keys are absent. */
   entitiesByAliasKeys(namespace: string, keys: readonly string[]): Promise<Map<string, Entity>>;
+  /**
+   * Entities with an alias key starting with `prefix` (a plain prefix: no pattern characters), each
+   * once, in no particular order, at most `limit`: a lookup through the alias key index that reads
+   * neither aliases nor mention stats (listEntities' `aliasPrefix` orders by mentions, which costs
+   * a read of every mention of every match).
+   */
+  entitiesByAliasPrefix(namespace: string, prefix: string, options: { type?: EntityType; limit: number }): Promise<EntityRef[]>;
   /** Entities with their mention stats, most mentioned first (ties: name). */
   listEntities(namespace: string, filter?: EntityListFilter): Promise<EntityWithStats[]>;
   /** One entity by id or slug, with stats; null when the namespace has none such. */

@@ -95,4 +95,30 @@ describe('knowledge backlog', () => {
     // A prefix holding the characters LIKE would read as patterns means only them.
     assert.deepEqual(await cairn.store.listEntities(NS, { aliasPrefix: 'an%' }), []);
   });
+
+  it('a first name shared by more stored persons than are compared resolves to the most mentioned of them', async () => {
+    const cairn = await home();
+    // 'Ana Souza' (mentioned) and 54 persons whose names start with the letters "ana", none named Ana;
+    // Ana Souza's id sorts last, so an arbitrary 50 of the 55 would likely leave her out.
+    const texts = ['Ana Souza booked the flights to Lisbon', 'Ana Souza renewed her passport', 'Ana Souza sent the hotel confirmation'];
+    await cairn.store.addMemories(texts.map((text) => ({ namespace: NS, text })));
+    const stored = await cairn.store.memoriesAfter(NS, 0, 10);
+    const others = Array.from({ length: 54 }, (_, i) => {
+      const name = `Ana${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))} Costa`;
+      return { id: `e_a${String(i).padStart(3, '0')}`, name, slug: name.toLowerCase().replace(/ /g, '-'), type: 'person' as const, relation: null };
+    });
+    const ana = { id: 'e_zzz', name: 'Ana Souza', slug: 'ana-souza', type: 'person' as const, relation: null };
+    const applied = await cairn.store.applyKnowledge({
+      namespace: NS, expectCursor: 0, cursor: stored[stored.length - 1]!.seq, now: new Date().toISOString(),
+      entities: [...others, ana],
+      aliases: [...others, ana].map((e) => ({ key: e.name.toLowerCase(), entityId: e.id, display: e.name })),
+      mentions: stored.map((m) => ({ entityId: ana.id, memoryId: m.memory.id })),
+      entityUpdates: [], memoryEntities: [], facts: [], factUpdates: [], retirements: [],
+    });
+    assert.equal(applied.applied, true);
+    assert.equal((await cairn.store.entitiesByAliasPrefix(NS, 'ana', { type: 'person', limit: 100 })).length, 55);
+    const memory = (await cairn.remember({ text: 'Ana called about the trip' })).memory;
+    await cairn.learn({ namespace: NS });
+    assert.deepEqual((await cairn.get(memory.id))!.entities, ['Ana Souza']);
+  });
 });

@@ -106,6 +106,28 @@ export function knowledgeConformance(current: () => Store): void {
       assert.equal((await store.entitiesByAliasKeys(NS, [])).size, 0);
     });
 
+    it('entitiesByAliasPrefix: entities with an alias key starting with the prefix, each once, by type, at most limit', async () => {
+      const store = current();
+      await apply(store, {
+        entities: [entity('e_a', 'Ana Souza'), entity('e_n', 'Anastasia'), entity('e_b', 'Bruno'), entity('e_w', 'Anaconda', { type: 'project' }), entity('e_p', 'an%_x')],
+        aliases: [
+          { key: 'ana souza', entityId: 'e_a', display: 'Ana Souza' }, { key: 'ana', entityId: 'e_a', display: 'Ana' },
+          { key: 'anastasia', entityId: 'e_n', display: 'Anastasia' }, { key: 'bruno', entityId: 'e_b', display: 'Bruno' },
+          { key: 'anaconda', entityId: 'e_w', display: 'Anaconda' }, { key: 'an%_x', entityId: 'e_p', display: 'an%_x' },
+        ],
+      });
+      const ids = async (prefix: string, options: { type?: 'person'; limit: number }) => (await store.entitiesByAliasPrefix(NS, prefix, options)).map((e) => e.id).sort();
+      assert.deepEqual(await ids('ana', { limit: 10 }), ['e_a', 'e_n', 'e_w'], 'Ana Souza once, though two of its keys match');
+      assert.deepEqual(await ids('ana', { type: 'person', limit: 10 }), ['e_a', 'e_n']);
+      assert.deepEqual(await store.entitiesByAliasPrefix(NS, 'ana s', { limit: 10 }), [{ id: 'e_a', name: 'Ana Souza', type: 'person', slug: 'ana-souza', relation: null }]);
+      assert.equal((await store.entitiesByAliasPrefix(NS, 'ana', { limit: 2 })).length, 2);
+      assert.deepEqual(await ids('ana', { limit: 0 }), []);
+      assert.deepEqual(await ids('an%', { limit: 10 }), ['e_p'], 'a pattern character is a character');
+      assert.deepEqual(await ids('_', { limit: 10 }), []);
+      assert.deepEqual(await ids('carla', { limit: 10 }), []);
+      assert.deepEqual((await store.entitiesByAliasPrefix(OTHER, 'ana', { limit: 10 })), []);
+    });
+
     it('entity updates learn a longer name and a relation, but never rename a locked entity', async () => {
       const store = current();
       await apply(store, { entities: [entity('e_a', 'Ana'), entity('e_b', 'Bruno')] });

@@ -14,6 +14,9 @@ interface Known extends KnownEntity {
   relation: string | null;
 }
 
+/** Persons a first name is compared with: the most mentioned ones when more share its letters. */
+const FIRST_NAME_PERSONS = 50;
+
 export class EntityOverlay {
   readonly updates = new Map<string, { id: string; name?: string; relation?: string | null }>();
   readonly aliases: AliasRow[] = [];
@@ -90,9 +93,14 @@ export class EntityOverlay {
 
   private async prefetchFirstName(first: string): Promise<void> {
     if (this.byFirst.has(first)) return;
-    const stored = await this.store.listEntities(this.namespace, { type: 'person', aliasPrefix: first, limit: 50 });
+    // A plain lookup answers when the prefix matches few persons (almost always); only beyond
+    // FIRST_NAME_PERSONS are the most mentioned ones picked, which reads every mention of each.
+    let stored = await this.store.entitiesByAliasPrefix(this.namespace, first, { type: 'person', limit: FIRST_NAME_PERSONS + 1 });
+    if (stored.length > FIRST_NAME_PERSONS) {
+      stored = (await this.store.listEntities(this.namespace, { type: 'person', aliasPrefix: first, limit: FIRST_NAME_PERSONS })).map((s) => s.entity);
+    }
     const persons = stored
-      .map((s) => this.adopt({ id: s.entity.id, name: s.entity.name, type: s.entity.type, slug: s.entity.slug, relation: s.entity.relation }))
+      .map((e) => this.adopt({ id: e.id, name: e.name, type: e.type, slug: e.slug, relation: e.relation }))
       .filter((e) => firstWordKey(this.rules.aliasKey(e.name)) === first);
     this.byFirst.set(first, persons);
   }

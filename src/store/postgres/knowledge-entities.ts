@@ -4,9 +4,9 @@
 // a merge or a purge can never leave them stale. Names sort by code point (COLLATE "C"), as
 // SQLite's binary collation sorts them, whatever the database's collation.
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
-import type { Entity, Fact } from '../../core/types.js';
-import { entityFromRow, entityStatsFromRow, factFromRow, type EntityRow, type FactRow, type StatsRow } from '../entity-rows.js';
-import type { EntityEdit, EntityListFilter, EntityWithStats, FactFilter } from '../store.js';
+import type { Entity, EntityType, Fact } from '../../core/types.js';
+import { ENTITY_REF_COLUMNS, entityFromRow, entityRefFromRow, entityStatsFromRow, factFromRow, KEY_RANGE_END, type EntityRow, type FactRow, type StatsRow } from '../entity-rows.js';
+import type { EntityEdit, EntityListFilter, EntityRef, EntityWithStats, FactFilter } from '../store.js';
 import { transaction, type Db } from './connect.js';
 import { knowledgeLock, setMemoryEntities } from './knowledge.js';
 
@@ -52,6 +52,17 @@ async function withStats(db: Db, rows: readonly StatsRow[]): Promise<EntityWithS
 /** SQLite's lower(): ASCII letters only, so a prefix matches the same names on both backends. */
 const asciiLower = (expr: string) => `translate(${expr}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`;
 
+export async function entitiesByAliasPrefix(db: Db, namespace: string, prefix: string, options: { type?: EntityType; limit: number }): Promise<EntityRef[]> {
+  const rows = (await db.query<EntityRow>(
+    `SELECT ${ENTITY_REF_COLUMNS} FROM entities e
+     WHERE e.namespace = $1 AND ($2::text IS NULL OR e.type = $2)
+       AND e.id IN (SELECT a.entity_id FROM entity_aliases a WHERE a.namespace = $1 AND a.key >= $3 AND a.key < $4)
+     LIMIT $5`,
+    [namespace, options.type ?? null, prefix, `${prefix}${KEY_RANGE_END}`, Math.max(0, Math.floor(options.limit))],
+  )).rows;
+  return rows.map(entityRefFromRow);
+}
+
 export async function listEntities(db: Db, namespace: string, filter: EntityListFilter = {}): Promise<EntityWithStats[]> {
   const params: unknown[] = [namespace];
   const param = (value: unknown): string => {
@@ -69,7 +80,7 @@ export async function listEntities(db: Db, namespace: string, filter: EntityList
   if (filter.aliasPrefix !== undefined) {
     // A range over the (namespace, key) primary key (key is COLLATE "C"): every key starting with
     // the prefix sorts between it and it followed by the highest code point.
-    where.push(`e.id IN (SELECT a.entity_id FROM entity_aliases a WHERE a.namespace = $1 AND a.key >= ${param(filter.aliasPrefix)} AND a.key < ${param(`${filter.aliasPrefix}\u{10FFFF}`)})`);
+    where.push(`e.id IN (SELECT a.entity_id FROM entity_aliases a WHERE a.namespace = $1 AND a.key >= ${param(filter.aliasPrefix)} AND a.key < ${param(`${filter.aliasPrefix}${KEY_RANGE_END}`)})`);
   }
   const having = filter.minMentions !== undefined ? ` HAVING ${MENTION_COUNT} >= ${param(filter.minMentions)}` : '';
   // A null LIMIT is no limit (SQLite's -1).

@@ -3,7 +3,7 @@
 // plain async functions beside it to the Store interface and maps driver errors to typed ones;
 // the memory rules are src/memory/remember.ts's, as for SQLite (docs/STORE.md).
 import type pg from 'pg';
-import type { Kind, Memory, NewDigest, NewMemory, NewTurn } from '../../core/types.js';
+import type { EntityType, Kind, Memory, NewDigest, NewMemory, NewTurn } from '../../core/types.js';
 import type {
   AddMemoryOptions,
   NeighbourOptions,
@@ -356,6 +356,9 @@ export class PgStore implements Store {
   }
   entitiesByAliasKeys(namespace: string, keys: readonly string[]) {
     return this.run((db) => knowledgeEntities.entitiesByAliasKeys(db, namespace, keys));
+  }
+  entitiesByAliasPrefix(namespace: string, prefix: string, options: { type?: EntityType; limit: number }) {
+    return this.run((db) => knowledgeEntities.entitiesByAliasPrefix(db, namespace, prefix, options));
   }
   listEntities(namespace: string, filter?: EntityListFilter) {
     return this.run((db) => knowledgeEntities.listEntities(db, namespace, filter));

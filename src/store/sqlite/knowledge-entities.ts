@@ -4,9 +4,9 @@
 // them stale.
 import type { Database } from 'better-sqlite3';
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
-import type { Entity, Fact } from '../../core/types.js';
-import { entityFromRow, entityStatsFromRow, factFromRow, type EntityRow, type FactRow, type StatsRow } from '../entity-rows.js';
-import type { EntityEdit, EntityListFilter, EntityWithStats, FactFilter } from '../store.js';
+import type { Entity, EntityType, Fact } from '../../core/types.js';
+import { ENTITY_REF_COLUMNS, entityFromRow, entityRefFromRow, entityStatsFromRow, factFromRow, KEY_RANGE_END, type EntityRow, type FactRow, type StatsRow } from '../entity-rows.js';
+import type { EntityEdit, EntityListFilter, EntityRef, EntityWithStats, FactFilter } from '../store.js';
 import { setMemoryEntities } from './knowledge.js';
 import { stmt } from './statements.js';
 
@@ -39,6 +39,17 @@ export function entitiesByAliasKeys(db: Database, namespace: string, keys: reado
   return new Map(entitiesFromRows(db, rows).map(({ row, entity }) => [row.alias_key, entity]));
 }
 
+export function entitiesByAliasPrefix(db: Database, namespace: string, prefix: string, options: { type?: EntityType; limit: number }): EntityRef[] {
+  const rows = stmt(
+    db,
+    `SELECT ${ENTITY_REF_COLUMNS} FROM entities e
+     WHERE +e.namespace = @ns AND (@type IS NULL OR e.type = @type)
+       AND e.id IN (SELECT a.entity_id FROM entity_aliases a WHERE a.namespace = @ns AND a.key >= @from AND a.key < @to)
+     LIMIT @limit`,
+  ).all({ ns: namespace, type: options.type ?? null, from: prefix, to: `${prefix}${KEY_RANGE_END}`, limit: Math.max(0, Math.floor(options.limit)) }) as EntityRow[];
+  return rows.map(entityRefFromRow);
+}
+
 const STATS_SELECT = `SELECT e.*, COALESCE(SUM(m.mentions), 0) AS mention_count, COUNT(m.id) AS memory_count,
     MIN(COALESCE(m.event_time, m.created_at)) AS first_seen, MAX(COALESCE(m.event_time, m.created_at)) AS last_seen,
     MAX(m.importance) AS max_importance
@@ -68,7 +79,7 @@ export function listEntities(db: Database, namespace: string, filter: EntityList
     // between it and it followed by the highest code point.
     where.push('e.id IN (SELECT a.entity_id FROM entity_aliases a WHERE a.namespace = @ns AND a.key >= @aliasFrom AND a.key < @aliasTo)');
     params.aliasFrom = filter.aliasPrefix;
-    params.aliasTo = `${filter.aliasPrefix}\u{10FFFF}`;
+    params.aliasTo = `${filter.aliasPrefix}${KEY_RANGE_END}`;
   }
   let having = '';
   if (filter.minMentions !== undefined) {

@@ -2,7 +2,7 @@
 // and the CLI at once. This class only adapts the plain functions beside it to the Store interface
 // and maps SQLite errors to typed ones.
 import type { Database } from 'better-sqlite3';
-import type { Kind, Memory, NewDigest, NewMemory, NewTurn } from '../../core/types.js';
+import type { EntityType, Kind, Memory, NewDigest, NewMemory, NewTurn } from '../../core/types.js';
 import type {
   AddMemoryOptions,
   NeighbourOptions,
@@ -343,6 +343,9 @@ export class SqliteStore implements Store {
   }
   entitiesByAliasKeys(namespace: string, keys: readonly string[]) {
     return this.run(() => knowledgeEntities.entitiesByAliasKeys(this.db, namespace, keys));
+  }
+  entitiesByAliasPrefix(namespace: string, prefix: string, options: { type?: EntityType; limit: number }) {
+    return this.run(() => knowledgeEntities.entitiesByAliasPrefix(this.db, namespace, prefix, options));
   }
   listEntities(namespace: string, filter?: EntityListFilter) {
     return this.run(() => knowledgeEntities.listEntities(this.db, namespace, filter));
