@@ -60,6 +60,11 @@ export function entityRefFromRow(row: Pick<EntityRow, 'id' | 'name' | 'type' | '
   return { id: row.id, name: row.name, type: row.type as EntityType, slug: row.slug, relation: row.relation };
 }
 
+/** A row count to LIMIT by: a whole number from 0 (NaN reads 0, Infinity as many as there are). */
+export function rowLimit(limit: number): number {
+  return Number.isNaN(limit) ? 0 : Math.max(0, Math.min(Number.MAX_SAFE_INTEGER, Math.floor(limit)));
+}
+
 /** The highest code point: every key starting with a prefix sorts between it and it followed by this. */
 export const KEY_RANGE_END = '\u{10FFFF}';
 

@@ -122,6 +122,9 @@ export function knowledgeConformance(current: () => Store): void {
       assert.deepEqual(await store.entitiesByAliasPrefix(NS, 'ana s', { limit: 10 }), [{ id: 'e_a', name: 'Ana Souza', type: 'person', slug: 'ana-souza', relation: null }]);
       assert.equal((await store.entitiesByAliasPrefix(NS, 'ana', { limit: 2 })).length, 2);
       assert.deepEqual(await ids('ana', { limit: 0 }), []);
+      assert.deepEqual(await ids('ana', { limit: Number.NaN }), []);
+      assert.deepEqual(await ids('ana', { limit: -3 }), []);
+      assert.deepEqual(await ids('ana', { limit: Number.POSITIVE_INFINITY }), ['e_a', 'e_n', 'e_w']);
       assert.deepEqual(await ids('an%', { limit: 10 }), ['e_p'], 'a pattern character is a character');
       assert.deepEqual(await ids('_', { limit: 10 }), []);
       assert.deepEqual(await ids('carla', { limit: 10 }), []);

@@ -5,7 +5,7 @@
 // SQLite's binary collation sorts them, whatever the database's collation.
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
 import type { Entity, EntityType, Fact } from '../../core/types.js';
-import { ENTITY_REF_COLUMNS, entityFromRow, entityRefFromRow, entityStatsFromRow, factFromRow, KEY_RANGE_END, type EntityRow, type FactRow, type StatsRow } from '../entity-rows.js';
+import { ENTITY_REF_COLUMNS, entityFromRow, entityRefFromRow, entityStatsFromRow, factFromRow, KEY_RANGE_END, rowLimit, type EntityRow, type FactRow, type StatsRow } from '../entity-rows.js';
 import type { EntityEdit, EntityListFilter, EntityRef, EntityWithStats, FactFilter } from '../store.js';
 import { transaction, type Db } from './connect.js';
 import { knowledgeLock, setMemoryEntities } from './knowledge.js';
@@ -58,7 +58,7 @@ export async function entitiesByAliasPrefix(db: Db, namespace: string, prefix: s
      WHERE e.namespace = $1 AND ($2::text IS NULL OR e.type = $2)
        AND e.id IN (SELECT a.entity_id FROM entity_aliases a WHERE a.namespace = $1 AND a.key >= $3 AND a.key < $4)
      LIMIT $5`,
-    [namespace, options.type ?? null, prefix, `${prefix}${KEY_RANGE_END}`, Math.max(0, Math.floor(options.limit))],
+    [namespace, options.type ?? null, prefix, `${prefix}${KEY_RANGE_END}`, rowLimit(options.limit)],
   )).rows;
   return rows.map(entityRefFromRow);
 }

@@ -5,7 +5,7 @@
 import type { Database } from 'better-sqlite3';
 import { CairnError, ERROR_CODES } from '../../core/errors.js';
 import type { Entity, EntityType, Fact } from '../../core/types.js';
-import { ENTITY_REF_COLUMNS, entityFromRow, entityRefFromRow, entityStatsFromRow, factFromRow, KEY_RANGE_END, type EntityRow, type FactRow, type StatsRow } from '../entity-rows.js';
+import { ENTITY_REF_COLUMNS, entityFromRow, entityRefFromRow, entityStatsFromRow, factFromRow, KEY_RANGE_END, rowLimit, type EntityRow, type FactRow, type StatsRow } from '../entity-rows.js';
 import type { EntityEdit, EntityListFilter, EntityRef, EntityWithStats, FactFilter } from '../store.js';
 import { setMemoryEntities } from './knowledge.js';
 import { stmt } from './statements.js';
@@ -46,7 +46,7 @@ export function entitiesByAliasPrefix(db: Database, namespace: string, prefix: s
      WHERE +e.namespace = @ns AND (@type IS NULL OR e.type = @type)
        AND e.id IN (SELECT a.entity_id FROM entity_aliases a WHERE a.namespace = @ns AND a.key >= @from AND a.key < @to)
      LIMIT @limit`,
-  ).all({ ns: namespace, type: options.type ?? null, from: prefix, to: `${prefix}${KEY_RANGE_END}`, limit: Math.max(0, Math.floor(options.limit)) }) as EntityRow[];
+  ).all({ ns: namespace, type: options.type ?? null, from: prefix, to: `${prefix}${KEY_RANGE_END}`, limit: rowLimit(options.limit) }) as EntityRow[];
   return rows.map(entityRefFromRow);
 }
 
