@@ -40,6 +40,8 @@ export function entitiesByAliasKeys(db: Database, namespace: string, keys: reado
 }
 
 export function entitiesByAliasPrefix(db: Database, namespace: string, prefix: string, options: { type?: EntityType; limit: number }): EntityRef[] {
+  // Led by the matching aliases, each entity then found by id: without `+` the planner walks the
+  // namespace's entities (a bloom filter over the aliases), as listEntities' aliasPrefix says.
   const rows = stmt(
     db,
     `SELECT ${ENTITY_REF_COLUMNS} FROM entities e
