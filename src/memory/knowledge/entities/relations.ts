@@ -24,12 +24,26 @@ const REL = REL_WORDS.map((w) => w.replace(/[-]/g, '[- ]?')).join('|');
 const NAME_WORD = "\\p{Lu}(?:[\\p{L}\\p{M}'’-]|\\.(?=\\p{L}))*";
 const NAME = `(${NAME_WORD}(?:[ ](?:${NAME_WORD}|&)){0,3})`;
 
-const EN = new RegExp(
-  `\\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)\\s+${ADJ}(${REL})(?:['’]s name is|\\s+(?:is\\s+)?(?:called|named)|\\s+is|\\s*,|\\s*[-–—:]|)\\s+${NAME}`,
-  'gu',
-);
-/** "Ana, my sister", "Acme (our client)". */
-const EN_AFTER = new RegExp(`${NAME}\\s*(?:,|\\(|[-–—])\\s*(?:my|our)\\s+${ADJ}(${REL})\\b`, 'gu');
+/**
+ * The patterns, built on first need: with the Unicode classes of NAME in each, building them all took
+ * ~30 ms of a process's start (every `cairn` command that loads the knowledge pass, a Claude Code
+ * hook with nothing new to learn among them), and most texts need none but the English ones.
+ */
+interface EnglishPatterns {
+  /** "my sister Ana", "our client Acme". */
+  before: RegExp;
+  /** "Ana, my sister", "Acme (our client)". */
+  after: RegExp;
+}
+let english: EnglishPatterns | undefined;
+const englishPatterns = (): EnglishPatterns =>
+  (english ??= {
+    before: new RegExp(
+      `\\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)\\s+${ADJ}(${REL})(?:['’]s name is|\\s+(?:is\\s+)?(?:called|named)|\\s+is|\\s*,|\\s*[-–—:]|)\\s+${NAME}`,
+      'gu',
+    ),
+    after: new RegExp(`${NAME}\\s*(?:,|\\(|[-–—])\\s*(?:my|our)\\s+${ADJ}(${REL})\\b`, 'gu'),
+  });
 
 /**
  * A pattern whose words match with a capital first letter too ("Mi hermana", "Meine Schwester"). Not
@@ -40,7 +54,7 @@ function eitherCase(pattern: string): string {
 }
 
 /** Other languages: possessive + relation word → English relation. */
-const LATIN_OTHER: Array<[RegExp, string]> = ([
+const LATIN_OTHER_WORDS: Array<[string, string]> = [
   ['mi (?:hermana)', 'sister'], ['mi (?:hermano)', 'brother'], ['mi (?:mamá|madre)', 'mother'], ['mi (?:papá|padre)', 'father'],
   ['mi (?:esposa|mujer)', 'wife'], ['mi (?:esposo|marido)', 'husband'], ['mi (?:jefe|jefa)', 'manager'], ['mi (?:amig[oa])', 'friend'],
   ['mi (?:novi[oa])', 'partner'], ['(?:mi|nuestro) cliente', 'client'], ['minha irmã', 'sister'], ['meu irmão', 'brother'],
@@ -57,7 +71,10 @@ const LATIN_OTHER: Array<[RegExp, string]> = ([
   ['(?:мой|моего|моему|моим) (?:начальник[аеуом]*|босс[аеуом]*|руководител[ьяюем]*)', 'manager'],
   ['(?:мой|моего|моему|моим) (?:друг[аеуом]*)|(?:моя|мою|моей) (?:подруг[аеиуой]*)', 'friend'],
   ['(?:мой|моего|моему|моим|наш|нашего|нашему|нашим) (?:клиент[аеуом]*)', 'client'],
-] as Array<[string, string]>).map(([p, rel]) => [new RegExp(`(?<![\\p{L}])(?:${eitherCase(p)})\\s*,?\\s+${NAME}`, 'gu'), rel] as [RegExp, string]);
+];
+let latinOther: Array<[RegExp, string]> | undefined;
+const latinOtherPatterns = (): Array<[RegExp, string]> =>
+  (latinOther ??= LATIN_OTHER_WORDS.map(([p, rel]) => [new RegExp(`(?<![\\p{L}])(?:${eitherCase(p)})\\s*,?\\s+${NAME}`, 'gu'), rel]));
 
 /** Han: 我的妹妹小红, 我妹妹小红, 我们的客户… The name is 1–3 Han characters before a particle or a verb-like character. */
 const HAN_REL: Array<[string, string]> = [
@@ -66,7 +83,8 @@ const HAN_REL: Array<[string, string]> = [
   ['儿子', 'son'], ['女儿', 'daughter'], ['男朋友|女朋友', 'partner'], ['老师', 'teacher'],
 ];
 const HAN_NAME = `(${HAN_NAME_CHAR}(?:${HAN_NAME_CHAR}){0,2})`;
-const HAN = HAN_REL.map(([w, rel]) => [new RegExp(`(?:我|我们)的?(?:${w})${HAN_NAME}`, 'gu'), rel] as [RegExp, string]);
+let han: Array<[RegExp, string]> | undefined;
+const hanPatterns = (): Array<[RegExp, string]> => (han ??= HAN_REL.map(([w, rel]) => [new RegExp(`(?:我|我们)的?(?:${w})${HAN_NAME}`, 'gu'), rel]));
 /** Japanese: 私の妹のさくら / 妹のさくら; the name runs to a particle. */
 const JA = new RegExp(`(?:私|僕|俺)の(妹|姉|兄|弟|母|父|妻|夫|上司|同僚|友達|友人)(?:の|は)?([\\p{Script=Katakana}ー]{2,8}|[\\p{Script=Hiragana}]{2,4}(?=さん|ちゃん|くん|が|は|と|に|を|の)|[\\p{Script=Han}]{1,4}(?=さん|ちゃん|くん|が|は|と|に|を|の))`, 'gu');
 const JA_REL: Record<string, string> = { 妹: 'sister', 姉: 'sister', 兄: 'brother', 弟: 'brother', 母: 'mother', 父: 'father', 妻: 'wife', 夫: 'husband', 上司: 'manager', 同僚: 'colleague', 友達: 'friend', 友人: 'friend' };
@@ -99,14 +117,15 @@ export function relationNames(text: string): Found[] {
   };
   // Cheap tests first: most texts have no possessive these patterns start with.
   if (EN_POSSESSIVE.test(text)) {
-    for (const m of text.matchAll(EN)) push(m[2]!, m[1]!, m.index + m[0].length - m[2]!.length, m.index + m[0].length);
-    for (const m of text.matchAll(EN_AFTER)) push(m[1]!, m[2]!, m.index, m.index + m[1]!.length);
+    const { before, after } = englishPatterns();
+    for (const m of text.matchAll(before)) push(m[2]!, m[1]!, m.index + m[0].length - m[2]!.length, m.index + m[0].length);
+    for (const m of text.matchAll(after)) push(m[1]!, m[2]!, m.index, m.index + m[1]!.length);
   }
   if (OTHER_POSSESSIVE.test(text)) {
-    for (const [re, rel] of LATIN_OTHER) for (const m of text.matchAll(re)) push(m[1]!, rel, m.index + m[0].length - m[1]!.length, m.index + m[0].length, 'person');
+    for (const [re, rel] of latinOtherPatterns()) for (const m of text.matchAll(re)) push(m[1]!, rel, m.index + m[0].length - m[1]!.length, m.index + m[0].length, 'person');
   }
   if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text)) {
-    for (const [re, rel] of HAN) for (const m of text.matchAll(re)) push(m[1]!, rel, m.index + m[0].length - m[1]!.length, m.index + m[0].length, rel === 'client' ? 'organization' : 'person');
+    for (const [re, rel] of hanPatterns()) for (const m of text.matchAll(re)) push(m[1]!, rel, m.index + m[0].length - m[1]!.length, m.index + m[0].length, rel === 'client' ? 'organization' : 'person');
     for (const m of text.matchAll(JA)) push(m[2]!, JA_REL[m[1]!]!, m.index + m[0].length - m[2]!.length, m.index + m[0].length, 'person');
   }
   if (/\p{Script=Hangul}/u.test(text)) for (const m of text.matchAll(KO)) push(m[2]!, KO_REL[m[1]!]!, m.index, m.index + m[0].length, m[1] === '고객' ? 'organization' : 'person');
