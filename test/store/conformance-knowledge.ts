@@ -128,6 +128,9 @@ export function knowledgeConformance(current: () => Store): void {
       assert.deepEqual(await ids('an%', { limit: 10 }), ['e_p'], 'a pattern character is a character');
       assert.deepEqual(await ids('_', { limit: 10 }), []);
       assert.deepEqual(await ids('carla', { limit: 10 }), []);
+      assert.deepEqual(await ids('', { limit: 10 }), ['e_a', 'e_b', 'e_n', 'e_p', 'e_w'], 'an empty prefix starts every key');
+      assert.deepEqual(await ids('a'.repeat(10_000), { limit: 10 }), []);
+      assert.deepEqual(await ids("ana' OR 1=1 --\u0000\u{10FFFF}", { limit: 10 }), []);
       assert.deepEqual((await store.entitiesByAliasPrefix(OTHER, 'ana', { limit: 10 })), []);
     });
 

@@ -53,6 +53,8 @@ async function withStats(db: Db, rows: readonly StatsRow[]): Promise<EntityWithS
 const asciiLower = (expr: string) => `translate(${expr}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`;
 
 export async function entitiesByAliasPrefix(db: Db, namespace: string, prefix: string, options: { type?: EntityType; limit: number }): Promise<EntityRef[]> {
+  // PostgreSQL's text holds no NUL, so no stored key starts with a prefix that has one (as SQLite answers).
+  if (prefix.includes('\u0000')) return [];
   const rows = (await db.query<EntityRow>(
     `SELECT ${ENTITY_REF_COLUMNS} FROM entities e
      WHERE e.namespace = $1 AND ($2::text IS NULL OR e.type = $2)
